@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class WordcloudsConfig(AppConfig):
+    name = "wordclouds"
+    verbose_name = "Word clouds"

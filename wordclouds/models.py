@@ -1,0 +1,145 @@
+import uuid
+
+from django.db import models
+
+
+def new_id() -> str:
+    return uuid.uuid4().hex
+
+
+class Job(models.Model):
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        SUCCESS = "success"
+        FAILED = "failed"
+
+    id = models.CharField(primary_key=True, max_length=32, default=new_id, editable=False)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    stage = models.CharField(max_length=32, default="queued")
+    progress_percent = models.PositiveSmallIntegerField(default=0)
+    message = models.CharField(max_length=500, blank=True, default="")
+    error = models.TextField(blank=True, default="")
+    params = models.JSONField(default=dict, blank=True)
+    # Inputs are stored in the job's directory (MEDIA_ROOT/jobs/<id>/input/); these are the
+    # file names there, so the job can be re-run from its own folder.
+    name_list = models.CharField(max_length=255)
+    mask_image = models.CharField(max_length=255, blank=True, default="")
+    font_file = models.CharField(max_length=255, blank=True, default="")
+    font_id = models.CharField(max_length=64, blank=True, default="")
+    artifacts = models.JSONField(default=dict, blank=True)
+    worker_pid = models.IntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self):
+        return f"job {self.id} ({self.status})"
+
+
+class JobEvent(models.Model):
+    class Type(models.TextChoices):
+        LOG = "log"
+        STATUS = "status"
+
+    job = models.ForeignKey(Job, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    type = models.CharField(max_length=8, choices=Type.choices)
+    stage = models.CharField(max_length=32)
+    progress_percent = models.PositiveSmallIntegerField()
+    message = models.CharField(max_length=500, blank=True, default="")
+    timestamp = models.DateTimeField()
+
+    class Meta:
+        ordering = ["job", "seq"]
+        constraints = [models.UniqueConstraint(fields=["job", "seq"], name="unique_job_event_seq")]
+
+    def __str__(self):
+        return f"{self.job_id}#{self.seq} {self.type} {self.stage}"
+
+
+class Font(models.Model):
+    id = models.CharField(primary_key=True, max_length=32, default=new_id, editable=False)
+    name = models.CharField(max_length=200)
+    family = models.CharField(max_length=200, blank=True, default="")
+    filename = models.CharField(max_length=255)
+    # Path relative to MEDIA_ROOT (fonts/<id><ext>).
+    file = models.CharField(max_length=255)
+    size = models.PositiveBigIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at"]
+
+    def __str__(self):
+        return self.name
+
+
+class Template(models.Model):
+    id = models.SlugField(primary_key=True, max_length=64)
+    name = models.CharField(max_length=200)
+    width = models.PositiveIntegerField()
+    height = models.PositiveIntegerField()
+    # The five fixed templates come first, in the spec's order, and cannot be deleted.
+    position = models.PositiveIntegerField(default=1000)
+    builtin = models.BooleanField(default=False, editable=False)
+
+    class Meta:
+        ordering = ["position", "id"]
+
+    def __str__(self):
+        return f"{self.name} ({self.width}×{self.height})"
+
+
+class Asset(models.Model):
+    id = models.CharField(primary_key=True, max_length=32, default=new_id, editable=False)
+    name = models.CharField(max_length=200, blank=True, default="")
+    type = models.CharField(max_length=64, default="upload", db_index=True)
+    job_id = models.CharField(max_length=64, blank=True, default="", db_index=True)
+    kind = models.CharField(max_length=32, blank=True, default="")
+    filename = models.CharField(max_length=255)
+    # Path relative to MEDIA_ROOT (assets/<id><ext>).
+    file = models.CharField(max_length=255)
+    content_type = models.CharField(max_length=100)
+    size = models.PositiveBigIntegerField()
+    sha256 = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self):
+        return self.name or self.filename
+
+
+class Project(models.Model):
+    id = models.CharField(primary_key=True, max_length=32, default=new_id, editable=False)
+    name = models.CharField(max_length=200)
+    template = models.ForeignKey(Template, on_delete=models.PROTECT, related_name="projects")
+    background_color = models.CharField(max_length=7)
+    stickers = models.JSONField(default=list, blank=True)
+    # Kept in step with `stickers` by the project services, so an asset in use cannot be
+    # deleted (ProjectAsset.asset is PROTECT) and "which projects use it" is one query.
+    assets = models.ManyToManyField(Asset, through="ProjectAsset", related_name="projects")
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self):
+        return self.name
+
+
+class ProjectAsset(models.Model):
+    project = models.ForeignKey(Project, on_delete=models.CASCADE)
+    asset = models.ForeignKey(Asset, on_delete=models.PROTECT)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["project", "asset"], name="unique_project_asset")
+        ]

@@ -1,0 +1,7 @@
+from django.urls import include, path
+
+# One module per area under wordclouds/api/: its views and its urlpatterns.
+urlpatterns = [
+    path("", include(f"wordclouds.api.{area}"))
+    for area in ("health", "jobs", "lookup", "fonts", "templates", "assets", "projects")
+]
