@@ -1,0 +1,2 @@
+# One module per area; importing them registers their ModelAdmins.
+from . import assets, jobs  # noqa: F401

@@ -1,0 +1,1 @@
+"""Admin for assets, projects, fonts and templates."""

@@ -1,0 +1,1 @@
+"""Admin for jobs and their events."""

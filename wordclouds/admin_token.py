@@ -1,0 +1,39 @@
+"""The admin token: issued by POST /api/login, accepted by /find and by the order endpoints
+(where it sees every order). A signed, expiring value; nothing is stored server-side."""
+from django.conf import settings
+from django.core import signing
+from rest_framework.permissions import BasePermission
+
+SALT = "wordclouds.admin-token"
+
+
+def admin_token_issue() -> str:
+    return signing.dumps({"role": "admin"}, salt=SALT, compress=True)
+
+
+def admin_token_valid(token: str) -> bool:
+    try:
+        payload = signing.loads(token, salt=SALT, max_age=settings.ADMIN_TOKEN_MAX_AGE)
+    except signing.BadSignature:  # also SignatureExpired
+        return False
+    return payload.get("role") == "admin"
+
+
+def bearer_token(request) -> str:
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" else ""
+
+
+def request_has_admin_token(request) -> bool:
+    token = bearer_token(request)
+    return bool(token) and admin_token_valid(token)
+
+
+class HasAdminToken(BasePermission):
+    """403 `invalid or missing token` unless the request carries a valid admin token."""
+
+    message = "invalid or missing token"
+
+    def has_permission(self, request, view):
+        return request_has_admin_token(request)
