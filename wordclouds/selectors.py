@@ -2,11 +2,14 @@
 
 A directory under MEDIA_ROOT/jobs/ that holds a finished position database but has no
 record is a successful job for every job endpoint (decisions.md, Jobs)."""
+from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
 
 from django.conf import settings
 
 from config.errors import NotFound
+from wordclouds.models import Job, JobEvent
 
 # kind -> (file name in the job directory, content type, download extension)
 ARTIFACTS = {
@@ -22,9 +25,13 @@ def jobs_root() -> Path:
     return Path(settings.MEDIA_ROOT) / "jobs"
 
 
+def _is_job_id(text: str) -> bool:
+    return len(text) == 32 and all(c in "0123456789abcdef" for c in text)
+
+
 def job_directory(job_id: str) -> Path:
     """The job's folder; job ids are 32 hex characters, anything else is not a job."""
-    if not (len(job_id) == 32 and all(c in "0123456789abcdef" for c in job_id)):
+    if not _is_job_id(job_id):
         raise NotFound("job not found")
     return jobs_root() / job_id
 
@@ -38,3 +45,99 @@ def artifact_path(job_id: str, kind: str) -> Path:
     if not path.is_file():
         raise NotFound("artifact not ready")
     return path
+
+
+@dataclass(frozen=True)
+class JobView:
+    """What every job endpoint shows of a job, whether it has a record or is only a
+    finished directory on disk (`record` is None then)."""
+
+    job_id: str
+    status: str
+    stage: str
+    progress_percent: int
+    message: str
+    error: str
+    artifacts: dict[str, str]
+    created_at: datetime
+    updated_at: datetime
+    directory: Path
+    record: Job | None = None
+
+
+def artifact_urls(job_id: str, kinds) -> dict[str, str]:
+    """The `artifacts` map of a job: each kind to its download path, in ARTIFACTS order."""
+    return {kind: f"/api/jobs/{job_id}/files/{kind}" for kind in ARTIFACTS if kind in kinds}
+
+
+def _view_of_record(job: Job) -> JobView:
+    return JobView(
+        job_id=job.id, status=job.status, stage=job.stage,
+        progress_percent=job.progress_percent, message=job.message, error=job.error,
+        artifacts=artifact_urls(job.id, job.artifacts), created_at=job.created_at,
+        updated_at=job.updated_at, directory=jobs_root() / job.id, record=job,
+    )
+
+
+def _view_of_directory(directory: Path) -> JobView:
+    """A finished directory without a record: a successful job dated by its mtime."""
+    modified = datetime.fromtimestamp(directory.stat().st_mtime, tz=timezone.utc)
+    present = [kind for kind, (name, _, _) in ARTIFACTS.items() if (directory / name).is_file()]
+    return JobView(
+        job_id=directory.name, status=Job.Status.SUCCESS, stage="done", progress_percent=100,
+        message="finished", error="", artifacts=artifact_urls(directory.name, present),
+        created_at=modified, updated_at=modified, directory=directory,
+    )
+
+
+def _is_finished_directory(directory: Path) -> bool:
+    return (directory / ARTIFACTS["db"][0]).is_file()
+
+
+def job_get(job_id: str) -> JobView:
+    """The job with this id: its record, else a finished directory that has no record;
+    404 `job not found` otherwise."""
+    directory = job_directory(job_id)
+    job = Job.objects.filter(id=job_id).first()
+    if job is not None:
+        return _view_of_record(job)
+    if _is_finished_directory(directory):
+        return _view_of_directory(directory)
+    raise NotFound("job not found")
+
+
+def job_list(*, status: str | None = None, limit: int = 100) -> list[JobView]:
+    """Jobs newest first: records, and finished directories that have no record."""
+    jobs = Job.objects.all()
+    if status:
+        jobs = jobs.filter(status=status)
+    views = [_view_of_record(job) for job in jobs[:limit]]
+    if status in (None, "", Job.Status.SUCCESS):
+        views += _record_less_finished_jobs()
+    views.sort(key=lambda view: view.created_at, reverse=True)
+    return views[:limit]
+
+
+def _record_less_finished_jobs() -> list[JobView]:
+    root = jobs_root()
+    if not root.is_dir():
+        return []
+    ids = {entry.name for entry in root.iterdir() if _is_job_id(entry.name)}
+    ids -= set(Job.objects.filter(id__in=ids).values_list("id", flat=True))
+    return [
+        _view_of_directory(root / job_id)
+        for job_id in ids
+        if _is_finished_directory(root / job_id)
+    ]
+
+
+def job_events(*, job_id: str, after: int = 0, limit: int | None = None):
+    """The job's events with seq > after, oldest first."""
+    events = JobEvent.objects.filter(job_id=job_id, seq__gt=after).order_by("seq")
+    return events[:limit] if limit else events
+
+
+def job_recent_events(*, job_id: str, count: int = 50) -> list[JobEvent]:
+    """The last `count` events, oldest first."""
+    latest = JobEvent.objects.filter(job_id=job_id).order_by("-seq")[:count]
+    return list(reversed(latest))
