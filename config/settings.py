@@ -125,6 +125,8 @@ IDENTITY_PLATFORM_URL = os.environ.get("IDENTITY_PLATFORM_URL", "https://api.wei
 IDENTITY_APP_ID = os.environ.get("IDENTITY_APP_ID", "")
 IDENTITY_APP_SECRET = os.environ.get("IDENTITY_APP_SECRET", "")
 IDENTITY_TIMEOUT = float(os.environ.get("IDENTITY_TIMEOUT", 5))
+# Lifetime (seconds) of the signed end-user token from POST /api/auth/login.
+COMMERCE_USER_TOKEN_MAX_AGE = int(os.environ.get("COMMERCE_USER_TOKEN_MAX_AGE", 7 * 24 * 3600))
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 
