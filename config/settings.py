@@ -35,7 +35,6 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "django_q",
     "channels",
-    "django_eventstream",
     "wordclouds",
     "commerce",
     "exports",
@@ -131,7 +130,8 @@ COMMERCE_USER_TOKEN_MAX_AGE = int(os.environ.get("COMMERCE_USER_TOKEN_MAX_AGE", 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 
 Q_CLUSTER = {
-    "name": "wordclouds",
+    # Q_NAME keeps the queues of separate installations (or test runs) sharing one Redis apart.
+    "name": os.environ.get("Q_NAME", "wordclouds"),
     "workers": int(os.environ.get("Q_WORKERS", 1)),
     "timeout": 3600,
     "retry": 3700,
@@ -154,6 +154,15 @@ if REDIS_URL:
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+# Job liveness and the job event stream (docs/architecture.md): a running job's worker
+# touches it every JOB_HEARTBEAT_SECONDS; a running job untouched for JOB_STALE_SECONDS is
+# failed. SSE streams poll the event table every EVENTS_POLL_SECONDS (woken at once through
+# Redis when REDIS_URL is set) and send a keep-alive comment every EVENTS_KEEPALIVE_SECONDS.
+JOB_HEARTBEAT_SECONDS = float(os.environ.get("JOB_HEARTBEAT_SECONDS", 5))
+JOB_STALE_SECONDS = float(os.environ.get("JOB_STALE_SECONDS", 30))
+EVENTS_POLL_SECONDS = float(os.environ.get("EVENTS_POLL_SECONDS", 0.5))
+EVENTS_KEEPALIVE_SECONDS = float(os.environ.get("EVENTS_KEEPALIVE_SECONDS", 10))
 
 CORS_ALLOW_ALL_ORIGINS = True
 CORS_URLS_REGEX = r"^/api/.*$"
