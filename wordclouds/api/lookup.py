@@ -1,3 +1,138 @@
-from django.urls import path  # noqa: F401
+"""Endpoints on a finished job: name lookups, occupancy mask, styled SVG, line spacing."""
+from django.http import HttpResponse
+from django.urls import path
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers
+from rest_framework.decorators import api_view, permission_classes
+from rest_framework.response import Response
 
-urlpatterns = []
+from wordclouds.admin_token import HasAdminToken
+from wordclouds.services.line_spacing import line_spacing_analyze, line_spacing_options
+from wordclouds.services.lookup import locations_find, occupancy_mask_png
+
+
+class LocationMatchSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    x = serializers.FloatField()
+    y = serializers.FloatField()
+    font_size = serializers.FloatField()
+    color = serializers.CharField(help_text="#RRGGBB")
+    orientation = serializers.ChoiceField(choices=["horizontal", "vertical"])
+    box_x = serializers.FloatField()
+    box_y = serializers.FloatField()
+    box_width = serializers.FloatField()
+    box_height = serializers.FloatField()
+
+
+class LocationResultSerializer(serializers.Serializer):
+    job_id = serializers.CharField()
+    query = serializers.CharField(allow_blank=True)
+    mode = serializers.ChoiceField(choices=["exact", "contains"])
+    total = serializers.IntegerField()
+    canvas_width = serializers.FloatField()
+    canvas_height = serializers.FloatField()
+    matches = LocationMatchSerializer(many=True)
+
+
+def _lookup_schema(forbidden: bool = False):
+    return extend_schema(
+        parameters=[
+            OpenApiParameter("name", str, description="empty: every placement"),
+            OpenApiParameter(
+                "mode", str, enum=["exact", "contains"], default="exact",
+                description="exact: the whole name (both trimmed, NFC); contains: "
+                "case-insensitive substring, with % _ \\ as plain characters",
+            ),
+        ],
+        responses={
+            200: LocationResultSerializer,
+            400: OpenApiResponse(description="mode must be exact or contains"),
+            404: OpenApiResponse(description="job not found / artifact not ready"),
+            **({403: OpenApiResponse(description="invalid or missing token")} if forbidden else {}),
+        },
+    )
+
+
+def _lookup(request, job_id: str) -> Response:
+    # The result is built from trusted positions.db rows; it is sent as it is, in
+    # LocationResultSerializer's shape, without a per-row serializer pass (100,000 rows).
+    return Response(locations_find(
+        job_id=job_id,
+        name=request.query_params.get("name", ""),
+        mode=request.query_params.get("mode", "exact"),
+    ))
+
+
+@_lookup_schema()
+@api_view(["GET"])
+def locations(request, job_id: str):
+    """Where names are on the finished cloud."""
+    return _lookup(request, job_id)
+
+
+@_lookup_schema(forbidden=True)
+@api_view(["GET"])
+@permission_classes([HasAdminToken])
+def find(request, job_id: str):
+    """The same as locations, for the staff lookup page: needs `Authorization: Bearer <token>`
+    from POST /api/login (403 `invalid or missing token`)."""
+    return _lookup(request, job_id)
+
+
+@extend_schema(responses={(200, "image/png"): OpenApiTypes.BINARY})
+@api_view(["GET"])
+def occupancy_mask(request, job_id: str):
+    """PNG of the canvas size: black, every placed word's box filled white."""
+    return HttpResponse(occupancy_mask_png(job_id=job_id), content_type="image/png")
+
+
+class LineSpacingRequestSerializer(serializers.Serializer):
+    percentile = serializers.FloatField(required=False, min_value=0, max_value=100, default=5)
+    sampleStep = serializers.FloatField(required=False, min_value=0.25, max_value=100, default=2)
+    elementWidth = serializers.FloatField(
+        required=False, help_text="millimetres, > 0; default: the SVG width at 96 dpi"
+    )
+    elementHeight = serializers.FloatField(
+        required=False, help_text="millimetres, > 0; default: the SVG height at 96 dpi"
+    )
+
+
+class LineSpacingSummarySerializer(serializers.Serializer):
+    percentile = serializers.FloatField()
+    spacingPx = serializers.FloatField()
+    spacingMm = serializers.FloatField()
+    minSpacingPx = serializers.FloatField()
+    minSpacingMm = serializers.FloatField()
+    curveCount = serializers.IntegerField()
+    segmentCount = serializers.IntegerField()
+    sourceWidth = serializers.FloatField()
+    sourceHeight = serializers.FloatField()
+    elementWidth = serializers.FloatField()
+    elementHeight = serializers.FloatField()
+
+
+@extend_schema(
+    request=LineSpacingRequestSerializer,
+    responses={
+        200: LineSpacingSummarySerializer,
+        400: OpenApiResponse(description="a field out of bounds or not a number (named)"),
+        404: OpenApiResponse(description="job not found / artifact not ready"),
+    },
+)
+@api_view(["POST"])
+def analyze_line_spacing(request, job_id: str):
+    """How close distinct outlines of the job's SVG come, in px and in mm at a print size."""
+    return Response(line_spacing_analyze(job_id=job_id, **line_spacing_options(request.data)))
+
+
+urlpatterns = [
+    path("jobs/<str:job_id>/locations", locations, name="job-locations"),
+    path("jobs/<str:job_id>/find", find, name="job-find"),
+    path("jobs/<str:job_id>/occupancy_mask", occupancy_mask, name="job-occupancy-mask"),
+    path(
+        "jobs/<str:job_id>/analyze-line-spacing", analyze_line_spacing,
+        name="job-analyze-line-spacing",
+    ),
+]

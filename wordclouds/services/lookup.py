@@ -1,0 +1,99 @@
+"""Reads of a finished job's position database: name lookups and the occupancy mask.
+
+The database is the engine's positions.db (table `words`, table `meta`, an index on name),
+opened read-only so a lookup can never change a finished job."""
+import io
+import math
+import sqlite3
+import unicodedata
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+
+from config.errors import InvalidInput
+from wordclouds.selectors import artifact_path, job_get
+
+MATCH_COLUMNS = (
+    "id", "name", "x", "y", "font_size", "color", "orientation",
+    "box_x", "box_y", "box_width", "box_height",
+)
+MODES = ("exact", "contains")
+
+
+def positions_db_path(job_id: str) -> Path:
+    """The job's positions.db; 404 `job not found` / `artifact not ready`."""
+    job_get(job_id)
+    return artifact_path(job_id, "db")
+
+
+@contextmanager
+def positions_db(path: Path) -> Iterator[sqlite3.Connection]:
+    """A read-only connection (`mode=ro`): the file is never written, nor created."""
+    with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as connection:
+        connection.row_factory = sqlite3.Row
+        # SQLite's lower() folds ASCII only; names are often not ASCII.
+        connection.create_function("unicode_lower", 1, _lower, deterministic=True)
+        yield connection
+
+
+def _lower(text):
+    return text.lower() if isinstance(text, str) else text
+
+
+def canvas_size(connection: sqlite3.Connection) -> tuple[int | float, int | float]:
+    meta = dict(connection.execute(
+        "SELECT key, value FROM meta WHERE key IN ('canvas_width', 'canvas_height')"
+    ).fetchall())
+    return _number(meta["canvas_width"]), _number(meta["canvas_height"])
+
+
+def _number(value) -> int | float:
+    number = float(value)
+    return int(number) if number.is_integer() else number
+
+
+def _normalized(text: str) -> str:
+    return unicodedata.normalize("NFC", text.strip())
+
+
+def locations_find(*, job_id: str, name: str = "", mode: str = "exact") -> dict:
+    """The Location result of the spec: placements whose name equals `name` (exact) or holds
+    it case-insensitively (contains; `%`, `_` and `\\` are plain characters), by id; all
+    placements when `name` is empty. 400 `mode must be exact or contains`."""
+    if mode not in MODES:
+        raise InvalidInput("mode must be exact or contains")
+    query = _normalized(name)
+    columns = ", ".join(MATCH_COLUMNS)
+    if not query:
+        sql, args = f"SELECT {columns} FROM words ORDER BY id", ()
+    elif mode == "exact":
+        sql, args = f"SELECT {columns} FROM words WHERE name = ? ORDER BY id", (query,)
+    else:
+        # instr() has no wildcards at all, so nothing in the query needs escaping.
+        sql = f"SELECT {columns} FROM words WHERE instr(unicode_lower(name), ?) > 0 ORDER BY id"
+        args = (query.lower(),)
+    with positions_db(positions_db_path(job_id)) as connection:
+        width, height = canvas_size(connection)
+        matches = [dict(row) for row in connection.execute(sql, args)]
+    return {
+        "job_id": job_id, "query": name, "mode": mode, "total": len(matches),
+        "canvas_width": width, "canvas_height": height, "matches": matches,
+    }
+
+
+def occupancy_mask_png(*, job_id: str) -> bytes:
+    """A PNG of the canvas: black, with every placed word's box filled white (8-bit grey).
+    A box covers every pixel it touches, so the mask never under-reports occupied space."""
+    with positions_db(positions_db_path(job_id)) as connection:
+        width, height = canvas_size(connection)
+        boxes = connection.execute("SELECT box_x, box_y, box_width, box_height FROM words").fetchall()
+    mask = np.zeros((math.ceil(height), math.ceil(width)), dtype=np.uint8)
+    for x, y, w, h in boxes:
+        left, top = max(0, math.floor(x)), max(0, math.floor(y))
+        mask[top:math.ceil(y + h), left:math.ceil(x + w)] = 255
+    out = io.BytesIO()
+    Image.fromarray(mask).save(out, format="PNG")
+    return out.getvalue()
