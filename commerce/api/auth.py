@@ -1,0 +1,41 @@
+"""End-user login and the identity-platform exchanges for the logged-in user."""
+from django.urls import path
+from drf_spectacular.utils import extend_schema
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from commerce.api.serializers import CodeIn, LoginOut, OpenpidOut, PhoneOut, valid_input
+from commerce.auth import request_user, user_token_issue
+from commerce.services.users import user_login, user_phone_set, user_plugin_openpid_set
+
+
+class LoginView(APIView):
+    @extend_schema(request=CodeIn, responses={200: LoginOut}, tags=["commerce"],
+                   summary="Log an end user in with a mini-program code")
+    def post(self, request):
+        code = valid_input(CodeIn, request.data)["code"]
+        user = user_login(code=code)
+        return Response(LoginOut({"token": user_token_issue(user), "user": user}).data)
+
+
+class PluginOpenpidView(APIView):
+    @extend_schema(request=CodeIn, responses={200: OpenpidOut}, tags=["commerce"])
+    def post(self, request):
+        user = request_user(request)
+        code = valid_input(CodeIn, request.data)["code"]
+        return Response(OpenpidOut(user_plugin_openpid_set(user=user, code=code)).data)
+
+
+class PhoneView(APIView):
+    @extend_schema(request=CodeIn, responses={200: PhoneOut}, tags=["commerce"])
+    def post(self, request):
+        user = request_user(request)
+        code = valid_input(CodeIn, request.data)["code"]
+        return Response(PhoneOut(user_phone_set(user=user, code=code)).data)
+
+
+urlpatterns = [
+    path("auth/login", LoginView.as_view()),
+    path("platform/plugin-openpid", PluginOpenpidView.as_view()),
+    path("platform/phone", PhoneView.as_view()),
+]

@@ -1,0 +1,82 @@
+"""Orders. An end user sees and acts on their own orders (another user's is 403); the admin
+token sees every order, cancels, marks paid and ships. No token: 401."""
+from django.urls import path
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from commerce.api.serializers import OrderCreateIn, OrderListQuery, OrderOut, OrderPageOut, valid_input
+from commerce.auth import request_admin, request_caller, request_user
+from commerce.selectors import order_get, order_list
+from commerce.services.orders import order_cancel, order_confirm, order_create, order_mark_paid, order_ship
+
+
+class OrderListView(APIView):
+    @extend_schema(
+        parameters=[OpenApiParameter("status", str), OpenApiParameter("page", int),
+                    OpenApiParameter("pageSize", int, description="1-100, default 20")],
+        responses={200: OrderPageOut}, tags=["commerce"], summary="Orders, newest first",
+    )
+    def get(self, request):
+        caller = request_caller(request)
+        query = valid_input(OrderListQuery, request.query_params)
+        orders = order_list(caller=caller, status=query.get("status"))
+        page, size = query["page"], query["pageSize"]
+        return Response(OrderPageOut({
+            "list": orders[(page - 1) * size: page * size], "total": orders.count(),
+            "page": page, "pageSize": size,
+        }).data)
+
+    @extend_schema(request=OrderCreateIn, responses={201: OrderOut, 200: OrderOut}, tags=["commerce"],
+                   summary="Create an order (200 with the first order when requestId repeats)")
+    def post(self, request):
+        user = request_user(request)
+        fields = valid_input(OrderCreateIn, request.data)
+        order, created = order_create(
+            user=user, address_id=fields["addressId"], items=fields["items"],
+            design_list_id=fields.get("designListId"), request_id=fields.get("requestId"),
+        )
+        return Response(OrderOut(order).data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+
+
+class OrderDetailView(APIView):
+    @extend_schema(responses={200: OrderOut}, tags=["commerce"])
+    def get(self, request, order_id: int):
+        return Response(OrderOut(order_get(caller=request_caller(request), order_id=order_id)).data)
+
+
+class OrderConfirmView(APIView):
+    @extend_schema(request=None, responses={200: OrderOut}, tags=["commerce"], summary="SHIPPED → COMPLETED (owner)")
+    def patch(self, request, order_id: int):
+        return Response(OrderOut(order_confirm(user=request_user(request), order_id=order_id)).data)
+
+
+class OrderCancelView(APIView):
+    @extend_schema(request=None, responses={200: OrderOut}, tags=["commerce"], summary="PENDING → CANCELLED")
+    def post(self, request, order_id: int):
+        return Response(OrderOut(order_cancel(caller=request_caller(request), order_id=order_id)).data)
+
+
+class OrderMarkPaidView(APIView):
+    @extend_schema(request=None, responses={200: OrderOut}, tags=["commerce"], summary="PENDING → PAID (admin token)")
+    def post(self, request, order_id: int):
+        request_admin(request)
+        return Response(OrderOut(order_mark_paid(order_id=order_id)).data)
+
+
+class OrderShipView(APIView):
+    @extend_schema(request=None, responses={200: OrderOut}, tags=["commerce"], summary="PAID → SHIPPED (admin token)")
+    def post(self, request, order_id: int):
+        request_admin(request)
+        return Response(OrderOut(order_ship(order_id=order_id)).data)
+
+
+urlpatterns = [
+    path("orders", OrderListView.as_view()),
+    path("orders/<int:order_id>", OrderDetailView.as_view()),
+    path("orders/<int:order_id>/confirm", OrderConfirmView.as_view()),
+    path("orders/<int:order_id>/cancel", OrderCancelView.as_view()),
+    path("orders/<int:order_id>/mark-paid", OrderMarkPaidView.as_view()),
+    path("orders/<int:order_id>/ship", OrderShipView.as_view()),
+]

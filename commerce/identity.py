@@ -1,0 +1,130 @@
+"""Client of the mini-program identity platform (base URL, app id, secret and timeout are
+settings). Every failure to get a usable answer becomes `BadGateway` (502) with a sentence
+naming the cause, including the platform's own `errmsg`."""
+from dataclasses import dataclass
+from datetime import timedelta
+
+import httpx
+from django.conf import settings
+from django.utils import timezone
+
+from config.errors import BadGateway
+from commerce.models import PlatformAccessToken
+
+# errcodes meaning "this access token is no longer valid": fetch a new one and retry once.
+TOKEN_REJECTED = {40001, 40014, 42001}
+# A cached token is used for this share of its lifetime, so it is renewed before the
+# platform expires it (7200 s lifetime → renewed after 108 minutes).
+TOKEN_USABLE_SHARE = 0.9
+
+
+@dataclass(frozen=True)
+class Session:
+    openid: str
+    unionid: str
+    session_key: str
+
+
+@dataclass(frozen=True)
+class PhoneNumber:
+    phone_number: str
+    pure_phone_number: str
+    country_code: str
+
+
+class PlatformError(BadGateway):
+    def __init__(self, errcode, errmsg):
+        super().__init__(f"identity platform error {errcode}: {errmsg}")
+        self.errcode = errcode
+
+
+def _call(method: str, path: str, *, params: dict, json: dict | None = None) -> dict:
+    """One request; answers the JSON body, raising on transport errors and on a non-zero errcode."""
+    url = settings.IDENTITY_PLATFORM_URL.rstrip("/") + path
+    try:
+        response = httpx.request(
+            method, url, params=params, json=json, timeout=settings.IDENTITY_TIMEOUT
+        )
+        body = response.json()
+    except httpx.TimeoutException:
+        raise BadGateway("identity platform timed out") from None
+    except httpx.HTTPError:
+        raise BadGateway("identity platform unreachable") from None
+    except ValueError:
+        raise BadGateway(f"identity platform answered HTTP {response.status_code} without JSON") from None
+    if not isinstance(body, dict):
+        raise BadGateway("identity platform answered an unexpected JSON value")
+    if body.get("errcode"):
+        raise PlatformError(body["errcode"], body.get("errmsg", ""))
+    return body
+
+
+def _app_credentials() -> dict:
+    return {"appid": settings.IDENTITY_APP_ID, "secret": settings.IDENTITY_APP_SECRET}
+
+
+def code_to_session(code: str) -> Session:
+    body = _call(
+        "GET",
+        "/sns/jscode2session",
+        params={**_app_credentials(), "js_code": code, "grant_type": "authorization_code"},
+    )
+    if not body.get("openid"):
+        raise BadGateway("identity platform answered without an openid")
+    return Session(
+        openid=str(body["openid"]),
+        unionid=str(body.get("unionid") or ""),
+        session_key=str(body.get("session_key") or ""),
+    )
+
+
+def _fresh_access_token() -> str:
+    body = _call("GET", "/cgi-bin/token", params={"grant_type": "client_credential", **_app_credentials()})
+    token, lifetime = body.get("access_token"), body.get("expires_in")
+    if not token or not isinstance(lifetime, int):
+        raise BadGateway("identity platform answered without an access token")
+    # A race between two processes refreshing at once only costs one extra fetch: the
+    # platform keeps the previous token valid for a while, and the last writer wins here.
+    PlatformAccessToken.objects.update_or_create(
+        app_id=settings.IDENTITY_APP_ID,
+        defaults={
+            "token": token,
+            "expires_at": timezone.now() + timedelta(seconds=lifetime * TOKEN_USABLE_SHARE),
+        },
+    )
+    return token
+
+
+def _access_token() -> str:
+    cached = PlatformAccessToken.objects.filter(
+        app_id=settings.IDENTITY_APP_ID, expires_at__gt=timezone.now()
+    ).first()
+    return cached.token if cached else _fresh_access_token()
+
+
+def _call_with_access_token(path: str, body: dict) -> dict:
+    try:
+        return _call("POST", path, params={"access_token": _access_token()}, json=body)
+    except PlatformError as error:
+        if error.errcode not in TOKEN_REJECTED:
+            raise
+    return _call("POST", path, params={"access_token": _fresh_access_token()}, json=body)
+
+
+def plugin_openpid(code: str) -> str:
+    body = _call_with_access_token("/wxa/getpluginopenpid", {"code": code})
+    if not body.get("openpid"):
+        raise BadGateway("identity platform answered without an openpid")
+    return str(body["openpid"])
+
+
+def phone_number(code: str) -> PhoneNumber:
+    body = _call_with_access_token("/wxa/business/getuserphonenumber", {"code": code})
+    info = body.get("phone_info")
+    if not isinstance(info, dict) or not info.get("phoneNumber"):
+        raise BadGateway("identity platform answered without a phone number")
+    return PhoneNumber(
+        phone_number=str(info["phoneNumber"]),
+        pure_phone_number=str(info.get("purePhoneNumber") or ""),
+        country_code=str(info.get("countryCode") or ""),
+    )

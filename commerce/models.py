@@ -1,0 +1,159 @@
+"""Commerce: end users from the identity platform, products, addresses, design lists, orders.
+
+Money is integer fen everywhere. Status changes go through the transition functions in
+`commerce.services`, never through a plain save of `status`.
+"""
+from django.db import models
+from django.db.models import Q
+
+
+class EndUser(models.Model):
+    """A mini-program user, known by the identity platform's openid (never by client input)."""
+
+    openid = models.CharField(max_length=128, unique=True)
+    unionid = models.CharField(max_length=128, blank=True, default="")
+    # The platform's session key stays on the server; no endpoint returns it.
+    session_key = models.CharField(max_length=128, blank=True, default="")
+    plugin_openpid = models.CharField(max_length=128, blank=True, default="")
+    phone_number = models.CharField(max_length=32, blank=True, default="")
+    pure_phone_number = models.CharField(max_length=32, blank=True, default="")
+    country_code = models.CharField(max_length=8, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    last_login_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = "end user"
+
+    def __str__(self):
+        return f"user {self.pk} ({self.openid})"
+
+
+class PlatformAccessToken(models.Model):
+    """The identity platform's server-side access token, shared by every web process."""
+
+    app_id = models.CharField(max_length=128, unique=True)
+    token = models.CharField(max_length=512)
+    expires_at = models.DateTimeField()
+
+
+class Product(models.Model):
+    name = models.CharField(max_length=100)
+    description = models.TextField(blank=True, default="")
+    price = models.PositiveIntegerField(help_text="fen")
+    active = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self):
+        return self.name
+
+
+class Address(models.Model):
+    user = models.ForeignKey(EndUser, on_delete=models.CASCADE, related_name="addresses")
+    recipient = models.CharField(max_length=50)
+    phone = models.CharField(max_length=20)
+    province = models.CharField(max_length=50)
+    city = models.CharField(max_length=50)
+    district = models.CharField(max_length=50, blank=True, default="")
+    detail = models.CharField(max_length=200)
+    is_default = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-is_default", "-created_at", "-id"]
+        verbose_name_plural = "addresses"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user"], condition=Q(is_default=True), name="one_default_address_per_user"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.recipient}, {self.city} {self.detail}"
+
+
+class DesignList(models.Model):
+    """The designs (projects or finished jobs) a user wants printed; handed over to
+    processing when an order names it."""
+
+    class Status(models.TextChoices):
+        DRAFT = "DRAFT"
+        SUBMITTED = "SUBMITTED"
+        PROCESSING = "PROCESSING"
+        DONE = "DONE"
+
+    user = models.ForeignKey(EndUser, on_delete=models.CASCADE, related_name="design_lists")
+    name = models.CharField(max_length=100)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
+    # [{"projectId": "..."} or {"jobId": "..."}, plus "quantity"], validated by the services.
+    items = models.JSONField(default=list, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    submitted_at = models.DateTimeField(null=True, blank=True)
+    processing_at = models.DateTimeField(null=True, blank=True)
+    done_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self):
+        return f"{self.name} ({self.status})"
+
+
+class Order(models.Model):
+    class Status(models.TextChoices):
+        PENDING = "PENDING"
+        PAID = "PAID"
+        SHIPPED = "SHIPPED"
+        COMPLETED = "COMPLETED"
+        CANCELLED = "CANCELLED"
+
+    user = models.ForeignKey(EndUser, on_delete=models.PROTECT, related_name="orders")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    total_amount = models.PositiveBigIntegerField(default=0, help_text="fen")
+    address = models.JSONField(help_text="snapshot of the address when the order was made")
+    design_list = models.ForeignKey(
+        DesignList, on_delete=models.PROTECT, null=True, blank=True, related_name="orders"
+    )
+    # The idempotency key: the database, not Python, guarantees one order per key.
+    request_id = models.CharField(max_length=64, unique=True, null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    paid_at = models.DateTimeField(null=True, blank=True)
+    shipped_at = models.DateTimeField(null=True, blank=True)
+    completed_at = models.DateTimeField(null=True, blank=True)
+    cancelled_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self):
+        return f"order {self.pk} ({self.status})"
+
+
+class OrderItem(models.Model):
+    """One line of an order; name and price are copied so later product edits change nothing."""
+
+    order = models.ForeignKey(Order, on_delete=models.CASCADE, related_name="items")
+    product = models.ForeignKey(Product, on_delete=models.PROTECT, related_name="+")
+    product_name = models.CharField(max_length=100)
+    unit_price = models.PositiveIntegerField(help_text="fen")
+    quantity = models.PositiveSmallIntegerField()
+    subtotal = models.PositiveBigIntegerField(help_text="fen")
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(fields=["order", "product"], name="one_line_per_product"),
+            models.CheckConstraint(
+                condition=Q(quantity__gte=1) & Q(quantity__lte=999), name="quantity_1_to_999"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.quantity} × {self.product_name}"

@@ -1,0 +1,65 @@
+"""Reads of the commerce app. Ownership rules live here: another user's address is 404
+(addresses are private), another user's design list or order is 403; staff (the admin
+token) read every design list and order."""
+from django.db.models import QuerySet
+
+from config.errors import Forbidden, NotFound
+from commerce.auth import Caller
+from commerce.models import Address, DesignList, EndUser, Order, Product
+
+
+def product_list(*, include_inactive: bool = False) -> QuerySet[Product]:
+    products = Product.objects.all()
+    return products if include_inactive else products.filter(active=True)
+
+
+def product_get(*, product_id: int, lock: bool = False) -> Product:
+    products = Product.objects.select_for_update() if lock else Product.objects.all()
+    product = products.filter(pk=product_id).first()
+    if product is None:
+        raise NotFound("product not found")
+    return product
+
+
+def address_list(*, user: EndUser) -> QuerySet[Address]:
+    return Address.objects.filter(user=user)
+
+
+def address_get(*, user: EndUser, address_id: int) -> Address:
+    address = Address.objects.filter(pk=address_id, user=user).first()
+    if address is None:
+        raise NotFound("address not found")
+    return address
+
+
+def design_list_list(*, caller: Caller) -> QuerySet[DesignList]:
+    lists = DesignList.objects.all()
+    return lists if caller.is_admin else lists.filter(user=caller.user)
+
+
+def design_list_get(*, caller: Caller, design_list_id: int, lock: bool = False) -> DesignList:
+    lists = DesignList.objects.select_for_update() if lock else DesignList.objects.all()
+    design_list = lists.filter(pk=design_list_id).first()
+    if design_list is None:
+        raise NotFound("design list not found")
+    if not caller.is_admin and design_list.user_id != caller.user.pk:
+        raise Forbidden("design list belongs to another user")
+    return design_list
+
+
+def order_list(*, caller: Caller, status: str | None = None) -> QuerySet[Order]:
+    """Newest first."""
+    orders = Order.objects.prefetch_related("items").order_by("-created_at", "-id")
+    if not caller.is_admin:
+        orders = orders.filter(user=caller.user)
+    return orders.filter(status=status) if status else orders
+
+
+def order_get(*, caller: Caller, order_id: int, lock: bool = False) -> Order:
+    orders = Order.objects.select_for_update() if lock else Order.objects.prefetch_related("items")
+    order = orders.filter(pk=order_id).first()
+    if order is None:
+        raise NotFound("order not found")
+    if not caller.is_admin and order.user_id != caller.user.pk:
+        raise Forbidden("order belongs to another user")
+    return order

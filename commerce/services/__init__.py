@@ -1,0 +1,1 @@
+"""Write use cases of the commerce app, one function each (`<entity>_<action>`)."""

@@ -1,0 +1,80 @@
+"""Design lists: the owner edits them in DRAFT and submits them; an order hands them over to
+processing (DRAFT or SUBMITTED → PROCESSING); staff finish them (PROCESSING → DONE)."""
+from django.db import transaction
+
+from config.errors import Conflict, InvalidInput, NotFound
+from commerce.auth import Caller
+from commerce.models import DesignList, EndUser
+from commerce.selectors import design_list_get
+from commerce.services.transitions import move
+from wordclouds.models import Project
+from wordclouds.selectors import job_get
+
+Status = DesignList.Status
+
+
+def _check_designs_exist(items: list[dict]) -> None:
+    """Every item names a project or a job that exists (a finished job directory counts)."""
+    for item in items:
+        if "projectId" in item and not Project.objects.filter(pk=item["projectId"]).exists():
+            raise InvalidInput(f"unknown projectId: {item['projectId']}")
+        if "jobId" in item:
+            try:
+                job_get(item["jobId"])
+            except NotFound:
+                raise InvalidInput(f"unknown jobId: {item['jobId']}") from None
+
+
+def _owned(*, user: EndUser, design_list_id: int) -> DesignList:
+    return design_list_get(caller=Caller(user=user), design_list_id=design_list_id, lock=True)
+
+
+@transaction.atomic
+def design_list_create(*, user: EndUser, name: str, items: list[dict]) -> DesignList:
+    _check_designs_exist(items)
+    return DesignList.objects.create(user=user, name=name, items=items)
+
+
+@transaction.atomic
+def design_list_update(*, user: EndUser, design_list_id: int, changes: dict) -> DesignList:
+    design_list = _owned(user=user, design_list_id=design_list_id)
+    if design_list.status != Status.DRAFT:
+        raise Conflict(f"design list cannot be edited in status {design_list.status}")
+    if "items" in changes:
+        _check_designs_exist(changes["items"])
+    for field, value in changes.items():
+        setattr(design_list, field, value)
+    design_list.save(update_fields=[*changes, "updated_at"])
+    return design_list
+
+
+@transaction.atomic
+def design_list_delete(*, user: EndUser, design_list_id: int) -> None:
+    design_list = _owned(user=user, design_list_id=design_list_id)
+    if design_list.status != Status.DRAFT:
+        raise Conflict(f"design list cannot be deleted in status {design_list.status}")
+    design_list.delete()
+
+
+@transaction.atomic
+def design_list_submit(*, user: EndUser, design_list_id: int) -> DesignList:
+    design_list = _owned(user=user, design_list_id=design_list_id)
+    if not design_list.items:
+        raise InvalidInput("an empty design list cannot be submitted")
+    return move(design_list, to=Status.SUBMITTED, sources={Status.DRAFT}, verb="submitted", stamp="submitted_at")
+
+
+def design_list_start_processing(*, user: EndUser, design_list_id: int) -> DesignList:
+    """Runs inside the order-creating transaction (the row stays locked until it commits)."""
+    design_list = _owned(user=user, design_list_id=design_list_id)
+    return move(
+        design_list, to=Status.PROCESSING, sources={Status.DRAFT, Status.SUBMITTED},
+        verb="ordered", stamp="processing_at",
+    )
+
+
+@transaction.atomic
+def design_list_finish(*, design_list_id: int) -> DesignList:
+    """Staff: the designs are made."""
+    design_list = design_list_get(caller=Caller(user=None, is_admin=True), design_list_id=design_list_id, lock=True)
+    return move(design_list, to=Status.DONE, sources={Status.PROCESSING}, verb="finished", stamp="done_at")

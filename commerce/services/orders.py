@@ -1,0 +1,115 @@
+"""Orders: idempotent creation and one transition function per move.
+
+States: PENDING → PAID → SHIPPED → COMPLETED, PENDING → CANCELLED. Every transition locks
+the row (select_for_update; SQLite serialises writers with IMMEDIATE transactions), checks
+the allowed source states, records the time; anything else is 409 and changes nothing."""
+from django.db import IntegrityError, transaction
+
+from config.errors import Conflict, InvalidInput, NotFound
+from commerce.auth import Caller
+from commerce.models import Address, EndUser, Order, OrderItem, Product
+from commerce.selectors import order_get
+from commerce.services.design_lists import design_list_start_processing
+from commerce.services.transitions import move
+
+Status = Order.Status
+ADDRESS_SNAPSHOT_FIELDS = ("recipient", "phone", "province", "city", "district", "detail")
+
+
+def _repeat(order: Order, user: EndUser) -> Order:
+    if order.user_id != user.pk:
+        raise Conflict("requestId is already used by another user")
+    return order
+
+
+def order_create(
+    *, user: EndUser, address_id: int, items: list[dict], design_list_id: int | None = None,
+    request_id: str | None = None,
+) -> tuple[Order, bool]:
+    """The order and whether it was made now (False: the caller's requestId repeats).
+
+    `items` are `{"product_id", "quantity"}` with distinct products. The unique requestId in
+    the database decides between concurrent repeats: the loser's insert fails, and it
+    answers the winner's order."""
+    if request_id:
+        existing = Order.objects.filter(request_id=request_id).first()
+        if existing is not None:
+            return _repeat(existing, user), False
+    try:
+        with transaction.atomic():
+            return _order_insert(
+                user=user, address_id=address_id, items=items,
+                design_list_id=design_list_id, request_id=request_id,
+            ), True
+    except IntegrityError:
+        existing = Order.objects.filter(request_id=request_id).first() if request_id else None
+        if existing is None:
+            raise
+        return _repeat(existing, user), False
+
+
+def _order_insert(
+    *, user: EndUser, address_id: int, items: list[dict], design_list_id: int | None,
+    request_id: str | None,
+) -> Order:
+    address = Address.objects.filter(pk=address_id, user=user).first()
+    if address is None:
+        raise NotFound("address not found")
+    # The order row comes first: it claims the requestId, so a concurrent repeat waits here
+    # and then fails on the unique key instead of finding the design list already moved.
+    order = Order.objects.create(
+        user=user, request_id=request_id,
+        address={field: getattr(address, field) for field in ADDRESS_SNAPSHOT_FIELDS},
+    )
+    ids = sorted(item["product_id"] for item in items)
+    # Locked in id order (no deadlock between orders): a product cannot turn inactive or
+    # change price between this check and the commit.
+    products = Product.objects.select_for_update().filter(pk__in=ids).order_by("pk").in_bulk()
+    lines = []
+    for item in items:
+        product = products.get(item["product_id"])
+        if product is None:
+            raise InvalidInput(f"unknown productId: {item['product_id']}")
+        if not product.active:
+            raise InvalidInput(f"product {product.pk} is not available")
+        lines.append(OrderItem(
+            order=order, product=product, product_name=product.name, unit_price=product.price,
+            quantity=item["quantity"], subtotal=product.price * item["quantity"],
+        ))
+    OrderItem.objects.bulk_create(lines)
+    order.total_amount = sum(line.subtotal for line in lines)
+    if design_list_id is not None:
+        order.design_list = design_list_start_processing(user=user, design_list_id=design_list_id)
+    order.save(update_fields=["total_amount", "design_list", "updated_at"])
+    return order
+
+
+@transaction.atomic
+def order_confirm(*, user: EndUser, order_id: int) -> Order:
+    """The owner confirms receipt: SHIPPED → COMPLETED."""
+    order = order_get(caller=Caller(user=user), order_id=order_id, lock=True)
+    return move(order, to=Status.COMPLETED, sources={Status.SHIPPED}, verb="confirmed", stamp="completed_at")
+
+
+@transaction.atomic
+def order_cancel(*, caller: Caller, order_id: int) -> Order:
+    """The owner or staff: PENDING → CANCELLED."""
+    order = order_get(caller=caller, order_id=order_id, lock=True)
+    return move(order, to=Status.CANCELLED, sources={Status.PENDING}, verb="cancelled", stamp="cancelled_at")
+
+
+def _staff_order(order_id: int) -> Order:
+    return order_get(caller=Caller(user=None, is_admin=True), order_id=order_id, lock=True)
+
+
+@transaction.atomic
+def order_mark_paid(*, order_id: int) -> Order:
+    """Staff: PENDING → PAID."""
+    return move(_staff_order(order_id), to=Status.PAID, sources={Status.PENDING}, verb="marked paid", stamp="paid_at")
+
+
+@transaction.atomic
+def order_ship(*, order_id: int) -> Order:
+    """Staff: PAID → SHIPPED."""
+    return move(_staff_order(order_id), to=Status.SHIPPED, sources={Status.PAID}, verb="shipped", stamp="shipped_at")
+
