@@ -1,1 +1,111 @@
-"""Admin for assets, projects, fonts and templates."""
+"""Admin for assets, projects, fonts and templates.
+
+Rows and files change only through the services, so the admin deletes through them too (the
+file follows the row, an asset in use is refused). Uploads go through the API.
+"""
+from django.contrib import admin, messages
+from django.utils.html import format_html
+
+from config.errors import ServiceError
+from wordclouds.models import Asset, Font, Project, Template
+from wordclouds.services.assets import STICKER_CONTENT_TYPES, asset_delete
+from wordclouds.services.fonts import font_delete
+from wordclouds.services.projects import project_delete
+
+PREVIEW = '<img src="{}" style="max-width: 320px; max-height: 320px; background: #eee">'
+
+
+class ServiceDeleteAdmin(admin.ModelAdmin):
+    """Deletes one by one through the area's service; a refusal becomes a message."""
+
+    def delete_one(self, obj) -> None:
+        raise NotImplementedError
+
+    def delete_model(self, request, obj):
+        self._delete(request, obj)
+
+    def delete_queryset(self, request, queryset):
+        for obj in queryset:
+            self._delete(request, obj)
+
+    def _delete(self, request, obj):
+        try:
+            self.delete_one(obj)
+        except ServiceError as error:
+            self.message_user(request, f"{obj}: {error.detail}", messages.ERROR)
+
+    def has_add_permission(self, request):
+        return False
+
+
+@admin.register(Asset)
+class AssetAdmin(ServiceDeleteAdmin):
+    list_display = ["id", "name", "type", "job_id", "kind", "content_type", "size", "created_at"]
+    list_filter = ["type", "content_type"]
+    search_fields = ["id", "name", "job_id", "filename"]
+    fields = ["preview", "id", "name", "type", "job_id", "kind", "filename", "content_type",
+              "size", "sha256", "created_at"]
+    readonly_fields = ["preview", "id", "job_id", "kind", "filename", "content_type", "size",
+                       "sha256", "created_at"]
+
+    def delete_one(self, asset: Asset) -> None:
+        asset_delete(asset_id=asset.pk)
+
+    @admin.display(description="preview")
+    def preview(self, asset: Asset):
+        if asset.content_type not in STICKER_CONTENT_TYPES:
+            return "-"
+        return format_html(PREVIEW, f"/api/assets/{asset.id}/download")
+
+
+@admin.register(Project)
+class ProjectAdmin(ServiceDeleteAdmin):
+    list_display = ["id", "name", "template", "background_color", "created_at", "updated_at"]
+    list_filter = ["template"]
+    search_fields = ["id", "name"]
+    fields = ["preview", "id", "name", "template", "background_color", "stickers",
+              "created_at", "updated_at"]
+    # Stickers and their asset links change together through the API only.
+    readonly_fields = ["preview", "id", "template", "stickers", "created_at", "updated_at"]
+
+    def delete_one(self, project: Project) -> None:
+        project_delete(project_id=project.pk)
+
+    @admin.display(description="preview")
+    def preview(self, project: Project):
+        return format_html(PREVIEW, f"/api/projects/{project.id}/render.png")
+
+
+@admin.register(Font)
+class FontAdmin(ServiceDeleteAdmin):
+    list_display = ["id", "name", "family", "filename", "size", "created_at"]
+    search_fields = ["id", "name", "family", "filename"]
+    fields = ["id", "name", "family", "filename", "file", "size", "created_at"]
+    readonly_fields = ["id", "family", "filename", "file", "size", "created_at"]
+
+    def delete_one(self, font: Font) -> None:
+        font_delete(font_id=font.pk)
+
+
+@admin.register(Template)
+class TemplateAdmin(admin.ModelAdmin):
+    list_display = ["id", "name", "width", "height", "position", "builtin"]
+    ordering = ["-builtin", "position", "id"]
+
+    def get_readonly_fields(self, request, obj=None):
+        # The five fixed templates keep their id and size: projects and clients rely on them.
+        if obj is not None and obj.builtin:
+            return ["id", "width", "height", "builtin"]
+        return ["builtin"] if obj is None else ["id", "builtin"]
+
+    def has_delete_permission(self, request, obj=None):
+        return super().has_delete_permission(request, obj) and not (obj and obj.builtin)
+
+    def delete_queryset(self, request, queryset):
+        builtin = queryset.filter(builtin=True)
+        if builtin.exists():
+            self.message_user(
+                request, "the five fixed templates cannot be deleted; they were kept",
+                messages.WARNING,
+            )
+        super().delete_queryset(request, queryset.filter(builtin=False))

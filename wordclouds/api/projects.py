@@ -1,3 +1,94 @@
-from django.urls import path  # noqa: F401
+"""Projects: poster compositions of stickers on a template, and their renderings."""
+from django.http import HttpResponse
+from django.urls import path
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.decorators import api_view, parser_classes
+from rest_framework.parsers import MultiPartParser
+from rest_framework.response import Response
 
-urlpatterns = []
+from wordclouds.render import render_png, render_svg
+from wordclouds.serializers.assets import (
+    ProjectInputSerializer,
+    ProjectSerializer,
+    ProjectSummarySerializer,
+)
+from wordclouds.services.projects import (
+    UNSET,
+    project_create,
+    project_delete,
+    project_get,
+    project_list,
+    project_update,
+)
+
+NOT_FOUND = OpenApiResponse(description="project not found")
+BAD_INPUT = OpenApiResponse(description="bad name, template_id, background_color or stickers")
+FIELDS = ("name", "template_id", "background_color", "stickers")
+
+
+@extend_schema(methods=["GET"], responses=ProjectSummarySerializer(many=True))
+@extend_schema(
+    methods=["POST"], request={"multipart/form-data": ProjectInputSerializer},
+    responses={201: ProjectSerializer, 400: BAD_INPUT},
+)
+@api_view(["GET", "POST"])
+@parser_classes([MultiPartParser])
+def projects(request):
+    if request.method == "GET":
+        return Response(ProjectSummarySerializer(project_list(), many=True).data)
+    project = project_create(**{field: request.data.get(field) for field in FIELDS})
+    return Response(ProjectSerializer(project).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(methods=["GET"], responses={200: ProjectSerializer, 404: NOT_FOUND})
+@extend_schema(
+    methods=["PATCH"], request={"multipart/form-data": ProjectInputSerializer(partial=True)},
+    responses={200: ProjectSerializer, 400: BAD_INPUT, 404: NOT_FOUND},
+    description="Changes only the form fields that are sent.",
+)
+@extend_schema(methods=["DELETE"], responses={204: None, 404: NOT_FOUND})
+@api_view(["GET", "PATCH", "DELETE"])
+@parser_classes([MultiPartParser])
+def project_detail(request, project_id: str):
+    if request.method == "DELETE":
+        project_delete(project_id=project_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+    if request.method == "PATCH":
+        sent = {field: request.data.get(field, UNSET) for field in FIELDS}
+        project_update(project_id=project_id, **sent)
+    return Response(ProjectSerializer(project_get(project_id)).data)
+
+
+def _poster(project, body: bytes, content_type: str, extension: str) -> HttpResponse:
+    response = HttpResponse(body, content_type=content_type)
+    response["Content-Disposition"] = f'inline; filename="project-{project.id}.{extension}"'
+    return response
+
+
+CANNOT_DRAW = OpenApiResponse(description="a sticker's asset cannot be drawn")
+
+
+@extend_schema(responses={(200, "image/png"): OpenApiTypes.BINARY, 404: NOT_FOUND,
+                          422: CANNOT_DRAW})
+@api_view(["GET"])
+def project_render_png(request, project_id: str):
+    project = project_get(project_id)
+    return _poster(project, render_png(project), "image/png", "png")
+
+
+@extend_schema(responses={(200, "image/svg+xml"): OpenApiTypes.BINARY, 404: NOT_FOUND,
+                          422: CANNOT_DRAW})
+@api_view(["GET"])
+def project_render_svg(request, project_id: str):
+    project = project_get(project_id)
+    return _poster(project, render_svg(project), "image/svg+xml", "svg")
+
+
+urlpatterns = [
+    path("projects", projects, name="projects"),
+    path("projects/<str:project_id>", project_detail, name="project-detail"),
+    path("projects/<str:project_id>/render.png", project_render_png, name="project-render-png"),
+    path("projects/<str:project_id>/render.svg", project_render_svg, name="project-render-svg"),
+]

@@ -1,0 +1,143 @@
+"""Poster rendering of a project, to PNG and to SVG.
+
+The poster is the template's size, filled with the background colour; each sticker's asset is
+then stretched to its box (`width`×`height`, top-left corner at `x`,`y`, canvas pixels, y down)
+and rotated by `rotation` degrees clockwise about the box centre — the SVG `rotate()` sense —
+in the order of the stickers, later ones on top. Stretching, not fitting, is what poster editors
+do: the box is the sticker's frame, and a client that wants the aspect kept sends a box of that
+aspect.
+
+SVG stickers stay vector in render.svg (inlined as a nested `<svg>`) and are rasterised with
+resvg for render.png; raster stickers are composited with Pillow, and embedded as data URIs in
+render.svg.
+"""
+import base64
+import math
+from io import BytesIO
+from xml.etree import ElementTree
+
+import resvg_py
+from PIL import Image, ImageOps
+
+from config.errors import Unprocessable
+from wordclouds.models import Asset, Project
+from wordclouds.services.fonts import default_font_file
+from wordclouds.services.stored_files import media_path
+from wordclouds.sticker_svg import SVG_NS, number, sticker_svg_element
+
+SVG_CONTENT_TYPE = "image/svg+xml"
+# A sticker far larger than the poster is rasterised at most at this multiple of the poster's
+# longer side before being placed; only a part of it can show anyway.
+RASTER_LIMIT_FACTOR = 2
+
+
+def _stickers_with_assets(project: Project) -> list[tuple[int, dict, Asset]]:
+    assets = {asset.id: asset for asset in project.assets.all()}
+    return [(index, sticker, assets[sticker["asset_id"]])
+            for index, sticker in enumerate(project.stickers)]
+
+
+def _rgb(color: str) -> tuple[int, int, int]:
+    return tuple(int(color[i:i + 2], 16) for i in (1, 3, 5))
+
+
+def render_png(project: Project) -> bytes:
+    """The poster as an RGB PNG of the template's size."""
+    width, height = project.template.width, project.template.height
+    canvas = Image.new("RGBA", (width, height), (*_rgb(project.background_color), 255))
+    limit = RASTER_LIMIT_FACTOR * max(width, height)
+    for index, sticker, asset in _stickers_with_assets(project):
+        size = (
+            min(max(1, math.ceil(sticker["width"])), limit),
+            min(max(1, math.ceil(sticker["height"])), limit),
+        )
+        _place(canvas, _sticker_raster(asset, index, size), sticker)
+    out = BytesIO()
+    canvas.convert("RGB").save(out, "PNG")
+    return out.getvalue()
+
+
+def _sticker_raster(asset: Asset, index: int, size: tuple[int, int]) -> Image.Image:
+    """The sticker's pixels at `size` (its box, bounded), premultiplied for resampling."""
+    try:
+        if asset.content_type == SVG_CONTENT_TYPE:
+            element = sticker_svg_element(media_path(asset.file), index)
+            element.set("width", str(size[0]))
+            element.set("height", str(size[1]))
+            svg = ElementTree.tostring(element, encoding="unicode", default_namespace=SVG_NS)
+            png = resvg_py.svg_to_bytes(
+                svg_string=svg, skip_system_fonts=True, font_files=[str(default_font_file())],
+            )
+            image = Image.open(BytesIO(png))
+        else:
+            image = ImageOps.exif_transpose(Image.open(media_path(asset.file)))
+            image = image.convert("RGBA").resize(size, Image.Resampling.LANCZOS)
+        return image.convert("RGBa")
+    except (OSError, ValueError, SyntaxError) as error:
+        raise Unprocessable(f"stickers[{index}] asset {asset.id} cannot be drawn") from error
+
+
+def _place(canvas: Image.Image, image: Image.Image, sticker: dict) -> None:
+    """Composite `image` stretched to the sticker's box and rotated about its centre; only
+    the part of the canvas the rotated box covers is resampled."""
+    x, y, w, h = sticker["x"], sticker["y"], sticker["width"], sticker["height"]
+    cx, cy = x + w / 2, y + h / 2
+    theta = math.radians(sticker.get("rotation", 0))
+    cos, sin = math.cos(theta), math.sin(theta)
+    corners = [
+        (cx + cos * dx - sin * dy, cy + sin * dx + cos * dy)
+        for dx, dy in ((-w / 2, -h / 2), (w / 2, -h / 2), (w / 2, h / 2), (-w / 2, h / 2))
+    ]
+    left = max(0, math.floor(min(px for px, _ in corners)))
+    top = max(0, math.floor(min(py for _, py in corners)))
+    right = min(canvas.width, math.ceil(max(px for px, _ in corners)))
+    bottom = min(canvas.height, math.ceil(max(py for _, py in corners)))
+    if right <= left or bottom <= top:
+        return
+    # Canvas point (left + u, top + v), turned back by the rotation into the box, then scaled
+    # into the image: the inverse map Pillow's affine transform wants.
+    sx, sy = image.width / w, image.height / h
+    dx, dy = left - cx, top - cy
+    coefficients = (
+        cos * sx, sin * sx, (cos * dx + sin * dy + w / 2) * sx,
+        -sin * sy, cos * sy, (-sin * dx + cos * dy + h / 2) * sy,
+    )
+    layer = image.transform(
+        (right - left, bottom - top), Image.Transform.AFFINE, coefficients,
+        resample=Image.Resampling.BICUBIC,
+    )
+    canvas.alpha_composite(layer.convert("RGBA"), dest=(left, top))
+
+
+def render_svg(project: Project) -> bytes:
+    """The poster as SVG: SVG stickers inline (vector), raster stickers as data URIs."""
+    width, height = project.template.width, project.template.height
+    root = ElementTree.Element(f"{{{SVG_NS}}}svg", {
+        "width": str(width), "height": str(height), "viewBox": f"0 0 {width} {height}",
+    })
+    ElementTree.SubElement(root, f"{{{SVG_NS}}}rect", {
+        "width": str(width), "height": str(height), "fill": project.background_color,
+    })
+    for index, sticker, asset in _stickers_with_assets(project):
+        group = ElementTree.SubElement(root, f"{{{SVG_NS}}}g", {"id": f"sticker-{index}"})
+        if sticker.get("rotation"):
+            cx = sticker["x"] + sticker["width"] / 2
+            cy = sticker["y"] + sticker["height"] / 2
+            group.set("transform", f"rotate({number(sticker['rotation'])} {number(cx)} {number(cy)})")
+        group.append(_svg_sticker(asset, index, sticker))
+    return ElementTree.tostring(
+        root, encoding="utf-8", xml_declaration=True, default_namespace=SVG_NS,
+    )
+
+
+def _svg_sticker(asset: Asset, index: int, sticker: dict) -> ElementTree.Element:
+    box = {key: number(sticker[key]) for key in ("x", "y", "width", "height")}
+    if asset.content_type == SVG_CONTENT_TYPE:
+        element = sticker_svg_element(media_path(asset.file), index)
+        for key, value in box.items():
+            element.set(key, value)
+        return element
+    data = base64.b64encode(media_path(asset.file).read_bytes()).decode("ascii")
+    return ElementTree.Element(f"{{{SVG_NS}}}image", {
+        **box, "preserveAspectRatio": "none", "href": f"data:{asset.content_type};base64,{data}",
+    })

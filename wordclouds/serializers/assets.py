@@ -1,0 +1,120 @@
+"""Shapes of the font, template, asset and project endpoints (decisions.md, "Templates,
+assets, projects, fonts"). Inputs are multipart forms parsed by the services, which own the
+error texts; the input serializers here describe those forms in the OpenAPI schema."""
+from datetime import timezone
+
+from rest_framework import serializers
+
+from wordclouds.models import Asset, Project, Template
+
+
+class UtcDateTimeField(serializers.DateTimeField):
+    """ISO 8601 in UTC with milliseconds and a `Z` suffix."""
+
+    def to_representation(self, value):
+        if value is None:
+            return None
+        text = value.astimezone(timezone.utc).isoformat(timespec="milliseconds")
+        return text.replace("+00:00", "Z")
+
+
+class FontSerializer(serializers.Serializer):
+    id = serializers.CharField()
+    name = serializers.CharField()
+    family = serializers.CharField()
+    filename = serializers.CharField()
+    is_default = serializers.BooleanField()
+    created_at = UtcDateTimeField(allow_null=True, help_text="null for the bundled default")
+
+
+class FontUploadSerializer(serializers.Serializer):
+    file = serializers.FileField(help_text=".ttf, .ttc or .otf, at most 50 MB")
+    name = serializers.CharField(required=False, help_text="default: the font's family name")
+
+
+class TemplateSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Template
+        fields = ["id", "name", "width", "height"]
+
+
+class AssetSerializer(serializers.ModelSerializer):
+    created_at = UtcDateTimeField()
+    download_url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Asset
+        fields = [
+            "id", "name", "type", "job_id", "kind", "filename", "content_type", "size",
+            "created_at", "download_url",
+        ]
+
+    def get_download_url(self, asset: Asset) -> str:
+        return f"/api/assets/{asset.id}/download"
+
+
+class AssetUploadSerializer(serializers.Serializer):
+    file = serializers.FileField(help_text="at most 50 MB; the content type is sniffed")
+    name = serializers.CharField(required=False, default="")
+    type = serializers.CharField(required=False, default="upload")
+
+
+class AssetImportSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(
+        choices=["png", "svg", "svg_stroke", "db", "metrics"], required=False, default="png",
+    )
+    name = serializers.CharField(required=False, default="")
+    type = serializers.CharField(required=False, default="wordcloud")
+
+
+class StickerSerializer(serializers.Serializer):
+    asset_id = serializers.CharField(help_text="an image (PNG, JPEG, GIF, WebP) or SVG asset")
+    x = serializers.FloatField(help_text="left edge of the box, poster pixels")
+    y = serializers.FloatField(help_text="top edge of the box, poster pixels")
+    width = serializers.FloatField(help_text="> 0; the asset is stretched to the box")
+    height = serializers.FloatField(help_text="> 0")
+    rotation = serializers.FloatField(
+        required=False, default=0, help_text="degrees, clockwise about the box centre",
+    )
+
+
+class ProjectSerializer(serializers.ModelSerializer):
+    template_id = serializers.CharField()
+    template = TemplateSerializer()
+    stickers = StickerSerializer(many=True)
+    created_at = UtcDateTimeField()
+    updated_at = UtcDateTimeField()
+
+    class Meta:
+        model = Project
+        fields = [
+            "id", "name", "template_id", "template", "background_color", "stickers",
+            "created_at", "updated_at",
+        ]
+
+
+class ProjectSummarySerializer(serializers.ModelSerializer):
+    template_id = serializers.CharField()
+    sticker_count = serializers.SerializerMethodField()
+    created_at = UtcDateTimeField()
+    updated_at = UtcDateTimeField()
+
+    class Meta:
+        model = Project
+        fields = [
+            "id", "name", "template_id", "background_color", "sticker_count", "created_at",
+            "updated_at",
+        ]
+
+    def get_sticker_count(self, project: Project) -> int:
+        return len(project.stickers)
+
+
+class ProjectInputSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    template_id = serializers.CharField()
+    background_color = serializers.CharField(help_text="#RRGGBB")
+    stickers = serializers.CharField(
+        required=False,
+        help_text="JSON array of {asset_id, x, y, width, height, rotation?} as a string",
+    )

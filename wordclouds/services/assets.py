@@ -1,0 +1,104 @@
+"""Assets: uploaded files and imported job artifacts (MEDIA_ROOT/assets/<id><ext>)."""
+from collections.abc import Iterable
+from pathlib import PurePath
+
+from django.conf import settings
+from django.core.files.uploadedfile import UploadedFile
+from django.db import transaction
+from django.db.models import QuerySet
+
+from config.errors import Conflict, InvalidInput, NotFound, TooLarge
+from wordclouds.models import Asset, Project, new_id
+from wordclouds.selectors import ARTIFACTS, artifact_path, job_get
+from wordclouds.services.stored_files import (
+    StoredFile,
+    copy_into,
+    remove_after_commit,
+    removed_unless_saved,
+    store_file,
+)
+
+FOLDER = "assets"
+UPLOAD_TYPE = "upload"
+IMPORT_TYPE = "wordcloud"
+# Content types a project may place as a sticker.
+STICKER_CONTENT_TYPES = {"image/png", "image/jpeg", "image/gif", "image/webp", "image/svg+xml"}
+
+
+def asset_get(asset_id: str) -> Asset:
+    asset = Asset.objects.filter(id=asset_id).first()
+    if asset is None:
+        raise NotFound("asset not found")
+    return asset
+
+
+def asset_list(*, type: str = "", job_id: str = "") -> QuerySet[Asset]:
+    """Newest first; the filters that are given apply together."""
+    assets = Asset.objects.order_by("-created_at", "id")
+    if type:
+        assets = assets.filter(type=type)
+    if job_id:
+        assets = assets.filter(job_id=job_id)
+    return assets
+
+
+def _checked_labels(*, name: str, type: str) -> tuple[str, str]:
+    name, type = name.strip(), type.strip()
+    if len(name) > 200:
+        raise InvalidInput("name must be at most 200 characters")
+    if len(type) > 64:
+        raise InvalidInput("type must be at most 64 characters")
+    return name, type
+
+
+def _saved(stored: StoredFile, **fields) -> Asset:
+    """The row for a file already in place; the file goes if the row cannot be made."""
+    with removed_unless_saved(stored), transaction.atomic():
+        return Asset.objects.create(
+            file=stored.relative, content_type=stored.content_type, size=stored.size,
+            sha256=stored.sha256, **fields,
+        )
+
+
+def asset_create(*, upload: UploadedFile | None, name: str = "", type: str = "") -> Asset:
+    """Store an uploaded file as an asset; its content type is sniffed from the content."""
+    if upload is None:
+        raise InvalidInput("file is required")
+    name, type = _checked_labels(name=name, type=type)
+    if upload.size > settings.ASSET_MAX_BYTES:
+        raise TooLarge(f"file exceeds {settings.ASSET_MAX_BYTES // (1024 * 1024)} MB")
+    asset_id = new_id()
+    stored = store_file(chunks=upload.chunks(), folder=FOLDER, stem=asset_id)
+    filename = PurePath(upload.name or "").name[:255] or PurePath(stored.relative).name
+    return _saved(stored, id=asset_id, name=name, type=type or UPLOAD_TYPE, filename=filename)
+
+
+def asset_import_from_job(*, job_id: str, kind: str = "", name: str = "", type: str = "") -> Asset:
+    """Copy a finished job artifact into the assets (the job's files may be cleaned later)."""
+    name, type = _checked_labels(name=name, type=type)
+    kind = kind.strip() or "png"
+    job = job_get(job_id)
+    source = artifact_path(job.job_id, kind)
+    asset_id = new_id()
+    stored = copy_into(source, folder=FOLDER, stem=asset_id)
+    return _saved(
+        stored, id=asset_id, name=name, type=type or IMPORT_TYPE, job_id=job.job_id, kind=kind,
+        filename=f"wordcloud-{job.job_id}.{ARTIFACTS[kind][2]}",
+    )
+
+
+def _project_labels(projects: Iterable[Project]) -> str:
+    return ", ".join(f"{project.name} ({project.id})" for project in projects)
+
+
+@transaction.atomic
+def asset_delete(*, asset_id: str) -> None:
+    """Delete an asset no project uses: 409 naming the projects that do."""
+    asset = Asset.objects.select_for_update().filter(id=asset_id).first()
+    if asset is None:
+        raise NotFound("asset not found")
+    users = list(Project.objects.filter(assets=asset).order_by("created_at", "id"))
+    if users:
+        raise Conflict(f"asset is used by projects: {_project_labels(users)}")
+    asset.delete()
+    remove_after_commit(asset.file)

@@ -1,0 +1,132 @@
+"""Fonts: the bundled default and uploaded ones (MEDIA_ROOT/fonts/<id><ext>)."""
+from dataclasses import dataclass
+from datetime import datetime
+from functools import lru_cache
+from pathlib import Path, PurePath
+
+from django.conf import settings
+from django.core.files.uploadedfile import UploadedFile
+from django.db import transaction
+from fontTools.ttLib import TTCollection, TTFont
+
+from config.errors import InvalidInput, NotFound, TooLarge
+from wordclouds.models import Font, new_id
+from wordclouds.services.stored_files import (
+    media_path,
+    remove_after_commit,
+    removed_unless_saved,
+    store_file,
+)
+
+DEFAULT_FONT_ID = "__default__"
+FONT_EXTENSIONS = (".ttf", ".ttc", ".otf")
+FOLDER = "fonts"
+NAME_MAX = 200
+
+
+@dataclass(frozen=True)
+class FontEntry:
+    """One entry of the font list: an uploaded font's row, or the bundled default."""
+
+    id: str
+    name: str
+    family: str
+    filename: str
+    is_default: bool
+    created_at: datetime | None
+
+
+def default_font_file() -> Path:
+    try:
+        from wordclouds.engine import default_font_path
+    except ImportError:  # the engine (issue 2) bundles the same font; until it lands
+        import noto_cjk_sans_otc
+
+        return Path(noto_cjk_sans_otc.__file__).with_name("NotoSansCJK-Regular.ttc")
+    return Path(default_font_path())
+
+
+@lru_cache(maxsize=4)
+def _default_entry(path: Path) -> FontEntry:
+    family = font_family(path)
+    return FontEntry(
+        id=DEFAULT_FONT_ID, name=f"{family} (bundled)", family=family, filename=path.name,
+        is_default=True, created_at=None,
+    )
+
+
+def font_entry(font: Font) -> FontEntry:
+    return FontEntry(
+        id=font.id, name=font.name, family=font.family, filename=font.filename,
+        is_default=False, created_at=font.created_at,
+    )
+
+
+def font_list() -> list[FontEntry]:
+    """The bundled default first, then uploaded fonts, oldest first."""
+    uploaded = [font_entry(font) for font in Font.objects.order_by("created_at", "id")]
+    return [_default_entry(default_font_file()), *uploaded]
+
+
+def font_file_path(font_id: str) -> Path:
+    """The file of a font id (the default one included); 404 `font not found`."""
+    if font_id == DEFAULT_FONT_ID:
+        return default_font_file()
+    font = Font.objects.filter(id=font_id).first()
+    if font is None:
+        raise NotFound("font not found")
+    return media_path(font.file)
+
+
+def font_family(path: Path) -> str:
+    """The family name of a font file (the first font of a collection); raises ValueError
+    (or a fontTools error) when the file is not a usable font."""
+    if path.suffix.lower() == ".ttc":
+        fonts = TTCollection(str(path), lazy=True).fonts
+        if not fonts:
+            raise ValueError("empty font collection")
+        font = fonts[0]
+    else:
+        font = TTFont(str(path), lazy=True)
+    # A usable font maps characters to glyphs and has outlines.
+    if not font["cmap"].tables or not any(tag in font for tag in ("glyf", "CFF ", "CFF2")):
+        raise ValueError("font without character map or outlines")
+    return font["name"].getBestFamilyName() or ""
+
+
+def font_create(*, upload: UploadedFile | None, name: str = "") -> Font:
+    """Store an uploaded font after checking its extension, size and content."""
+    if upload is None:
+        raise InvalidInput("file is required")
+    if len(name.strip()) > NAME_MAX:
+        raise InvalidInput(f"name must be at most {NAME_MAX} characters")
+    filename = PurePath(upload.name or "").name
+    extension = PurePath(filename).suffix.lower()
+    if extension not in FONT_EXTENSIONS:
+        raise InvalidInput("file must be .ttf, .ttc or .otf")
+    if upload.size > settings.FONT_MAX_BYTES:
+        raise TooLarge(f"file exceeds {settings.FONT_MAX_BYTES // (1024 * 1024)} MB")
+    font_id = new_id()
+    stored = store_file(chunks=upload.chunks(), folder=FOLDER, stem=font_id, extension=extension)
+    with removed_unless_saved(stored):
+        try:
+            family = font_family(stored.path)
+        except Exception as error:  # fontTools raises many kinds on a broken file
+            raise InvalidInput("file is not a valid font") from error
+        with transaction.atomic():
+            return Font.objects.create(
+                id=font_id, name=name.strip() or (family or PurePath(filename).stem)[:NAME_MAX],
+                family=family[:NAME_MAX], filename=filename[:255], file=stored.relative,
+                size=stored.size,
+            )
+
+
+@transaction.atomic
+def font_delete(*, font_id: str) -> None:
+    if font_id == DEFAULT_FONT_ID:
+        raise InvalidInput("the default font cannot be deleted")
+    font = Font.objects.select_for_update().filter(id=font_id).first()
+    if font is None:
+        raise NotFound("font not found")
+    font.delete()
+    remove_after_commit(font.file)

@@ -1,0 +1,191 @@
+"""Projects: poster compositions of stickers (assets) on a template."""
+import json
+import math
+import re
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import QuerySet
+from PIL import Image, UnidentifiedImageError
+
+from config.errors import InvalidInput, NotFound
+from wordclouds.models import Asset, Project, Template
+from wordclouds.services.assets import STICKER_CONTENT_TYPES
+from wordclouds.services.stored_files import media_path
+
+COLOR = re.compile(r"#[0-9A-Fa-f]{6}")
+NAME_MAX = 200
+STICKERS_MAX = 500
+# Geometry beyond this is a mistake, not a poster (and keeps the arithmetic finite).
+COORDINATE_MAX = 1_000_000
+STICKER_KEYS = ("asset_id", "x", "y", "width", "height", "rotation")
+UNSET = object()
+
+
+def project_get(project_id: str) -> Project:
+    project = Project.objects.select_related("template").filter(id=project_id).first()
+    if project is None:
+        raise NotFound("project not found")
+    return project
+
+
+def project_list() -> QuerySet[Project]:
+    """Newest first."""
+    return Project.objects.order_by("-created_at", "id")
+
+
+def _checked_name(name: Any) -> str:
+    name = (name or "").strip()
+    if not name:
+        raise InvalidInput("name is required")
+    if len(name) > NAME_MAX:
+        raise InvalidInput(f"name must be at most {NAME_MAX} characters")
+    return name
+
+
+def _checked_template(template_id: Any) -> Template:
+    template_id = (template_id or "").strip()
+    if not template_id:
+        raise InvalidInput("template_id is required")
+    template = Template.objects.filter(id=template_id).first()
+    if template is None:
+        raise InvalidInput("template_id is not a known template")
+    return template
+
+
+def _checked_color(color: Any) -> str:
+    color = (color or "").strip()
+    if not color:
+        raise InvalidInput("background_color is required")
+    if not COLOR.fullmatch(color):
+        raise InvalidInput("background_color must be #RRGGBB")
+    return color
+
+
+def _number(sticker: dict, index: int, key: str, *, positive: bool = False) -> float:
+    where = f"stickers[{index}].{key}"
+    if key not in sticker:
+        raise InvalidInput(f"{where} is required")
+    value = sticker[key]
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise InvalidInput(f"{where} must be a finite number")
+    if abs(value) > COORDINATE_MAX:
+        raise InvalidInput(f"{where} must be between -{COORDINATE_MAX} and {COORDINATE_MAX}")
+    if positive and value <= 0:
+        raise InvalidInput(f"{where} must be greater than 0")
+    return value
+
+
+def _parsed_stickers(text: Any) -> list[dict]:
+    """The stickers field's JSON, checked for shape; assets are checked apart."""
+    if isinstance(text, (bytes, bytearray)):
+        text = text.decode("utf-8", "replace")
+    try:
+        stickers = json.loads(text, parse_constant=_refuse_constant)
+    except (TypeError, ValueError) as error:
+        raise InvalidInput("stickers must be valid JSON") from error
+    if not isinstance(stickers, list):
+        raise InvalidInput("stickers must be a JSON array")
+    if len(stickers) > STICKERS_MAX:
+        raise InvalidInput(f"stickers must have at most {STICKERS_MAX} items")
+    checked = []
+    for index, sticker in enumerate(stickers):
+        if not isinstance(sticker, dict):
+            raise InvalidInput(f"stickers[{index}] must be an object")
+        unknown = sorted(set(sticker) - set(STICKER_KEYS))
+        if unknown:
+            raise InvalidInput(f"stickers[{index}] has an unknown key: {unknown[0]}")
+        asset_id = sticker.get("asset_id")
+        if not isinstance(asset_id, str) or not asset_id:
+            raise InvalidInput(f"stickers[{index}].asset_id is required")
+        checked.append({
+            "asset_id": asset_id,
+            "x": _number(sticker, index, "x"),
+            "y": _number(sticker, index, "y"),
+            "width": _number(sticker, index, "width", positive=True),
+            "height": _number(sticker, index, "height", positive=True),
+            "rotation": _number(sticker, index, "rotation") if "rotation" in sticker else 0,
+        })
+    return checked
+
+
+def _refuse_constant(name: str):
+    raise ValueError(f"{name} is not JSON")
+
+
+def _sticker_assets(stickers: list[dict]) -> list[Asset]:
+    """The assets the stickers place, locked until commit so none is deleted meanwhile."""
+    ids = {sticker["asset_id"] for sticker in stickers}
+    assets = {asset.id: asset for asset in Asset.objects.select_for_update().filter(id__in=ids)}
+    for index, sticker in enumerate(stickers):
+        asset = assets.get(sticker["asset_id"])
+        if asset is None:
+            raise InvalidInput(f"stickers[{index}].asset_id is not an existing asset")
+        if asset.content_type not in STICKER_CONTENT_TYPES:
+            raise InvalidInput(f"stickers[{index}].asset_id must be an image or SVG asset")
+    for asset in assets.values():
+        _check_drawable(asset, stickers)
+    return list(assets.values())
+
+
+def _check_drawable(asset: Asset, stickers: list[dict]) -> None:
+    """A raster sticker must decode and stay within the pixel limit of uploaded images."""
+    if asset.content_type == "image/svg+xml":
+        return
+    index = next(i for i, sticker in enumerate(stickers) if sticker["asset_id"] == asset.id)
+    try:
+        with Image.open(media_path(asset.file)) as image:
+            width, height = image.size
+    except (OSError, UnidentifiedImageError) as error:
+        raise InvalidInput(f"stickers[{index}].asset_id is not a readable image") from error
+    if width * height > settings.MASK_IMAGE_MAX_PIXELS:
+        raise InvalidInput(f"stickers[{index}].asset_id has more than 50 megapixels")
+
+
+@transaction.atomic
+def project_create(*, name: Any, template_id: Any, background_color: Any, stickers: Any = None):
+    """A new project; `stickers` is the JSON text of the form field (absent: none)."""
+    name, template = _checked_name(name), _checked_template(template_id)
+    background_color = _checked_color(background_color)
+    checked = _parsed_stickers(stickers) if stickers not in (None, "") else []
+    assets = _sticker_assets(checked)
+    project = Project.objects.create(
+        name=name, template=template, background_color=background_color, stickers=checked,
+    )
+    project.assets.set(assets)
+    return project
+
+
+@transaction.atomic
+def project_update(
+    *, project_id: str, name: Any = UNSET, template_id: Any = UNSET,
+    background_color: Any = UNSET, stickers: Any = UNSET,
+) -> Project:
+    """Change only the fields given; the project's asset links follow its stickers."""
+    project = Project.objects.select_for_update().filter(id=project_id).first()
+    if project is None:
+        raise NotFound("project not found")
+    changed = []
+    if name is not UNSET:
+        project.name = _checked_name(name)
+        changed.append("name")
+    if template_id is not UNSET:
+        project.template = _checked_template(template_id)
+        changed.append("template")
+    if background_color is not UNSET:
+        project.background_color = _checked_color(background_color)
+        changed.append("background_color")
+    if stickers is not UNSET:
+        project.stickers = _parsed_stickers(stickers) if stickers != "" else []
+        changed.append("stickers")
+        project.assets.set(_sticker_assets(project.stickers))
+    project.save(update_fields=[*changed, "updated_at"])
+    return project
+
+
+@transaction.atomic
+def project_delete(*, project_id: str) -> None:
+    deleted, _ = Project.objects.filter(id=project_id).delete()
+    if not deleted:
+        raise NotFound("project not found")

@@ -1,0 +1,104 @@
+"""An SVG asset made ready to sit in a poster as a nested `<svg>` stretched to a box.
+
+Uploaded SVG is untrusted and several stickers share one document, so the element is cleaned
+(no scripts, event handlers, foreign objects or references outside the document, which resvg
+would otherwise read from the local disk) and its ids are prefixed per sticker, so that two
+stickers with the same ids (two word clouds) do not take each other's gradients or paths.
+"""
+import re
+from pathlib import Path
+from xml.etree.ElementTree import Element
+
+import defusedxml.ElementTree as safe_xml
+
+SVG_NS = "http://www.w3.org/2000/svg"
+XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
+DROPPED_ELEMENTS = {"script", "foreignObject"}
+# CSS lengths in user units (px) at 96 dpi.
+UNITS = {"": 1.0, "px": 1.0, "pt": 96 / 72, "pc": 16.0, "mm": 96 / 25.4, "cm": 96 / 2.54,
+         "in": 96.0}
+LENGTH = re.compile(r"\s*([0-9.]+(?:[eE][-+]?[0-9]+)?)\s*([a-z]*)\s*")
+URL_REFERENCE = re.compile(r"url\(\s*['\"]?([^'\")]*?)['\"]?\s*\)")
+# resvg and browsers size an SVG without width, height or viewBox at 100×100.
+FALLBACK_SIZE = 100.0
+
+
+def number(value: float) -> str:
+    """A coordinate for SVG: plain decimal notation, at most four decimals."""
+    text = f"{value:.4f}".rstrip("0").rstrip(".")
+    return "0" if text in ("", "-0") else text
+
+
+def _local(tag: str) -> str:
+    return tag.rpartition("}")[2]
+
+
+def _length(text: str | None) -> float | None:
+    match = LENGTH.fullmatch(text or "")
+    if not match or match.group(2) not in UNITS:
+        return None
+    return float(match.group(1)) * UNITS[match.group(2)]
+
+
+def _clean(root: Element, prefix: str) -> None:
+    """Drop active and external content, move unqualified tags into the SVG namespace
+    (documents without xmlns), use SVG 2 `href`, and prefix every id and reference to one."""
+    for parent in list(root.iter()):
+        for child in list(parent):
+            if not isinstance(child.tag, str) or _local(child.tag) in DROPPED_ELEMENTS:
+                parent.remove(child)
+    ids = {element.get("id") for element in root.iter() if element.get("id")}
+
+    def renamed(match: re.Match) -> str:
+        target = match.group(1).strip()
+        if target.startswith("#") and target[1:] in ids:
+            return f"url(#{prefix}{target[1:]})"
+        return "none"
+
+    for element in root.iter():
+        if "}" not in element.tag:
+            element.tag = f"{{{SVG_NS}}}{element.tag}"
+        if XLINK_HREF in element.attrib:
+            element.set("href", element.attrib.pop(XLINK_HREF))
+        for key, value in list(element.attrib.items()):
+            if _local(key).lower().startswith("on"):
+                del element.attrib[key]
+            elif key == "href":
+                _clean_href(element, value, ids, prefix)
+            elif key == "id":
+                element.set(key, prefix + value)
+            elif "url(" in value:
+                element.set(key, URL_REFERENCE.sub(renamed, value))
+        if _local(element.tag) == "style" and element.text:
+            element.text = URL_REFERENCE.sub(renamed, element.text)
+
+
+def _clean_href(element: Element, value: str, ids: set[str], prefix: str) -> None:
+    """Keep references inside the document (prefixed) and embedded data; drop the rest."""
+    value = value.strip()
+    if value.startswith("#") and value[1:] in ids:
+        element.set("href", f"#{prefix}{value[1:]}")
+    elif value.startswith("data:"):
+        element.set("href", value)
+    else:
+        del element.attrib["href"]
+
+
+def _view_box(root: Element) -> str:
+    if root.get("viewBox"):
+        return root.get("viewBox")
+    width = _length(root.get("width")) or FALLBACK_SIZE
+    height = _length(root.get("height")) or FALLBACK_SIZE
+    return f"0 0 {number(width)} {number(height)}"
+
+
+def sticker_svg_element(path: Path, index: int) -> Element:
+    """The asset's root `<svg>`, cleaned, with a viewBox and stretched to whatever width and
+    height the caller sets (`preserveAspectRatio="none"`)."""
+    root = safe_xml.parse(str(path)).getroot()
+    _clean(root, f"s{index}-")
+    root.set("viewBox", _view_box(root))
+    root.set("preserveAspectRatio", "none")
+    for key in ("x", "y", "width", "height"):
+        root.attrib.pop(key, None)
+    return root
