@@ -1,0 +1,267 @@
+"""Reads an SVG document into a Drawing: solid-painted shapes whose geometry is already in
+page points (y down), the form the Illustrator writer needs. XML is parsed with defusedxml:
+entity declarations and external references are refused before anything is expanded."""
+import math
+from dataclasses import dataclass, field
+from xml.etree.ElementTree import ParseError
+
+import defusedxml
+from defusedxml.ElementTree import fromstring
+
+from config.errors import InvalidInput, Unprocessable
+from exports.svg_geometry import (IDENTITY, Matrix, Subpath, ellipse_subpath, multiply, numbers,
+                                  parse_path, parse_transform, points_subpath, rect_subpath,
+                                  transform_subpaths)
+from exports.svg_style import (DEFAULT_STYLE, RGB, cascade, colour_is_translucent, declarations,
+                               length, opacity_below_one, parse_paint)
+from exports.svg_text import text_runs
+
+NOT_SVG = "svg is not valid SVG"
+PX_TO_PT = 0.75  # CSS: 96 px per inch, 72 pt per inch; 100 mm in the SVG stay 100 mm
+MAX_DEPTH = 256
+MAX_USE_EXPANSIONS = 100_000
+FORBIDDEN_ELEMENTS = {"image", "pattern", "linearGradient", "radialGradient", "clipPath", "mask",
+                      "filter", "foreignObject", "marker", "style", "meshgradient", "hatch"}
+_REFERENCE_PROPERTIES = {"clip-path": "clipPath", "mask": "mask", "filter": "filter",
+                         "marker": "marker", "marker-start": "marker", "marker-mid": "marker",
+                         "marker-end": "marker"}
+_SKIPPED = {"defs", "title", "desc", "metadata", "symbol", "script"}
+_CONTAINERS = {"g", "a", "switch"}
+_CAPS = {"butt": 0, "round": 1, "square": 2}
+_JOINS = {"miter": 0, "miter-clip": 0, "arcs": 0, "round": 1, "bevel": 2}
+XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
+
+
+@dataclass
+class Shape:
+    subpaths: list[Subpath]
+    fill: RGB | None
+    stroke: RGB | None
+    fill_rule: str = "nonzero"
+    stroke_width: float = 1.0
+    linecap: int = 0
+    linejoin: int = 0
+    miterlimit: float = 4.0
+    dash: list[float] = field(default_factory=list)
+    dash_offset: float = 0.0
+
+
+@dataclass
+class Drawing:
+    width: float  # points
+    height: float
+    shapes: list[Shape]
+
+
+def local_name(element) -> str:
+    tag = element.tag if isinstance(element.tag, str) else ""
+    return tag.rsplit("}", 1)[-1]
+
+
+def read_svg(data: bytes) -> Drawing:
+    """The drawing in an SVG document. 400 `svg is not valid SVG` for XML that does not
+    parse or is not an <svg>; 422 naming everything unsupported that the document uses."""
+    try:
+        root = fromstring(data, forbid_dtd=False, forbid_entities=True, forbid_external=True)
+    except defusedxml.EntitiesForbidden:
+        raise unsupported({"XML entity declarations"})
+    except (defusedxml.ExternalReferenceForbidden, defusedxml.DTDForbidden):
+        raise unsupported({"external reference"})
+    except (ParseError, ValueError):
+        raise InvalidInput(NOT_SVG)
+    if local_name(root) != "svg":
+        raise InvalidInput(NOT_SVG)
+    found = unsupported_content(root)
+    if found:
+        raise unsupported(found)
+    return _Reader(root).read()
+
+
+def unsupported(names: set[str]) -> Unprocessable:
+    return Unprocessable(f"svg uses unsupported content: {', '.join(sorted(names))}")
+
+
+def unsupported_content(root) -> set[str]:
+    """Names of everything the legacy format cannot hold: images, paint servers, clipping,
+    masks, filters, markers, style sheets, any opacity below 1, external references."""
+    ids = {el.get("id"): el for el in root.iter() if el.get("id")}
+    found = set()
+    for element in root.iter():
+        name = local_name(element)
+        if name in FORBIDDEN_ELEMENTS:
+            found.add("style sheet" if name == "style" else name)
+        href = element.get("href") or element.get(XLINK_HREF)
+        if href is not None and not href.startswith("#"):
+            found.add("external reference")
+        for prop, value in declarations(element).items():
+            if prop in _REFERENCE_PROPERTIES and value != "none":
+                found.add(_REFERENCE_PROPERTIES[prop])
+            elif prop in ("opacity", "fill-opacity", "stroke-opacity") and opacity_below_one(value):
+                found.add(prop)
+            elif prop in ("fill", "stroke", "color"):
+                found |= _paint_problems(value, ids)
+    return found
+
+
+def _paint_problems(value: str, ids: dict) -> set[str]:
+    value = value.strip()
+    if value.startswith("url("):
+        target = value[4:].split(")", 1)[0].strip().strip("'\"")
+        if not target.startswith("#"):
+            return {"external reference"}
+        element = ids.get(target[1:])
+        return {local_name(element) if element is not None else "paint server"}
+    return {"opacity"} if colour_is_translucent(value) else set()
+
+
+class _Reader:
+    def __init__(self, root):
+        self.root = root
+        self.ids = {el.get("id"): el for el in root.iter() if el.get("id")}
+        self.shapes: list[Shape] = []
+        self.expansions = 0
+
+    def read(self) -> Drawing:
+        style = cascade(DEFAULT_STYLE, self.root)
+        width = _root_length(self.root.get("width"), self.root, 2) or 300.0
+        height = _root_length(self.root.get("height"), self.root, 3) or 150.0
+        page = (PX_TO_PT, 0.0, 0.0, PX_TO_PT, 0.0, 0.0)
+        viewport = multiply(page, _viewbox_matrix(self.root, width, height))
+        self._children(self.root, style, viewport, 0)
+        return Drawing(width * PX_TO_PT, height * PX_TO_PT, self.shapes)
+
+    def _children(self, element, style, ctm: Matrix, depth: int):
+        for child in element:
+            self._element(child, style, ctm, depth + 1)
+
+    def _element(self, element, parent_style, ctm: Matrix, depth: int):
+        if depth > MAX_DEPTH:
+            raise unsupported({"nesting deeper than 256 levels"})
+        name = local_name(element)
+        if name in _SKIPPED or not name:
+            return
+        style = cascade(parent_style, element)
+        if style["display"] == "none":
+            return
+        ctm = multiply(ctm, parse_transform(element.get("transform")))
+        if name in _CONTAINERS:
+            self._children(element, style, ctm, depth)
+        elif name == "svg":
+            self._nested_svg(element, style, ctm, depth)
+        elif name == "use":
+            self._use(element, style, ctm, depth)
+        elif name == "text":
+            for run_style, subpaths in text_runs(element, style):
+                self._add(subpaths, run_style, ctm)
+        else:
+            self._add(_shape_subpaths(name, element, style), style, ctm)
+
+    def _nested_svg(self, element, style, ctm: Matrix, depth: int):
+        x = length(element.get("x")) or 0.0
+        y = length(element.get("y")) or 0.0
+        width = length(element.get("width") or "100%", reference=100.0) or 0.0
+        height = length(element.get("height") or "100%", reference=100.0) or 0.0
+        inner = multiply((1.0, 0.0, 0.0, 1.0, x, y), _viewbox_matrix(element, width, height))
+        self._children(element, style, multiply(ctm, inner), depth)
+
+    def _use(self, element, style, ctm: Matrix, depth: int):
+        href = element.get("href") or element.get(XLINK_HREF) or ""
+        target = self.ids.get(href[1:]) if href.startswith("#") else None
+        if target is None:
+            return
+        self.expansions += 1
+        if self.expansions > MAX_USE_EXPANSIONS:
+            raise unsupported({"more than 100000 <use> expansions"})
+        offset = (1.0, 0.0, 0.0, 1.0, length(element.get("x")) or 0.0, length(element.get("y")) or 0.0)
+        ctm = multiply(ctm, offset)
+        if local_name(target) == "symbol":
+            width = length(element.get("width") or "100%", reference=100.0) or 0.0
+            height = length(element.get("height") or "100%", reference=100.0) or 0.0
+            symbol_style = cascade(style, target)
+            self._children(target, symbol_style, multiply(ctm, _viewbox_matrix(target, width, height)), depth)
+        else:
+            self._element(target, style, ctm, depth + 1)
+
+    def _add(self, subpaths: list[Subpath], style: dict[str, str], ctm: Matrix):
+        subpaths = [sub for sub in subpaths if sub.segments]
+        if not subpaths or style["visibility"] in ("hidden", "collapse"):
+            return
+        fill = parse_paint(style["fill"], style["color"])
+        stroke = parse_paint(style["stroke"], style["color"])
+        scale = math.sqrt(abs(ctm[0] * ctm[3] - ctm[1] * ctm[2]))
+        width = (length(style["stroke-width"], reference=100.0) or 0.0) * scale
+        if width <= 0:
+            stroke = None
+        if fill is None and stroke is None:
+            return
+        dash = [(length(v, reference=100.0) or 0.0) * scale
+                for v in style["stroke-dasharray"].replace(",", " ").split()] if style["stroke-dasharray"] != "none" else []
+        if any(v < 0 for v in dash) or sum(dash) <= 0:
+            dash = []
+        elif len(dash) % 2:
+            dash = dash * 2
+        self.shapes.append(Shape(
+            subpaths=transform_subpaths(subpaths, ctm),
+            fill=fill, stroke=stroke,
+            fill_rule="evenodd" if style["fill-rule"] == "evenodd" else "nonzero",
+            stroke_width=width,
+            linecap=_CAPS.get(style["stroke-linecap"], 0),
+            linejoin=_JOINS.get(style["stroke-linejoin"], 0),
+            miterlimit=max(1.0, (numbers(style["stroke-miterlimit"]) or [4.0])[0]),
+            dash=dash,
+            dash_offset=(length(style["stroke-dashoffset"], reference=100.0) or 0.0) * scale if dash else 0.0,
+        ))
+
+
+def _root_length(value: str | None, root, viewbox_index: int) -> float | None:
+    if value and not value.strip().endswith("%"):
+        return length(value)
+    box = numbers(root.get("viewBox") or "")
+    return box[viewbox_index] if len(box) == 4 and box[viewbox_index] > 0 else None
+
+
+def _viewbox_matrix(element, width: float, height: float) -> Matrix:
+    """viewBox and preserveAspectRatio as a matrix into a width x height viewport."""
+    box = numbers(element.get("viewBox") or "")
+    if len(box) != 4 or box[2] <= 0 or box[3] <= 0:
+        return IDENTITY
+    vx, vy, vw, vh = box
+    sx, sy = width / vw, height / vh
+    aspect = (element.get("preserveAspectRatio") or "xMidYMid meet").split()
+    align = aspect[0] if aspect else "xMidYMid"
+    if align != "none":
+        sx = sy = max(sx, sy) if len(aspect) > 1 and aspect[1] == "slice" else min(sx, sy)
+    tx, ty = -vx * sx, -vy * sy
+    if align != "none":
+        free_x, free_y = width - vw * sx, height - vh * sy
+        tx += free_x / 2 if "xMid" in align else free_x if "xMax" in align else 0.0
+        ty += free_y / 2 if "YMid" in align else free_y if "YMax" in align else 0.0
+    return (sx, 0.0, 0.0, sy, tx, ty)
+
+
+def _shape_subpaths(name: str, element, style: dict[str, str]) -> list[Subpath]:
+    def attr(key: str, reference: float = 100.0) -> float:
+        return length(element.get(key), reference=reference, font_size=float(style["font-size"])) or 0.0
+
+    if name == "path":
+        return parse_path(element.get("d"))
+    if name == "rect":
+        w, h = attr("width"), attr("height")
+        if w <= 0 or h <= 0:
+            return []
+        rx_raw, ry_raw = element.get("rx"), element.get("ry")
+        rx = attr("rx") if rx_raw not in (None, "auto") else None
+        ry = attr("ry") if ry_raw not in (None, "auto") else None
+        rx, ry = (rx if rx is not None else ry or 0.0), (ry if ry is not None else rx or 0.0)
+        return [rect_subpath(attr("x"), attr("y"), w, h, min(max(rx, 0.0), w / 2), min(max(ry, 0.0), h / 2))]
+    if name == "circle":
+        r = attr("r")
+        return [ellipse_subpath(attr("cx"), attr("cy"), r, r)] if r > 0 else []
+    if name == "ellipse":
+        rx, ry = attr("rx"), attr("ry")
+        return [ellipse_subpath(attr("cx"), attr("cy"), rx, ry)] if rx > 0 and ry > 0 else []
+    if name == "line":
+        return [Subpath((attr("x1"), attr("y1")), [(attr("x2"), attr("y2"))])]
+    if name in ("polyline", "polygon"):
+        return points_subpath(numbers(element.get("points") or ""), closed=name == "polygon")
+    return []
