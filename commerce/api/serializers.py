@@ -7,6 +7,7 @@ from datetime import timezone
 from rest_framework import serializers
 
 from commerce.models import Address, DesignList, EndUser, Order, OrderItem, Product
+from config.errors import InvalidInput
 
 MAX_QUANTITY = 999
 MAX_ORDER_LINES = 100
@@ -23,6 +24,11 @@ class UtcDateTimeField(serializers.DateTimeField):
 class StrictInput(serializers.Serializer):
     """An input whose unknown keys are an error (`unknown field: X`), not silently ignored."""
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for field in self.fields.values():
+            field.error_messages.update(required="is required", null="is required", blank="is required")
+
     def to_internal_value(self, data):
         if isinstance(data, Mapping):
             unknown = sorted(set(data) - set(self.fields))
@@ -32,9 +38,15 @@ class StrictInput(serializers.Serializer):
 
 
 def valid_input(serializer_class, data, *, partial: bool = False) -> dict:
-    """The validated data; a 400 `{"detail"}` naming the first problem otherwise."""
+    """The validated data; 400 with one sentence naming the first problem otherwise
+    (`code is required`, `pageSize must be an integer from 1 to 100`)."""
     serializer = serializer_class(data=data, partial=partial)
-    serializer.is_valid(raise_exception=True)
+    if not serializer.is_valid():
+        field, messages = next(iter(serializer.errors.items()))
+        message = str(messages[0] if isinstance(messages, list) else messages)
+        if field != "non_field_errors":
+            message = f"{field} {message}" if message[:1].islower() else f"{field}: {message}"
+        raise InvalidInput(message)
     return dict(serializer.validated_data)
 
 
@@ -49,9 +61,7 @@ def _quantity_ok(item: Mapping) -> bool:
 # ---- identity platform -------------------------------------------------------------------
 
 class CodeIn(StrictInput):
-    code = serializers.CharField(max_length=256, error_messages={"required": "code is required",
-                                                                 "blank": "code is required",
-                                                                 "null": "code is required"})
+    code = serializers.CharField(max_length=256)
 
 
 class UserOut(serializers.ModelSerializer):

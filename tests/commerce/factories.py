@@ -1,0 +1,25 @@
+"""Small factories for commerce tests."""
+from rest_framework.test import APIClient
+
+from commerce.models import Address, DesignList, EndUser, Product
+
+
+def client_with(token: str) -> APIClient:
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
+    return client
+
+
+def make_product(name: str = "Poster A3", price: int = 4900, active: bool = True) -> Product:
+    return Product.objects.create(name=name, price=price, active=active)
+
+
+def make_address(user: EndUser, recipient: str = "Li Lei") -> Address:
+    return Address.objects.create(
+        user=user, recipient=recipient, phone="13800138000", province="Guangdong",
+        city="Shenzhen", district="Nanshan", detail="1 Keyuan Road",
+    )
+
+
+def make_design_list(user: EndUser, status: str = DesignList.Status.DRAFT) -> DesignList:
+    return DesignList.objects.create(user=user, name="Class of 2026", status=status)
