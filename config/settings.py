@@ -193,4 +193,6 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    # httpx logs every request URL at INFO; identity-platform URLs carry the app secret.
+    "loggers": {"httpx": {"level": "WARNING"}},
 }
