@@ -1,0 +1,208 @@
+"""Placing every name: font sizes planned from the area left, largest first, each word at the
+first free spot in reading order from a random point of the shape."""
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from .errors import LayoutError
+from .mask import Mask
+from .names import Name
+from .occupancy import find_fit, new_occupancy, rasterize, settle, stamp
+from .outlines import WordOutline, resolve_style, word_outline
+from .params import Params
+
+DEFAULT_MIN_FONT_SIZE = 6.0
+SHRINK = 0.88  # a word that does not fit is retried this much smaller
+# Share of the free area the remaining words are planned to fill, per attempt: a failed
+# attempt starts over with smaller words.
+FILL_TARGETS = (0.9, 0.72, 0.55)
+SIZE_SPREAD = 0.4  # exponent of the size profile: the first words are largest
+REPEAT_SHRINK = 0.7
+
+
+@dataclass
+class Placement:
+    """One drawn word: its name, size, orientation and pixel box on the canvas."""
+
+    name: Name
+    repetition: int
+    font_size: float
+    vertical: bool
+    style: str
+    outline: WordOutline
+    ink_box: tuple[int, int, int, int]
+    box: tuple[int, int, int, int]  # the typographic box joined with the ink box, on canvas
+
+
+class Layout:
+    """The state of one placement attempt: occupancy, free area and failed box sizes."""
+
+    def __init__(self, mask: Mask, margin: float, rng):
+        self.runs, self.row_max = new_occupancy(~mask.inside)
+        rows = np.flatnonzero(mask.inside.any(axis=1))
+        cols = np.flatnonzero(mask.inside.any(axis=0))
+        self.top, self.bottom = int(rows[0]), int(rows[-1]) + 1
+        self.left, self.right = int(cols[0]), int(cols[-1]) + 1
+        self.inside = mask.inside
+        self.free = float(mask.area)
+        self.margin = math.ceil(margin)
+        self.rng = rng
+        # Box sizes that found no place: a box at least as large in both sides cannot either.
+        self.failed_w = np.empty(0, dtype=np.int64)
+        self.failed_h = np.empty(0, dtype=np.int64)
+
+    def _start(self, width, height):
+        for _ in range(16):
+            x = int(self.rng.integers(self.left, self.right))
+            y = int(self.rng.integers(self.top, self.bottom))
+            if self.inside[y, x]:
+                break
+        return max(0, x - width // 2), max(0, y - height // 2)
+
+    def _hopeless(self, width, height):
+        return bool(np.any((self.failed_w <= width) & (self.failed_h <= height)))
+
+    def _remember_failure(self, width, height):
+        keep = ~((self.failed_w >= width) & (self.failed_h >= height))
+        self.failed_w = np.append(self.failed_w[keep], width)
+        self.failed_h = np.append(self.failed_h[keep], height)
+
+    def clip(self, box):
+        """``box`` cut to the canvas."""
+        height, width = self.inside.shape
+        x0, y0 = max(0, box[0]), max(0, box[1])
+        x1, y1 = min(width, box[0] + box[2]), min(height, box[1] + box[3])
+        return x0, y0, x1 - x0, y1 - y0
+
+    def try_place(self, outline: WordOutline, size: float, settle_words: bool = True):
+        """Place ``outline`` at ``size`` px if a spot exists; returns its box or None. With
+        ``settle_words`` the word then slides in a random direction until it touches
+        another, which keeps the free space in few large pieces."""
+        left, top, width, height = outline.box(size)
+        if self._hopeless(width, height):
+            return None
+        start_x, start_y = self._start(width, height)
+        x, y = find_fit(self.runs, self.row_max, width, height, start_x, start_y,
+                        self.top, self.bottom)
+        if x < 0:
+            self._remember_failure(width, height)
+            return None
+        if settle_words:
+            step_x, step_y = self.rng.choice((-1, 1), size=2)
+            x, y = settle(self.runs, x, y, width, height, step_x, step_y, self.top, self.bottom)
+        ink = rasterize(outline.polygon, outline.contour_ends, size, left, top, height, width)
+        stamp(self.runs, self.row_max, ink, x, y, self.margin)
+        self.free -= (width + self.margin) * (height + self.margin)
+        return int(x), int(y), width, height
+
+
+class WordShapes:
+    """Word outlines per (text, vertical), built once per distinct name."""
+
+    def __init__(self, typeface, vertical_style):
+        self.typeface, self.vertical_style = typeface, vertical_style
+        self._outlines = {}
+
+    def get(self, text: str, vertical: bool) -> tuple[WordOutline, str]:
+        """The outline of ``text`` and its vertical style (``stack``/``rotate``, or ``""``)."""
+        key = (text, vertical)
+        if key not in self._outlines:
+            style = resolve_style(text, self.vertical_style) if vertical else ""
+            outline = word_outline(text, self.typeface, vertical=vertical, style=style)
+            self._outlines[key] = (outline, style)
+        return self._outlines[key]
+
+
+def _planned_sizes(units, target_area, done):
+    """The font-size scale s for the words from index ``done`` on, solving
+    sum((w s r + m)(h s r + m)) = target_area over them (w, h: unit box; r: profile)."""
+    a, b, c = units[0][done], units[1][done], units[2][done]
+    if target_area <= c:
+        return 0.0
+    return (-b + math.sqrt(b * b + 4 * a * (target_area - c))) / (2 * a) if a > 0 else 0.0
+
+
+def place_words(names: list[Name], shapes: WordShapes, mask: Mask, params: Params, seed: int,
+                report=lambda done, total, message: None) -> list[Placement]:
+    """Place every name once (and up to N_REPETITIONS times where room is left).
+
+    Raises :class:`LayoutError` when some names find no place at MIN_FONT_SIZE even after
+    retrying with smaller words.
+    """
+    min_size = params.min_font_size or DEFAULT_MIN_FONT_SIZE
+    max_size = params.max_font_size or max(min_size, min(mask.height, mask.width) / 4)
+    unplaced = []
+    for attempt, fill in enumerate(FILL_TARGETS):
+        rng = np.random.default_rng([seed, attempt])
+        order = rng.permutation(len(names))
+        layout = Layout(mask, params.margin, rng)
+        placements, unplaced = _place_primaries(
+            [names[i] for i in order], shapes, layout, params, (min_size, max_size), fill,
+            report)
+        if not unplaced:
+            _place_repeats(placements, shapes, layout, params, min_size)
+            return placements
+        report(len(names), len(names),
+               f"{len(unplaced)} names did not fit; retrying with smaller words")
+    raise LayoutError(
+        f"{len(unplaced)} of {len(names)} names did not fit; use a larger canvas (WIDTH and "
+        f"HEIGHT, or a larger mask image) or a smaller MIN_FONT_SIZE (now {min_size:g} px)")
+
+
+def _place_primaries(names, shapes, layout, params, size_range, fill, report):
+    min_size, max_size = size_range
+    count = len(names)
+    margin = layout.margin
+    profile = (1.0 + np.arange(count) / max(1.0, count / 100)) ** -SIZE_SPREAD
+    boxes = np.array([shapes.get(n.text, False)[0].bounds for n in names]).reshape(-1, 4)
+    unit_w, unit_h = boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]
+    suffix = lambda v: np.cumsum(v[::-1])[::-1]  # noqa: E731 - sums over the words left
+    units = (suffix(unit_w * unit_h * profile ** 2),
+             suffix(margin * profile * (unit_w + unit_h)),
+             suffix(np.full(count, float(margin * margin))))
+    placements, unplaced = [], []
+    step = max(1, count // 200)
+    for k, name in enumerate(names):
+        if k % step == 0:
+            report(k, count, f"placed {k} of {count} names")
+        scale = _planned_sizes(units, fill * layout.free, k)
+        size = min(max_size, max(min_size, scale * profile[k]))
+        vertical = bool(layout.rng.random() >= params.prefer_horizontal)
+        placement = _place_one(name, 1, vertical, size, min_size, shapes, layout, params)
+        if placement is None:
+            unplaced.append(name)
+        else:
+            placements.append(placement)
+    return placements, unplaced
+
+
+def _place_one(name, repetition, vertical, size, min_size, shapes, layout, params):
+    both = 0 < params.prefer_horizontal < 1
+    orientations = (vertical, not vertical) if both else (vertical,)
+    size = round(size, 2)
+    while True:
+        for orientation in orientations:
+            outline, style = shapes.get(name.text, orientation)
+            ink_box = layout.try_place(outline, size)
+            if ink_box is not None:
+                box = layout.clip(outline.frame_box(size, ink_box[0], ink_box[1]))
+                return Placement(name, repetition, size, orientation, style, outline, ink_box,
+                                 box)
+        if size <= min_size:
+            return None
+        size = round(max(min_size, size * SHRINK), 2)
+
+
+def _place_repeats(placements, shapes, layout, params, min_size):
+    firsts = list(placements)
+    for repetition in range(2, params.n_repetitions + 1):
+        for i in layout.rng.permutation(len(firsts)):
+            first = firsts[i]
+            size = max(min_size, first.font_size * REPEAT_SHRINK ** (repetition - 1))
+            vertical = bool(layout.rng.random() >= params.prefer_horizontal)
+            placement = _place_one(first.name, repetition, vertical, size, min_size, shapes,
+                                   layout, params)
+            if placement is not None:
+                placements.append(placement)

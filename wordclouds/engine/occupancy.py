@@ -1,0 +1,258 @@
+"""The occupancy grid and the numba-compiled hot loops of the layout.
+
+Occupancy is stored as run lengths: ``runs[y, x]`` is, for a free pixel, the number of free
+pixels from x to the right (itself included), and for an occupied pixel minus the number of
+occupied ones. A box of w×h fits at (x, y) exactly when ``runs[r, x] >= w`` for its h rows,
+and a failed test tells how far right the next candidate can be. ``row_max[y]`` is the longest
+free run of row y, so rows that cannot hold the box are skipped whole.
+"""
+
+import numpy as np
+from numba import njit
+
+from .fonts import CLOSE, CUBIC, LINE, MOVE, QUAD
+
+CURVE_STEPS = 8  # line segments per curve when flattening for the occupancy raster
+SUBSCANLINES = 4  # samples per pixel row when rasterising ink
+
+
+@njit(cache=True)
+def flatten(codes, points):
+    """Flatten an outline (MOVE/LINE/QUAD/CUBIC/CLOSE) into polygons: returns the vertices
+    and the end index of each contour."""
+    count = 0
+    for code in codes:
+        count += 1 if code <= LINE else (CURVE_STEPS if code != CLOSE else 0)
+    vertices = np.empty((count, 2))
+    ends = np.empty(codes.size, dtype=np.int64)
+    n_vertices = n_contours = cursor = 0
+    x = y = 0.0
+    for code in codes:
+        if code == MOVE:
+            if n_vertices > 0 and (n_contours == 0 or ends[n_contours - 1] != n_vertices):
+                ends[n_contours] = n_vertices
+                n_contours += 1
+            x, y = points[cursor, 0], points[cursor, 1]
+            vertices[n_vertices] = x, y
+            n_vertices += 1
+            cursor += 1
+        elif code == LINE:
+            x, y = points[cursor, 0], points[cursor, 1]
+            vertices[n_vertices] = x, y
+            n_vertices += 1
+            cursor += 1
+        elif code == QUAD or code == CUBIC:
+            for step in range(1, CURVE_STEPS + 1):
+                t = step / CURVE_STEPS
+                u = 1.0 - t
+                if code == QUAD:
+                    px = u * u * x + 2 * u * t * points[cursor, 0] + t * t * points[cursor + 1, 0]
+                    py = u * u * y + 2 * u * t * points[cursor, 1] + t * t * points[cursor + 1, 1]
+                else:
+                    a, b, c, d = u * u * u, 3 * u * u * t, 3 * u * t * t, t * t * t
+                    px = (a * x + b * points[cursor, 0] + c * points[cursor + 1, 0]
+                          + d * points[cursor + 2, 0])
+                    py = (a * y + b * points[cursor, 1] + c * points[cursor + 1, 1]
+                          + d * points[cursor + 2, 1])
+                vertices[n_vertices] = px, py
+                n_vertices += 1
+            cursor += 2 if code == QUAD else 3
+            x, y = vertices[n_vertices - 1, 0], vertices[n_vertices - 1, 1]
+        elif n_vertices > 0 and (n_contours == 0 or ends[n_contours - 1] != n_vertices):
+            ends[n_contours] = n_vertices
+            n_contours += 1
+    if n_vertices > 0 and (n_contours == 0 or ends[n_contours - 1] != n_vertices):
+        ends[n_contours] = n_vertices
+        n_contours += 1
+    return vertices[:n_vertices], ends[:n_contours]
+
+
+@njit(cache=True)
+def rasterize(vertices, ends, scale, origin_x, origin_y, height, width):
+    """Mark every pixel of a height×width bitmap that the filled polygons (nonzero winding)
+    touch; polygon point p lands at ``p * scale - origin``. Errs towards marking."""
+    rows = height * SUBSCANLINES
+    counts = np.zeros(rows + 1, dtype=np.int64)
+    for pass_ in range(2):
+        if pass_ == 1:
+            for j in range(rows):
+                counts[j + 1] += counts[j]
+            xs = np.empty(counts[rows])
+            dirs = np.empty(counts[rows], dtype=np.int64)
+            fill = counts[:rows].copy()
+        start = 0
+        for end in ends:
+            for i in range(start, end):
+                k = i + 1 if i + 1 < end else start
+                x0 = vertices[i, 0] * scale - origin_x
+                y0 = vertices[i, 1] * scale - origin_y
+                x1 = vertices[k, 0] * scale - origin_x
+                y1 = vertices[k, 1] * scale - origin_y
+                if y0 == y1:
+                    continue
+                low, high = min(y0, y1), max(y0, y1)
+                j0 = max(0, int(np.ceil(low * SUBSCANLINES - 0.5)))
+                j1 = min(rows, int(np.ceil(high * SUBSCANLINES - 0.5)))
+                for j in range(j0, j1):
+                    if pass_ == 0:
+                        counts[j + 1] += 1
+                    else:
+                        sample = (j + 0.5) / SUBSCANLINES
+                        xs[fill[j]] = x0 + (sample - y0) * (x1 - x0) / (y1 - y0)
+                        dirs[fill[j]] = 1 if y1 > y0 else -1
+                        fill[j] += 1
+            start = end
+    bitmap = np.zeros((height, width), dtype=np.bool_)
+    for j in range(rows):
+        lo, hi = counts[j], counts[j + 1]
+        order = np.argsort(xs[lo:hi]) + lo
+        winding = 0
+        for n in range(order.size):
+            before = winding
+            winding += dirs[order[n]]
+            if before == 0 and winding != 0:
+                span_start = xs[order[n]]
+            elif before != 0 and winding == 0:
+                c0 = max(0, int(np.floor(span_start)))
+                c1 = min(width, int(np.ceil(xs[order[n]])))
+                bitmap[j // SUBSCANLINES, c0:c1] = True
+    return bitmap
+
+
+@njit(cache=True)
+def _row_runs(runs, row_max, y, left, right):
+    """Recompute the runs of row y from column ``right`` leftwards, through ``left`` and on
+    until they stop changing, then its longest free run."""
+    width = runs.shape[1]
+    following = runs[y, right + 1] if right + 1 < width else 0
+    for x in range(right, -1, -1):
+        if runs[y, x] < 0:
+            value = following - 1 if following < 0 else -1
+        else:
+            value = following + 1 if following > 0 else 1
+        if runs[y, x] == value and x < left:
+            break
+        runs[y, x] = value
+        following = value
+    longest = 0
+    x = 0
+    while x < width:
+        value = runs[y, x]
+        if value > 0:
+            longest = max(longest, value)
+            x += value
+        else:
+            x -= value
+    row_max[y] = longest
+
+
+@njit(cache=True)
+def new_occupancy(blocked):
+    """Run lengths and longest free runs for a grid where ``blocked`` pixels are occupied."""
+    height, width = blocked.shape
+    runs = np.empty((height, width), dtype=np.int16)
+    row_max = np.zeros(height, dtype=np.int32)
+    for y in range(height):
+        for x in range(width):
+            runs[y, x] = -1 if blocked[y, x] else 1
+        _row_runs(runs, row_max, y, 0, width - 1)
+    return runs, row_max
+
+
+@njit(cache=True)
+def find_fit(runs, row_max, width, height, start_x, start_y, top, bottom):
+    """The first position (x, y) in reading order from (start_x, start_y), wrapping around,
+    where a width×height box touches no occupied pixel, with rows limited to [top, bottom).
+    Returns (-1, -1) when there is none anywhere."""
+    last_x = runs.shape[1] - width
+    last_y = bottom - height
+    if last_x < 0 or last_y < top:
+        return -1, -1
+    start_y = min(max(start_y, top), last_y)
+    for lap in range(2):
+        y = start_y if lap == 0 else top
+        end_y = last_y if lap == 0 else start_y
+        while y <= end_y:
+            skip = -1
+            for r in range(y, y + height):
+                if row_max[r] < width:
+                    skip = r
+            if skip >= 0:
+                y = skip + 1
+                continue
+            x = start_x if (lap == 0 and y == start_y) else 0
+            while x <= last_x:
+                fits = True
+                for r in range(y, y + height):
+                    value = runs[r, x]
+                    if value < width:
+                        x += value + 1 if value > 0 else -value
+                        fits = False
+                        break
+                if fits:
+                    return x, y
+            y += 1
+    return -1, -1
+
+
+@njit(cache=True)
+def stamp(runs, row_max, ink, x, y, margin):
+    """Mark ``ink`` placed with its top-left at (x, y), grown by ``margin`` pixels in every
+    direction (a square neighbourhood), as occupied."""
+    height, width = ink.shape
+    grown_h, grown_w = height + 2 * margin, width + 2 * margin
+    across = np.zeros((height, grown_w), dtype=np.bool_)
+    for r in range(height):
+        last = -(1 << 30)
+        for c in range(grown_w):
+            if c < width and ink[r, c]:
+                last = c
+            across[r, c] = c - last <= 2 * margin
+    canvas_h, canvas_w = runs.shape
+    for c in range(grown_w):
+        cx = x - margin + c
+        if cx < 0 or cx >= canvas_w:
+            continue
+        last = -(1 << 30)
+        for r in range(grown_h):
+            if r < height and across[r, c]:
+                last = r
+            cy = y - margin + r
+            if r - last <= 2 * margin and 0 <= cy < canvas_h:
+                runs[cy, cx] = -1
+    left = max(0, x - margin)
+    right = min(canvas_w - 1, x - margin + grown_w - 1)
+    for r in range(grown_h):
+        cy = y - margin + r
+        if 0 <= cy < canvas_h:
+            _row_runs(runs, row_max, cy, left, right)
+
+
+@njit(cache=True)
+def settle(runs, x, y, width, height, step_x, step_y, top, bottom):
+    """Slide a fitting width×height box from (x, y) by (step_x, step_y) steps (each -1, 0 or
+    1), vertically then horizontally, until it touches something; returns the new (x, y)."""
+    canvas_w = runs.shape[1]
+    moved = True
+    while moved:
+        moved = False
+        while step_y != 0:
+            row = y - 1 if step_y < 0 else y + height
+            if row < top or row >= bottom or runs[row, x] < width:
+                break
+            y += step_y
+            moved = True
+        while step_x != 0:
+            column = x - 1 if step_x < 0 else x + width
+            if column < 0 or column >= canvas_w:
+                break
+            free = True
+            for r in range(y, y + height):
+                if runs[r, column] < 1:
+                    free = False
+                    break
+            if not free:
+                break
+            x += step_x
+            moved = True
+    return x, y
