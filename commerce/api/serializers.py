@@ -33,7 +33,7 @@ class StrictInput(serializers.Serializer):
         if isinstance(data, Mapping):
             unknown = sorted(set(data) - set(self.fields))
             if unknown:
-                raise serializers.ValidationError(f"unknown field: {unknown[0]}")
+                raise serializers.ValidationError({"non_field_errors": [f"unknown field: {unknown[0]}"]})
         return super().to_internal_value(data)
 
 
@@ -194,7 +194,7 @@ class OrderCreateIn(StrictInput):
 
     def to_internal_value(self, data):
         if isinstance(data, Mapping) and "totalAmount" in data:
-            raise serializers.ValidationError("totalAmount is computed by the server")
+            raise serializers.ValidationError({"non_field_errors": ["totalAmount is computed by the server"]})
         return super().to_internal_value(data)
 
     def validate(self, attrs):

@@ -59,7 +59,7 @@ def design_list_delete(*, user: EndUser, design_list_id: int) -> None:
 @transaction.atomic
 def design_list_submit(*, user: EndUser, design_list_id: int) -> DesignList:
     design_list = _owned(user=user, design_list_id=design_list_id)
-    if not design_list.items:
+    if design_list.status == Status.DRAFT and not design_list.items:
         raise InvalidInput("an empty design list cannot be submitted")
     return move(design_list, to=Status.SUBMITTED, sources={Status.DRAFT}, verb="submitted", stamp="submitted_at")
 

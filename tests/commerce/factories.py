@@ -1,7 +1,7 @@
 """Small factories for commerce tests."""
 from rest_framework.test import APIClient
 
-from commerce.models import Address, DesignList, EndUser, Product
+from commerce.models import Address, DesignList, EndUser, Order, Product
 
 
 def client_with(token: str) -> APIClient:
@@ -23,3 +23,8 @@ def make_address(user: EndUser, recipient: str = "Li Lei") -> Address:
 
 def make_design_list(user: EndUser, status: str = DesignList.Status.DRAFT) -> DesignList:
     return DesignList.objects.create(user=user, name="Class of 2026", status=status)
+
+
+def make_order(user: EndUser, status: str = Order.Status.PENDING, **fields) -> Order:
+    return Order.objects.create(user=user, status=status, total_amount=4900,
+                                address={"recipient": "Li Lei"}, **fields)
