@@ -64,7 +64,7 @@ def _sticker_raster(asset: Asset, index: int, size: tuple[int, int]) -> Image.Im
             element = sticker_svg_element(media_path(asset.file), index)
             element.set("width", str(size[0]))
             element.set("height", str(size[1]))
-            svg = ElementTree.tostring(element, encoding="unicode", default_namespace=SVG_NS)
+            svg = ElementTree.tostring(element, encoding="unicode")
             png = resvg_py.svg_to_bytes(
                 svg_string=svg, skip_system_fonts=True, font_files=[str(default_font_file())],
             )
@@ -125,9 +125,7 @@ def render_svg(project: Project) -> bytes:
             cy = sticker["y"] + sticker["height"] / 2
             group.set("transform", f"rotate({number(sticker['rotation'])} {number(cx)} {number(cy)})")
         group.append(_svg_sticker(asset, index, sticker))
-    return ElementTree.tostring(
-        root, encoding="utf-8", xml_declaration=True, default_namespace=SVG_NS,
-    )
+    return ElementTree.tostring(root, encoding="utf-8", xml_declaration=True)
 
 
 def _svg_sticker(asset: Asset, index: int, sticker: dict) -> ElementTree.Element:

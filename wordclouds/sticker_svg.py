@@ -7,11 +7,15 @@ stickers with the same ids (two word clouds) do not take each other's gradients 
 """
 import re
 from pathlib import Path
+from xml.etree import ElementTree
 from xml.etree.ElementTree import Element
 
 import defusedxml.ElementTree as safe_xml
 
 SVG_NS = "http://www.w3.org/2000/svg"
+# ElementTree's `default_namespace` refuses unprefixed attributes, so SVG is made the default
+# namespace of every serialisation instead (what any SVG writer in this process wants).
+ElementTree.register_namespace("", SVG_NS)
 XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
 DROPPED_ELEMENTS = {"script", "foreignObject"}
 # CSS lengths in user units (px) at 96 dpi.

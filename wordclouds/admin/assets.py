@@ -100,12 +100,3 @@ class TemplateAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return super().has_delete_permission(request, obj) and not (obj and obj.builtin)
-
-    def delete_queryset(self, request, queryset):
-        builtin = queryset.filter(builtin=True)
-        if builtin.exists():
-            self.message_user(
-                request, "the five fixed templates cannot be deleted; they were kept",
-                messages.WARNING,
-            )
-        super().delete_queryset(request, queryset.filter(builtin=False))
