@@ -1,3 +1,109 @@
-from django.urls import path  # noqa: F401
+"""Job endpoints: create, list, status, detail, result, downloads, and the event stream."""
+from django.http import FileResponse
+from django.urls import path
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.decorators import api_view, parser_classes
+from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.response import Response
 
-urlpatterns = []
+from config.errors import NotFound
+from wordclouds.api.job_events import job_events
+from wordclouds.selectors import ARTIFACTS, JobView, artifact_path, job_get, job_list, \
+    job_recent_events
+from wordclouds.serializers.jobs import (
+    JobCreatedSerializer,
+    JobCreateSerializer,
+    JobDetailSerializer,
+    JobListQuerySerializer,
+    JobResultSerializer,
+    JobStatusSerializer,
+)
+from wordclouds.services.jobs import job_create, jobs_fail_stale
+
+NOT_FOUND = OpenApiResponse(description='{"detail": "job not found"}')
+
+
+def _job_fresh(job_id: str) -> JobView:
+    """The job as it is now: a running job whose worker died is failed before it is shown."""
+    jobs_fail_stale(job_id=job_id)
+    return job_get(job_id)
+
+
+@extend_schema(methods=["GET"], parameters=[JobListQuerySerializer],
+               responses=JobStatusSerializer(many=True),
+               description="Jobs newest first, including finished job folders without a record.")
+@extend_schema(methods=["POST"], request={"multipart/form-data": JobCreateSerializer},
+               responses={201: JobCreatedSerializer,
+                          400: OpenApiResponse(description="a bad input, named in detail"),
+                          413: OpenApiResponse(description="an upload over its size limit")})
+@api_view(["GET", "POST"])
+@parser_classes([MultiPartParser, FormParser])
+def jobs(request):
+    if request.method == "POST":
+        job = job_create(
+            params=request.data.get("params"),
+            name_list=request.FILES.get("name_list"),
+            mask_image=request.FILES.get("mask_image"),
+            font_file=request.FILES.get("font_file"),
+            font_id=request.data.get("font_id") or "",
+        )
+        return Response({"job_id": job.id}, status=status.HTTP_201_CREATED)
+    query = JobListQuerySerializer(data=request.query_params)
+    query.is_valid(raise_exception=True)
+    jobs_fail_stale()
+    views = job_list(status=query.validated_data.get("status"),
+                     limit=query.validated_data["limit"])
+    return Response(JobStatusSerializer(views, many=True).data)
+
+
+@extend_schema(responses={200: JobStatusSerializer, 404: NOT_FOUND})
+@api_view(["GET"])
+def job_status(request, job_id: str):
+    return Response(JobStatusSerializer(_job_fresh(job_id)).data)
+
+
+@extend_schema(responses={200: JobDetailSerializer, 404: NOT_FOUND},
+               description="The status and the last 50 events, oldest first.")
+@api_view(["GET"])
+def job_detail(request, job_id: str):
+    view = _job_fresh(job_id)
+    detail = {"status": view, "recent_events": job_recent_events(job_id=job_id)}
+    return Response(JobDetailSerializer(detail).data)
+
+
+@extend_schema(responses={200: JobResultSerializer, 404: NOT_FOUND})
+@api_view(["GET"])
+def job_result(request, job_id: str):
+    view = _job_fresh(job_id)
+    names = {"png": "image_url", "svg": "svg_url", "svg_stroke": "svg_stroke_url",
+             "db": "db_url", "metrics": "metrics_url"}
+    result = {"job_id": view.job_id, "status": view.status}
+    result |= {field: f"/api/jobs/{view.job_id}/files/{kind}" for kind, field in names.items()}
+    return Response(JobResultSerializer(result).data)
+
+
+@extend_schema(
+    parameters=[OpenApiParameter("kind", str, OpenApiParameter.PATH, enum=list(ARTIFACTS))],
+    responses={(200, "application/octet-stream"): OpenApiResponse(
+        description="the artifact as an attachment wordcloud-<job_id>.<ext>"),
+        404: OpenApiResponse(description="job not found / unknown artifact kind / "
+                                         "artifact not ready")})
+@api_view(["GET"])
+def job_file(request, job_id: str, kind: str):
+    view = job_get(job_id)
+    if kind in ARTIFACTS and view.record is not None and kind not in view.artifacts:
+        raise NotFound("artifact not ready")  # on disk, but the engine may still write it
+    _, content_type, extension = ARTIFACTS.get(kind, (None, None, None))
+    return FileResponse(artifact_path(job_id, kind).open("rb"), as_attachment=True,
+                        filename=f"wordcloud-{job_id}.{extension}", content_type=content_type)
+
+
+urlpatterns = [
+    path("jobs", jobs, name="jobs"),
+    path("jobs/<str:job_id>", job_status, name="job-status"),
+    path("jobs/<str:job_id>/detail", job_detail, name="job-detail"),
+    path("jobs/<str:job_id>/events", job_events, name="job-events"),
+    path("jobs/<str:job_id>/result", job_result, name="job-result"),
+    path("jobs/<str:job_id>/files/<str:kind>", job_file, name="job-file"),
+]

@@ -1,0 +1,267 @@
+"""Shared helpers for the word-cloud tests: name-list workbooks, jobs that really ran through
+the engine (with and without a record), and the real web + worker processes for e2e tests."""
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import httpx
+import openpyxl
+import pytest
+from django.conf import settings
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from wordclouds import engine
+from wordclouds.selectors import jobs_root
+from wordclouds.services.job_run import job_execute
+from wordclouds.services.jobs import job_create
+
+BASE_DIR = Path(settings.BASE_DIR)
+SMALL_PARAMS = {"WIDTH": 400, "HEIGHT": 300, "SEED": 7}
+
+
+@pytest.fixture
+def names_xlsx(tmp_path):
+    """A factory writing a one-sheet .xlsx: a header row, then one name per row in
+    `column` (0-based). Returns the path."""
+
+    def make(names, *, column: int = 0, header: str | None = "name", filename=None) -> Path:
+        workbook = openpyxl.Workbook()
+        sheet = workbook.active
+        rows = ([header] if header is not None else []) + list(names)
+        for number, name in enumerate(rows, start=1):
+            sheet.cell(row=number, column=column + 1, value=name)
+        path = tmp_path / (filename or f"names-{uuid.uuid4().hex[:8]}.xlsx")
+        workbook.save(path)
+        return path
+
+    return make
+
+
+def sample_names(count: int) -> list[str]:
+    """Distinct, mixed Latin and CJK names."""
+    given = ["Anna", "李雷", "Bruno", "韩梅梅", "Chloé", "王芳", "Dmitri", "Émile"]
+    return [f"{given[i % len(given)]} {i}" for i in range(count)]
+
+
+@pytest.fixture
+def finished_job_dir(media_root, names_xlsx):
+    """A factory: a finished job folder made by the engine, without a database record
+    (decisions.md: such a folder is a successful job). Returns the job id."""
+
+    def make(names=None, params=None) -> str:
+        job_id = uuid.uuid4().hex
+        names_path = names_xlsx(names or sample_names(12))
+        engine.generate(names_path=names_path, out_dir=jobs_root() / job_id,
+                        params=engine.parse_params(params or SMALL_PARAMS))
+        return job_id
+
+    return make
+
+
+@pytest.fixture
+def finished_job(db, names_xlsx, django_capture_on_commit_callbacks):
+    """A factory: a job created through the service and run by the worker's code in this
+    process, as the queue would. Returns the job id."""
+
+    def make(names=None, params=None) -> str:
+        path = names_xlsx(names or sample_names(12))
+        upload = SimpleUploadedFile("names.xlsx", path.read_bytes())
+        with django_capture_on_commit_callbacks(execute=False):
+            job = job_create(params=_json(params or SMALL_PARAMS), name_list=upload)
+        job_execute(job_id=job.id)
+        return job.id
+
+    return make
+
+
+def _json(value) -> str:
+    import json
+
+    return json.dumps(value)
+
+
+# --- real processes -------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Service:
+    """The real daphne web server and django-q2 worker on loopback, with their own media
+    folder and database (a temp SQLite file, or a fresh PostgreSQL database when
+    DATABASE_URL is set; REDIS_URL passes through). Tests talk to it over HTTP only."""
+
+    def __init__(self, folder: Path, **environment):
+        self.folder = folder
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.database = _Database(folder)
+        self.env = {
+            **os.environ,
+            "DATABASE_URL": self.database.url,
+            "MEDIA_ROOT": str(folder / "media"),
+            "Q_NAME": f"e2e-{uuid.uuid4().hex[:8]}",
+            "PYTHONUNBUFFERED": "1",
+            **{key: str(value) for key, value in environment.items()},
+        }
+        self.web = self.worker = None
+
+    def start(self, *, worker: bool = True) -> "Service":
+        self._run([sys.executable, "manage.py", "migrate", "--noinput"])
+        self.web = self._spawn("web", [sys.executable, "-m", "daphne", "-b", "127.0.0.1",
+                                       "-p", str(self.port), "config.asgi:application"])
+        if worker:
+            self.start_worker()
+        self._wait_healthy()
+        return self
+
+    def start_worker(self) -> None:
+        self.worker = self._spawn("worker", [sys.executable, "manage.py", "qcluster"])
+
+    def kill_worker(self) -> None:
+        """SIGKILL the worker's whole process group: the cluster and its task processes."""
+        os.killpg(self.worker.pid, signal.SIGKILL)
+        self.worker.wait(timeout=10)
+
+    def stop(self) -> None:
+        for process in (self.worker, self.web):
+            if process is not None and process.poll() is None:
+                os.killpg(process.pid, signal.SIGTERM)
+                try:
+                    process.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    os.killpg(process.pid, signal.SIGKILL)
+                    process.wait()
+        self.database.drop()
+
+    def submit(self, names_path: Path, params: dict) -> str:
+        with names_path.open("rb") as names:
+            response = httpx.post(f"{self.url}/api/jobs", files={"name_list": names},
+                                  data={"params": _json(params)}, timeout=60)
+        assert response.status_code == 201, response.text
+        return response.json()["job_id"]
+
+    def job(self, job_id: str) -> dict:
+        return httpx.get(f"{self.url}/api/jobs/{job_id}", timeout=10).json()
+
+    def wait_for(self, job_id: str, condition, timeout: float) -> dict:
+        deadline = time.monotonic() + timeout
+        while True:
+            job = self.job(job_id)
+            if condition(job) or time.monotonic() > deadline:
+                return job
+            time.sleep(0.2)
+
+    def log(self, name: str) -> str:
+        return (self.folder / f"{name}.log").read_text(errors="replace")
+
+    def _run(self, argv) -> None:
+        subprocess.run(argv, cwd=BASE_DIR, env=self.env, check=True, capture_output=True)
+
+    def _spawn(self, name: str, argv) -> subprocess.Popen:
+        log = (self.folder / f"{name}.log").open("ab")
+        return subprocess.Popen(argv, cwd=BASE_DIR, env=self.env, stdout=log,
+                                stderr=subprocess.STDOUT, start_new_session=True)
+
+    def _wait_healthy(self) -> None:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.web.poll() is not None:
+                raise RuntimeError(f"web server exited:\n{self.log('web')}")
+            try:
+                if httpx.get(f"{self.url}/api/health", timeout=2).status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError(f"web server did not answer:\n{self.log('web')}")
+
+
+class _Database:
+    """A database of the processes' own: pytest-django's test database is not one they
+    could see."""
+
+    def __init__(self, folder: Path):
+        configured = os.environ.get("DATABASE_URL", "")
+        self.name = None
+        if not configured.startswith("postgres"):
+            self.url = f"sqlite:///{folder / 'db.sqlite3'}"
+            return
+        import psycopg
+
+        self.server = configured
+        self.name = f"e2e_{uuid.uuid4().hex[:12]}"
+        with psycopg.connect(configured, autocommit=True) as connection:
+            connection.execute(f'CREATE DATABASE "{self.name}"')
+        self.url = configured.rsplit("/", 1)[0] + f"/{self.name}"
+
+    def drop(self) -> None:
+        if self.name is None:
+            return
+        import psycopg
+
+        with psycopg.connect(self.server, autocommit=True) as connection:
+            connection.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
+
+
+@pytest.fixture
+def service_factory(tmp_path):
+    """Start real services: `service_factory(worker=True, **environment)`; all are stopped
+    (and their databases dropped) after the test."""
+    started = []
+
+    def start(*, worker: bool = True, **environment) -> Service:
+        folder = tmp_path / f"service-{len(started)}"
+        folder.mkdir()
+        service = Service(folder, **environment)
+        started.append(service)
+        return service.start(worker=worker)
+
+    yield start
+    for service in started:
+        service.stop()
+
+
+@pytest.fixture
+def tiny_font(tmp_path):
+    """A factory: a small real TrueType font (every glyph a box) covering `chars`, saved
+    as .ttf; for font uploads without shipping a font file."""
+
+    def make(chars: str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 ",
+             family: str = "Tiny Test") -> Path:
+        from fontTools.fontBuilder import FontBuilder
+        from fontTools.pens.ttGlyphPen import TTGlyphPen
+
+        def box():
+            pen = TTGlyphPen(None)
+            pen.moveTo((50, 0))
+            pen.lineTo((50, 700))
+            pen.lineTo((450, 700))
+            pen.lineTo((450, 0))
+            pen.closePath()
+            return pen.glyph()
+
+        glyphs = [".notdef"] + [f"u{ord(char):04X}" for char in chars]
+        builder = FontBuilder(1000, isTTF=True)
+        builder.setupGlyphOrder(glyphs)
+        builder.setupCharacterMap({ord(char): f"u{ord(char):04X}" for char in chars})
+        builder.setupGlyf({glyph: box() for glyph in glyphs})
+        builder.setupHorizontalMetrics({glyph: (500, 50) for glyph in glyphs})
+        builder.setupHorizontalHeader(ascent=800, descent=-200)
+        builder.setupNameTable({"familyName": family, "styleName": "Regular"})
+        builder.setupOS2(sTypoAscender=800, sTypoDescender=-200, usWinAscent=800,
+                         usWinDescent=200)
+        builder.setupPost()
+        path = tmp_path / f"{family.replace(' ', '-')}-{uuid.uuid4().hex[:6]}.ttf"
+        builder.save(str(path))
+        return path
+
+    return make

@@ -1,0 +1,106 @@
+"""GET /api/jobs/{id}/events in process: framing, replay, Last-Event-ID and the end of the
+stream. Live delivery across processes is in test_events_e2e.py."""
+import json
+from datetime import timedelta
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.utils import timezone
+
+from wordclouds.models import Job
+from wordclouds.services.jobs import STALE_ERROR, job_create, job_start
+
+pytestmark = pytest.mark.django_db
+
+
+def read_stream(api, path, **headers) -> list[dict]:
+    """The SSE messages of a stream that ends, as dicts of their fields; comments are kept
+    as {"comment": text}."""
+    response = api.get(path, **headers)
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/event-stream"
+    text = b"".join(response.streaming_content).decode()
+    assert text.endswith("\n\n")
+    messages = []
+    for block in text.split("\n\n")[:-1]:
+        message = {}
+        for line in block.split("\n"):
+            field, _, value = line.partition(": ")
+            message[field or "comment"] = value
+        messages.append(message)
+    return messages
+
+
+def events_of(messages):
+    return [m for m in messages if "comment" not in m]
+
+
+def test_a_finished_job_replays_every_event_then_ends(api, finished_job):
+    job_id = finished_job()
+    stored = list(Job.objects.get(id=job_id).events.order_by("seq"))
+
+    messages = events_of(read_stream(api, f"/api/jobs/{job_id}/events"))
+
+    *events, end = messages
+    assert [int(m["id"]) for m in events] == [event.seq for event in stored]
+    assert [int(m["id"]) for m in events] == list(range(1, len(stored) + 1))
+    assert [m["event"] for m in events] == [event.type for event in stored]
+    data = [json.loads(m["data"]) for m in events]
+    assert set(data[0]) == {"type", "stage", "progress_percent", "message", "timestamp"}
+    assert [d["type"] for d in data] == [m["event"] for m in events]
+    progress = [d["progress_percent"] for d in data]
+    assert progress == sorted(progress) and progress[-1] == 100
+    assert (data[0]["stage"], data[-1]["stage"]) == ("queued", "done")
+    assert end == {"event": "end", "data": '{"status": "success"}'}
+
+
+@pytest.mark.parametrize("how", ["header", "query"])
+def test_last_event_id_resumes_after_that_event(api, finished_job, how):
+    job_id = finished_job()
+    total = Job.objects.get(id=job_id).events.count()
+    path, headers = f"/api/jobs/{job_id}/events", {}
+    if how == "header":
+        headers["HTTP_LAST_EVENT_ID"] = "3"
+    else:
+        path += "?lastEventId=3"
+
+    *events, end = events_of(read_stream(api, path, **headers))
+
+    assert [int(m["id"]) for m in events] == list(range(4, total + 1))
+    assert end["event"] == "end"
+
+
+def test_a_bad_last_event_id_is_400(api, finished_job):
+    job_id = finished_job()
+
+    response = api.get(f"/api/jobs/{job_id}/events", HTTP_LAST_EVENT_ID="abc")
+
+    assert response.status_code == 400
+    assert response.json() == {"detail": "Last-Event-ID must be a non-negative integer"}
+
+
+def test_a_finished_folder_without_record_only_ends(api, finished_job_dir):
+    job_id = finished_job_dir()
+
+    messages = events_of(read_stream(api, f"/api/jobs/{job_id}/events"))
+
+    assert messages == [{"event": "end", "data": '{"status": "success"}'}]
+
+
+def test_a_running_job_whose_worker_died_fails_and_the_stream_ends(
+        api, names_xlsx, django_capture_on_commit_callbacks, settings):
+    upload = SimpleUploadedFile("n.xlsx", names_xlsx(["Anna"]).read_bytes())
+    with django_capture_on_commit_callbacks():
+        job_id = job_create(params=None, name_list=upload).id
+    job_start(job_id=job_id, worker_pid=999999)
+    silent_since = timezone.now() - timedelta(seconds=settings.JOB_STALE_SECONDS + 1)
+    Job.objects.filter(id=job_id).update(updated_at=silent_since)
+
+    *events, end = events_of(read_stream(api, f"/api/jobs/{job_id}/events"))
+
+    last = json.loads(events[-1]["data"])
+    assert (events[-1]["event"], last["stage"], last["message"]) == \
+        ("status", "failed", STALE_ERROR)
+    assert end == {"event": "end", "data": '{"status": "failed"}'}
+    job = api.get(f"/api/jobs/{job_id}").json()
+    assert (job["status"], job["error"]) == ("failed", STALE_ERROR)

@@ -1,0 +1,156 @@
+"""The worker's side of a job (wordclouds.tasks.job_run): moves through the statuses, events,
+progress, artifacts, failures a user can act on, and running twice."""
+import json
+import shutil
+from datetime import timedelta
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.utils import timezone
+
+from config.errors import Conflict
+from tests.wordclouds.conftest import SMALL_PARAMS, sample_names
+from wordclouds.models import Font, Job
+from wordclouds.selectors import jobs_root
+from wordclouds.services.job_run import (
+    FONT_GONE,
+    INTERNAL_ERROR,
+    Heartbeat,
+    JobAbandoned,
+    ProgressRecorder,
+)
+from wordclouds.services.jobs import STALE_ERROR, job_create, job_fail, job_start, job_succeed
+from wordclouds.tasks import job_run
+
+pytestmark = pytest.mark.django_db
+STAGES = ["queued", "reading_names", "preparing_mask", "loading_font", "placing_words",
+          "rendering", "writing_artifacts", "done"]
+
+
+@pytest.fixture
+def queued_job(names_xlsx, django_capture_on_commit_callbacks):
+    def make(names=None, params=None, **fields) -> str:
+        path = names_xlsx(names or sample_names(12))
+        upload = SimpleUploadedFile("names.xlsx", path.read_bytes())
+        with django_capture_on_commit_callbacks():
+            job = job_create(params=json.dumps(params or SMALL_PARAMS), name_list=upload,
+                             **fields)
+        return job.id
+
+    return make
+
+
+def test_a_job_runs_through_its_stages_to_success(queued_job):
+    job_id = queued_job()
+
+    job_run(job_id)
+
+    job = Job.objects.get(id=job_id)
+    assert (job.status, job.stage, job.progress_percent, job.error) == ("success", "done", 100, "")
+    assert job.worker_pid and job.started_at <= job.finished_at
+    assert set(job.artifacts) == {"png", "svg", "svg_stroke", "db", "metrics"}
+    events = list(job.events.order_by("seq"))
+    assert [e.seq for e in events] == list(range(1, len(events) + 1))
+    progress = [e.progress_percent for e in events]
+    assert progress == sorted(progress)
+    status_stages = [e.stage for e in events if e.type == "status"]
+    assert status_stages[0] == "queued" and status_stages[-1] == "done"
+    order = [STAGES.index(stage) for stage in status_stages]
+    assert order == sorted(order)
+    assert {"reading_names", "placing_words", "rendering"} <= set(status_stages)
+
+
+def test_running_twice_leaves_a_finished_job_alone(queued_job):
+    job_id = queued_job()
+    job_run(job_id)
+    before = Job.objects.get(id=job_id)
+
+    job_run(job_id)
+
+    after = Job.objects.get(id=job_id)
+    assert (after.status, after.updated_at, after.events.count()) == \
+        (before.status, before.updated_at, before.events.count())
+
+
+def test_names_that_do_not_fit_fail_with_the_engines_sentence(queued_job):
+    job_id = queued_job(sample_names(400), {"WIDTH": 64, "HEIGHT": 64, "MIN_FONT_SIZE": 30})
+
+    job_run(job_id)
+
+    job = Job.objects.get(id=job_id)
+    assert (job.status, job.stage) == ("failed", "failed")
+    assert "did not fit" in job.error or "not fit" in job.error
+    assert "Traceback" not in job.error
+    assert job.events.order_by("seq").last().message == job.error
+
+
+def test_an_unexpected_error_fails_with_a_generic_sentence(queued_job):
+    job_id = queued_job()
+    (jobs_root() / job_id / "wordcloud.png").mkdir()  # the engine cannot write its image
+
+    job_run(job_id)
+
+    job = Job.objects.get(id=job_id)
+    assert (job.status, job.error) == ("failed", INTERNAL_ERROR)
+
+
+def test_a_font_deleted_before_the_run_fails_the_job(queued_job, tiny_font, media_root):
+    (media_root / "fonts").mkdir()
+    shutil.copy(tiny_font(), media_root / "fonts" / "f.ttf")
+    font = Font.objects.create(name="Tiny", filename="f.ttf", file="fonts/f.ttf")
+    job_id = queued_job(font_id=font.id)
+    font.delete()
+
+    job_run(job_id)
+
+    assert Job.objects.get(id=job_id).error == FONT_GONE
+
+
+def test_moves_from_the_wrong_status_are_refused(queued_job):
+    job_id = queued_job()
+
+    with pytest.raises(Conflict):
+        job_succeed(job_id=job_id, artifacts=[])
+    job_fail(job_id=job_id, error="cannot start")
+    with pytest.raises(Conflict):
+        job_start(job_id=job_id, worker_pid=1)
+    assert Job.objects.get(id=job_id).status == "failed"
+
+
+def test_progress_is_throttled_and_never_decreases(queued_job):
+    job_id = queued_job()
+    job_start(job_id=job_id, worker_pid=1)
+    record = ProgressRecorder(job_id, jobs_root() / job_id, Heartbeat(job_id))
+
+    record("placing_words", 40, "placing")
+    for placed in range(10_000):
+        record("placing_words", 40 + placed / 500, f"placed {placed}")
+    record("rendering", 10, "rendering")
+
+    job = Job.objects.get(id=job_id)
+    assert job.events.count() <= 8  # queued, started, the two stages, a few throttled logs
+    assert (job.stage, job.progress_percent) == ("rendering", 40)
+
+
+def test_a_worker_stops_when_its_job_was_failed_meanwhile(queued_job):
+    job_id = queued_job()
+    job_start(job_id=job_id, worker_pid=1)
+    record = ProgressRecorder(job_id, jobs_root() / job_id, Heartbeat(job_id))
+    job_fail(job_id=job_id, error=STALE_ERROR)
+
+    with pytest.raises(JobAbandoned):
+        record("placing_words", 50, "placing")
+
+
+def test_reading_a_running_job_without_heartbeat_fails_it(api, queued_job, settings):
+    job_id = queued_job()
+    job_start(job_id=job_id, worker_pid=1)
+    fresh = queued_job()
+    job_start(job_id=fresh, worker_pid=2)
+    silent_since = timezone.now() - timedelta(seconds=settings.JOB_STALE_SECONDS + 1)
+    Job.objects.filter(id=job_id).update(updated_at=silent_since)
+
+    body = api.get(f"/api/jobs/{job_id}").json()
+
+    assert (body["status"], body["stage"], body["error"]) == ("failed", "failed", STALE_ERROR)
+    assert api.get(f"/api/jobs/{fresh}").json()["status"] == "running"

@@ -1,0 +1,47 @@
+"""End to end: a job whose worker process is killed mid-job is marked failed, never left
+running; an idle stream is kept alive with comments. Real daphne and qcluster processes."""
+import time
+
+import httpx
+import pytest
+
+from tests.wordclouds.conftest import sample_names
+from wordclouds.services.jobs import STALE_ERROR
+
+pytestmark = pytest.mark.e2e
+BIG = {"WIDTH": 3000, "HEIGHT": 3000, "SEED": 5, "N_REPETITIONS": 3}
+
+
+def test_an_idle_stream_gets_keep_alive_comments(service_factory, names_xlsx):
+    service = service_factory(worker=False, EVENTS_KEEPALIVE_SECONDS=1)
+    job_id = service.submit(names_xlsx(["Anna", "Bruno"]), {"SEED": 1})  # no worker: waits
+
+    lines = []
+    started = time.monotonic()
+    with httpx.stream("GET", f"{service.url}/api/jobs/{job_id}/events", timeout=10) as response:
+        for line in response.iter_lines():
+            lines.append(line)
+            if line == ": keep-alive":
+                break
+    assert time.monotonic() - started < 5
+    assert "id: 1" in lines and "event: status" in lines
+    assert service.job(job_id)["status"] == "queued"
+
+
+def test_a_job_whose_worker_is_killed_becomes_failed(service_factory, names_xlsx):
+    service = service_factory(JOB_HEARTBEAT_SECONDS=0.5, JOB_STALE_SECONDS=3)
+    job_id = service.submit(names_xlsx(sample_names(20000)), BIG)
+    running = service.wait_for(job_id, lambda job: job["status"] != "queued", timeout=60)
+    assert running["status"] == "running", running
+
+    service.kill_worker()
+
+    failed = service.wait_for(job_id, lambda job: job["status"] != "running", timeout=20)
+    assert (failed["status"], failed["error"]) == ("failed", STALE_ERROR)
+    assert failed["progress_percent"] < 100
+    events = httpx.get(f"{service.url}/api/jobs/{job_id}/events", timeout=10).text
+    assert events.rstrip().endswith('event: end\ndata: {"status": "failed"}')
+
+    service.start_worker()  # a new worker leaves the failed job alone
+    time.sleep(2)
+    assert service.job(job_id)["status"] == "failed"

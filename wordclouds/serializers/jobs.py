@@ -1,0 +1,79 @@
+"""Output shapes of the job endpoints (decisions.md: snake_case, UTC timestamps with `Z`
+and milliseconds)."""
+from datetime import datetime, timezone
+
+from rest_framework import serializers
+
+
+def iso_utc(moment: datetime) -> str:
+    """`2026-11-22T04:07:00.123Z`"""
+    return moment.astimezone(timezone.utc).isoformat(timespec="milliseconds").replace(
+        "+00:00", "Z")
+
+
+class UtcDateTimeField(serializers.DateTimeField):
+    def to_representation(self, value):
+        return iso_utc(value)
+
+
+class JobStatusSerializer(serializers.Serializer):
+    job_id = serializers.CharField()
+    status = serializers.ChoiceField(choices=["queued", "running", "success", "failed"])
+    stage = serializers.CharField()
+    progress_percent = serializers.IntegerField()
+    message = serializers.CharField()
+    created_at = UtcDateTimeField()
+    updated_at = UtcDateTimeField()
+    artifacts = serializers.DictField(child=serializers.CharField(),
+                                      help_text="artifact kind -> download path")
+    error = serializers.CharField(help_text='"" unless failed')
+
+
+class JobEventSerializer(serializers.Serializer):
+    type = serializers.ChoiceField(choices=["log", "status"])
+    stage = serializers.CharField()
+    progress_percent = serializers.IntegerField()
+    message = serializers.CharField()
+    timestamp = UtcDateTimeField()
+
+
+class RecentEventSerializer(JobEventSerializer):
+    id = serializers.IntegerField(source="seq", help_text="the event's SSE id")
+
+
+class JobDetailSerializer(serializers.Serializer):
+    status = JobStatusSerializer()
+    recent_events = RecentEventSerializer(many=True)
+
+
+class JobCreatedSerializer(serializers.Serializer):
+    job_id = serializers.CharField()
+
+
+class JobResultSerializer(serializers.Serializer):
+    job_id = serializers.CharField()
+    status = serializers.CharField()
+    image_url = serializers.CharField()
+    svg_url = serializers.CharField()
+    svg_stroke_url = serializers.CharField()
+    db_url = serializers.CharField()
+    metrics_url = serializers.CharField()
+
+
+class JobCreateSerializer(serializers.Serializer):
+    """The multipart form of POST /api/jobs (documentation; the service checks it)."""
+
+    name_list = serializers.FileField(help_text=".xlsx file with the names")
+    mask_image = serializers.FileField(required=False, help_text=".png, .jpg or .jpeg; "
+                                       "required when params.MODE is IMAGE")
+    font_file = serializers.FileField(required=False, help_text=".ttf, .ttc or .otf; "
+                                      "wins over font_id")
+    font_id = serializers.CharField(required=False, help_text="an uploaded font's id or "
+                                    "__default__")
+    params = serializers.CharField(required=False, help_text="JSON object as a string")
+
+
+class JobListQuerySerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=["queued", "running", "success", "failed"],
+                                     required=False)
+    limit = serializers.IntegerField(min_value=1, max_value=1000, default=100)

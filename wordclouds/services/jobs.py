@@ -1,0 +1,214 @@
+"""Jobs: creation (and re-run), and the moves of a job through its statuses.
+
+queued → running → success | failed, and queued → failed when a job cannot start. Each move
+is one function that locks the row, checks the source status (Conflict otherwise), records
+the time and appends the status event in the same transaction."""
+import shutil
+import uuid
+from datetime import timedelta
+from pathlib import Path
+
+from django.conf import settings
+from django.core.files.uploadedfile import UploadedFile
+from django.db import transaction
+from django.utils import timezone
+
+from config.errors import Conflict, NotFound
+from wordclouds.models import Job, JobEvent, new_id
+from wordclouds.selectors import artifact_urls, jobs_root
+from wordclouds.services.events import job_event_append
+from wordclouds.services.job_inputs import JobInputs, font_id_path, job_inputs_check
+
+INPUT_FOLDER = "input"
+STALE_ERROR = "the worker stopped while running this job; submit it again"
+STAGE_DONE = "done"
+STAGE_FAILED = "failed"
+
+
+def job_input_folder(job_id: str) -> Path:
+    return jobs_root() / job_id / INPUT_FOLDER
+
+
+def job_create(
+    *,
+    params: str | None,
+    name_list: UploadedFile | None,
+    mask_image: UploadedFile | None = None,
+    font_file: UploadedFile | None = None,
+    font_id: str = "",
+) -> Job:
+    """Check the inputs, store them in the job's folder, create the queued job and enqueue
+    its run once the row is committed. A rejected request leaves no file and no row."""
+    staging = _staging_folder()
+    try:
+        inputs = job_inputs_check(folder=staging, params=params, name_list=name_list,
+                                  mask_image=mask_image, font_file=font_file, font_id=font_id)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return _job_store(inputs, staging)
+
+
+def job_rerun(*, job_id: str) -> Job:
+    """A new job from the stored inputs of `job_id` (the admin's re-run action)."""
+    job = Job.objects.filter(id=job_id).first()
+    if job is None or not job_input_folder(job_id).is_dir():
+        raise NotFound("job not found")
+    if job.font_id and font_id_path(job.font_id) is None:
+        raise Conflict("the job's font no longer exists")
+    staging = _staging_folder()
+    shutil.copytree(job_input_folder(job_id), staging, dirs_exist_ok=True)
+    inputs = JobInputs(params=job.params, name_list=job.name_list, mask_image=job.mask_image,
+                       font_file=job.font_file, font_id=job.font_id)
+    return _job_store(inputs, staging)
+
+
+def _staging_folder() -> Path:
+    # Not a 32-hex name, so listings never take it for a job.
+    folder = jobs_root() / f".incoming-{uuid.uuid4().hex}"
+    folder.mkdir(parents=True)
+    return folder
+
+
+def _job_store(inputs: JobInputs, staging: Path) -> Job:
+    """Files first, then the row; when the row cannot be committed the files go. The
+    transaction is a block rather than a decorator so that the clean-up also covers a
+    failing commit."""
+    job_id = new_id()
+    folder = jobs_root() / job_id
+    try:
+        folder.mkdir()
+        staging.rename(folder / INPUT_FOLDER)
+        with transaction.atomic():
+            job = Job.objects.create(
+                id=job_id, params=inputs.params, name_list=inputs.name_list,
+                mask_image=inputs.mask_image, font_file=inputs.font_file,
+                font_id=inputs.font_id, message="waiting for a worker",
+            )
+            job_event_append(job=job, type=JobEvent.Type.STATUS, message="job queued")
+            transaction.on_commit(lambda: _enqueue(job_id))
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return job
+
+
+def _enqueue(job_id: str) -> None:
+    from django_q.tasks import async_task
+
+    async_task("wordclouds.tasks.job_run", job_id)
+
+
+def _job_locked(job_id: str) -> Job:
+    job = Job.objects.select_for_update().filter(id=job_id).first()
+    if job is None:
+        raise NotFound("job not found")
+    return job
+
+
+def _require(job: Job, allowed: set[str], move: str) -> None:
+    if job.status not in allowed:
+        raise Conflict(f"job {job.id} cannot {move} while {job.status}")
+
+
+@transaction.atomic
+def job_start(*, job_id: str, worker_pid: int) -> Job:
+    """queued → running, owned by the worker process `worker_pid`."""
+    job = _job_locked(job_id)
+    _require(job, {Job.Status.QUEUED}, "start")
+    job.status = Job.Status.RUNNING
+    job.worker_pid = worker_pid
+    job.started_at = timezone.now()
+    job.message = "started"
+    job.save(update_fields=["status", "worker_pid", "started_at", "message", "updated_at"])
+    job_event_append(job=job, type=JobEvent.Type.STATUS, message="job started")
+    return job
+
+
+@transaction.atomic
+def job_progress(*, job_id: str, stage: str, percent: int, message: str,
+                 artifacts: list[str]) -> Job:
+    """Progress of a running job: a status event when the stage changes, otherwise a log
+    event. Progress never decreases and stays below 100 until success."""
+    job = _job_locked(job_id)
+    _require(job, {Job.Status.RUNNING}, "report progress")
+    new_stage = stage != job.stage
+    job.stage = stage
+    job.progress_percent = min(99, max(job.progress_percent, int(percent)))
+    job.message = message[:500]
+    job.artifacts = artifact_urls(job.id, artifacts)
+    job.save(update_fields=["stage", "progress_percent", "message", "artifacts", "updated_at"])
+    event_type = JobEvent.Type.STATUS if new_stage else JobEvent.Type.LOG
+    job_event_append(job=job, type=event_type, message=message)
+    return job
+
+
+@transaction.atomic
+def job_succeed(*, job_id: str, artifacts: list[str]) -> Job:
+    """running → success, progress 100."""
+    job = _job_locked(job_id)
+    _require(job, {Job.Status.RUNNING}, "succeed")
+    job.status = Job.Status.SUCCESS
+    job.stage = STAGE_DONE
+    job.progress_percent = 100
+    job.message = "finished"
+    job.artifacts = artifact_urls(job.id, artifacts)
+    job.finished_at = timezone.now()
+    job.save(update_fields=["status", "stage", "progress_percent", "message", "artifacts",
+                            "finished_at", "updated_at"])
+    job_event_append(job=job, type=JobEvent.Type.STATUS, message="job finished")
+    return job
+
+
+@transaction.atomic
+def job_fail(*, job_id: str, error: str) -> Job:
+    """queued | running → failed with a sentence the user can act on."""
+    job = _job_locked(job_id)
+    _require(job, {Job.Status.QUEUED, Job.Status.RUNNING}, "fail")
+    return _failed(job, error)
+
+
+def _failed(job: Job, error: str) -> Job:
+    job.status = Job.Status.FAILED
+    job.stage = STAGE_FAILED
+    job.message = "failed"
+    job.error = error
+    job.finished_at = timezone.now()
+    job.save(update_fields=["status", "stage", "message", "error", "finished_at", "updated_at"])
+    job_event_append(job=job, type=JobEvent.Type.STATUS, message=error)
+    return job
+
+
+def job_heartbeat(*, job_id: str) -> bool:
+    """The worker is still on the job; False once the job is no longer running (failed as
+    stale meanwhile), which tells the worker to stop."""
+    touched = Job.objects.filter(id=job_id, status=Job.Status.RUNNING).update(
+        updated_at=timezone.now())
+    return touched == 1
+
+
+def jobs_fail_stale(*, job_id: str | None = None) -> int:
+    """Fail running jobs whose worker has not touched them for JOB_STALE_SECONDS: its
+    process died (killed, out of memory, machine restart). Called when the worker starts,
+    and when a running job is read or streamed. Returns how many were failed."""
+    stale = Job.objects.filter(status=Job.Status.RUNNING, updated_at__lt=_stale_cutoff())
+    if job_id is not None:
+        stale = stale.filter(id=job_id)
+    return sum(_job_fail_stale(job_id=stale_id) for stale_id in stale.values_list("id", flat=True))
+
+
+@transaction.atomic
+def _job_fail_stale(*, job_id: str) -> bool:
+    """running (without heartbeat) → failed; re-checked under the lock, since the worker
+    may have touched the job since it was listed."""
+    job = _job_locked(job_id)
+    if job.status != Job.Status.RUNNING or job.updated_at >= _stale_cutoff():
+        return False
+    _failed(job, STALE_ERROR)
+    return True
+
+
+def _stale_cutoff():
+    return timezone.now() - timedelta(seconds=settings.JOB_STALE_SECONDS)
+
