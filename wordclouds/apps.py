@@ -7,3 +7,4 @@ class WordcloudsConfig(AppConfig):
 
     def ready(self):
         from wordclouds import checks  # noqa: F401 (registers the system checks)
+        from wordclouds import tasks  # noqa: F401 (connects the worker start-up check)
