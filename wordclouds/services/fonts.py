@@ -10,6 +10,8 @@ from django.db import transaction
 from fontTools.ttLib import TTCollection, TTFont
 
 from config.errors import InvalidInput, NotFound, TooLarge
+from wordclouds.engine.errors import InputError
+from wordclouds.engine.fonts import check_font, default_font_path
 from wordclouds.models import Font, new_id
 from wordclouds.services.stored_files import (
     media_path,
@@ -22,6 +24,7 @@ DEFAULT_FONT_ID = "__default__"
 FONT_EXTENSIONS = (".ttf", ".ttc", ".otf")
 FOLDER = "fonts"
 NAME_MAX = 200
+TTC_TAG = b"ttcf"
 
 
 @dataclass(frozen=True)
@@ -37,18 +40,18 @@ class FontEntry:
 
 
 def default_font_file() -> Path:
-    try:
-        from wordclouds.engine import default_font_path
-    except ImportError:  # the engine (issue 2) bundles the same font; until it lands
-        import noto_cjk_sans_otc
-
-        return Path(noto_cjk_sans_otc.__file__).with_name("NotoSansCJK-Regular.ttc")
     return Path(default_font_path())
 
 
 @lru_cache(maxsize=4)
 def _default_entry(path: Path) -> FontEntry:
-    family = font_family(path)
+    # Only the name table of the first face: checking the whole bundled collection takes
+    # seconds, and it is known to be good.
+    if path.suffix.lower() == ".ttc":
+        face = TTCollection(str(path), lazy=True).fonts[0]
+    else:
+        face = TTFont(str(path), lazy=True)
+    family = face["name"].getBestFamilyName() or path.stem
     return FontEntry(
         id=DEFAULT_FONT_ID, name=f"{family} (bundled)", family=family, filename=path.name,
         is_default=True, created_at=None,
@@ -78,20 +81,17 @@ def font_file_path(font_id: str) -> Path:
     return media_path(font.file)
 
 
-def font_family(path: Path) -> str:
-    """The family name of a font file (the first font of a collection); raises ValueError
-    (or a fontTools error) when the file is not a usable font."""
-    if path.suffix.lower() == ".ttc":
-        fonts = TTCollection(str(path), lazy=True).fonts
-        if not fonts:
-            raise ValueError("empty font collection")
-        font = fonts[0]
-    else:
-        font = TTFont(str(path), lazy=True)
-    # A usable font maps characters to glyphs and has outlines.
-    if not font["cmap"].tables or not any(tag in font for tag in ("glyf", "CFF ", "CFF2")):
-        raise ValueError("font without character map or outlines")
-    return font["name"].getBestFamilyName() or ""
+def _checked_family(path: Path) -> str:
+    """The family name of a stored upload; 400 unless it is a usable font (and a .ttc
+    file is really a collection)."""
+    try:
+        family = check_font(path).family
+    except InputError as error:
+        raise InvalidInput("file is not a valid font") from error
+    with path.open("rb") as stream:
+        if path.suffix == ".ttc" and stream.read(4) != TTC_TAG:
+            raise InvalidInput("file is not a valid font")
+    return family
 
 
 def font_create(*, upload: UploadedFile | None, name: str = "") -> Font:
@@ -109,10 +109,7 @@ def font_create(*, upload: UploadedFile | None, name: str = "") -> Font:
     font_id = new_id()
     stored = store_file(chunks=upload.chunks(), folder=FOLDER, stem=font_id, extension=extension)
     with removed_unless_saved(stored):
-        try:
-            family = font_family(stored.path)
-        except Exception as error:  # fontTools raises many kinds on a broken file
-            raise InvalidInput("file is not a valid font") from error
+        family = _checked_family(stored.path)
         with transaction.atomic():
             return Font.objects.create(
                 id=font_id, name=name.strip() or (family or PurePath(filename).stem)[:NAME_MAX],
