@@ -1,4 +1,6 @@
 import json
+import struct
+import zlib
 
 import pytest
 
@@ -142,6 +144,24 @@ def test_sticker_image_that_does_not_decode_is_refused(api):
 
     assert response.status_code == 400
     assert response.json() == {"detail": "stickers[0].asset_id is not a readable image"}
+
+
+def png_header_claiming(width: int, height: int) -> bytes:
+    """A PNG whose header claims a size its data does not hold (a decompression bomb)."""
+    content = bytearray(png_bytes((1, 1)))
+    content[16:24] = struct.pack(">II", width, height)
+    content[29:33] = struct.pack(">I", zlib.crc32(bytes(content[12:29])))
+    return bytes(content)
+
+
+@pytest.mark.parametrize("width, height", [(8000, 8000), (20000, 20000)])
+def test_sticker_image_over_50_megapixels_is_refused(api, width, height):
+    bomb = asset_id(api, png_header_claiming(width, height), "bomb.png")
+
+    response = project_create(api, stickers=json.dumps([sticker(bomb)]))
+
+    assert response.status_code == 400
+    assert response.json() == {"detail": "stickers[0].asset_id has more than 50 megapixels"}
 
 
 def test_patch_changes_only_the_fields_sent(api, png_asset):

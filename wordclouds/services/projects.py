@@ -134,13 +134,16 @@ def _check_drawable(asset: Asset, stickers: list[dict]) -> None:
     if asset.content_type == "image/svg+xml":
         return
     index = next(i for i, sticker in enumerate(stickers) if sticker["asset_id"] == asset.id)
+    too_large = InvalidInput(f"stickers[{index}].asset_id has more than 50 megapixels")
     try:
         with Image.open(media_path(asset.file)) as image:
             width, height = image.size
+    except Image.DecompressionBombError as error:
+        raise too_large from error
     except (OSError, UnidentifiedImageError) as error:
         raise InvalidInput(f"stickers[{index}].asset_id is not a readable image") from error
     if width * height > settings.MASK_IMAGE_MAX_PIXELS:
-        raise InvalidInput(f"stickers[{index}].asset_id has more than 50 megapixels")
+        raise too_large
 
 
 @transaction.atomic
