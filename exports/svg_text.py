@@ -7,7 +7,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from fontTools.pens.basePen import BasePen
-from fontTools.ttLib import TTCollection
+import uharfbuzz as hb
+from fontTools.ttLib import TTCollection, TTFont
 
 from exports.svg_geometry import Subpath
 from exports.svg_style import cascade, length
@@ -28,18 +29,29 @@ def bundled_font_path() -> Path:
 
 
 class _Font:
-    def __init__(self, path: Path):
-        fonts = TTCollection(str(path), lazy=True).fonts if path.suffix.lower() in (".ttc", ".otc") else None
-        if fonts is None:
-            from fontTools.ttLib import TTFont
+    """The bundled font: HarfBuzz shapes runs (kerning, CJK metrics), fontTools draws glyphs."""
 
+    def __init__(self, path: Path):
+        if path.suffix.lower() in (".ttc", ".otc"):
+            fonts = TTCollection(str(path), lazy=True).fonts
+        else:
             fonts = [TTFont(str(path), lazy=True)]
-        font = next((f for f in fonts if f["name"].getDebugName(1) == PREFERRED_FAMILY), fonts[0])
+        index = next((i for i, f in enumerate(fonts) if f["name"].getDebugName(1) == PREFERRED_FAMILY), 0)
+        font = fonts[index]
         self.units_per_em = font["head"].unitsPerEm
-        self.cmap = font.getBestCmap()
-        self.metrics = font["hmtx"].metrics
+        self.glyph_order = font.getGlyphOrder()
         self.glyph_set = font.getGlyphSet()
+        self.shaper = hb.Font(hb.Face(hb.Blob.from_file_path(str(path)), index))
         self._outlines: dict[str, list[Subpath]] = {}
+
+    def shape(self, text: str) -> list[tuple[str, float, float, float]]:
+        """(glyph name, x offset, y offset, x advance) per glyph, in font units."""
+        buffer = hb.Buffer()
+        buffer.add_str(text)
+        buffer.guess_segment_properties()
+        hb.shape(self.shaper, buffer)
+        return [(self.glyph_order[info.codepoint], pos.x_offset, pos.y_offset, pos.x_advance)
+                for info, pos in zip(buffer.glyph_infos, buffer.glyph_positions)]
 
     def outline(self, name: str) -> list[Subpath]:
         """A glyph's contours in font units (y up), cached."""
@@ -59,7 +71,8 @@ def _font() -> _Font:
 def warm_up() -> None:
     """Loads the font once, so that forked conversions share it."""
     with _font_lock:
-        _font().outline(_font().cmap.get(ord("字"), ".notdef"))
+        for name, *_ in _font().shape("字A"):
+            _font().outline(name)
 
 
 class _SubpathPen(BasePen):
@@ -122,11 +135,11 @@ class _Layout:
         scale = float(style["font-size"]) / font.units_per_em
         subpaths = []
         with _font_lock:
-            for char in text:
-                name = font.cmap.get(ord(char), ".notdef")
+            for name, x_offset, y_offset, advance in font.shape(text):
                 if name != ".notdef":
-                    subpaths.extend(_place(font.outline(name), scale, self.x, self.y))
-                self.x += font.metrics[name][0] * scale
+                    subpaths.extend(_place(font.outline(name), scale,
+                                           self.x + x_offset * scale, self.y - y_offset * scale))
+                self.x += advance * scale
         chunk = self.chunks[-1]
         chunk.runs.append((style, subpaths))
         chunk.end = self.x

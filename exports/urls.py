@@ -1,1 +1,7 @@
-urlpatterns = []
+from django.urls import path
+
+from exports.views import AiExportView
+
+urlpatterns = [
+    path("exports/ai", AiExportView.as_view(), name="exports-ai"),
+]

@@ -1,0 +1,93 @@
+"""One conversion, SVG bytes to Illustrator bytes, run in a forked child with a hard memory
+and time limit, so that no input can take the converter down with it."""
+import json
+import os
+import resource
+import select
+import signal
+import time
+
+from config.errors import ServiceError, Unprocessable
+from exports.ai_writer import write_ai
+from exports.svg_reader import read_svg
+
+TIME_LIMIT_SECONDS = 60.0
+MEMORY_LIMIT_BYTES = 1536 * 1024 * 1024  # address space a conversion may add to the server's
+TOO_SLOW = "svg takes longer than 60 s to convert"
+TOO_BIG = "svg needs more memory than the converter allows"
+
+
+def convert(svg: bytes, *, title: str) -> bytes:
+    """The Illustrator file for an SVG document; raises the reader's 400/422 errors."""
+    return write_ai(read_svg(svg), title=title)
+
+
+def convert_isolated(svg: bytes, *, title: str) -> tuple[int, bytes]:
+    """(status, body): 200 and the file, or an error status and a JSON `{"detail"}` body."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read_end)
+        _child(svg, title, write_end)
+    os.close(write_end)
+    try:
+        output = _read_until(read_end, time.monotonic() + TIME_LIMIT_SECONDS)
+    finally:
+        os.close(read_end)
+        _reap(pid)
+    if output is None:
+        return 422, _detail(TOO_SLOW)
+    status_line, _, body = output.partition(b"\n")
+    if not status_line.isdigit():
+        return 422, _detail(TOO_BIG)
+    return int(status_line), body
+
+
+def _child(svg: bytes, title: str, write_end: int):
+    status, body = 500, _detail("conversion failed")
+    try:
+        _limit_memory()
+        status, body = 200, convert(svg, title=title)
+    except ServiceError as error:
+        status, body = error.status_code, _detail(error.detail)
+    except (MemoryError, RecursionError):
+        status, body = 422, _detail(TOO_BIG)
+    finally:
+        with os.fdopen(write_end, "wb") as pipe:
+            pipe.write(b"%d\n" % status)
+            pipe.write(body)
+        os._exit(0)
+
+
+def _limit_memory():
+    with open("/proc/self/statm") as statm:
+        current = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    limit = current + MEMORY_LIMIT_BYTES
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+def _read_until(fd: int, deadline: float) -> bytes | None:
+    chunks = []
+    while True:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return None
+        ready, _, _ = select.select([fd], [], [], remaining)
+        if not ready:
+            return None
+        chunk = os.read(fd, 1 << 20)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+
+
+def _reap(pid: int):
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    os.waitpid(pid, 0)
+
+
+def _detail(text: str) -> bytes:
+    return json.dumps({"detail": text}).encode()

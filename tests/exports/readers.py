@@ -1,0 +1,109 @@
+"""Independent readers for the fidelity tests: resvg renders the SVG, Ghostscript renders
+the .ai through its prolog, Scribus imports the .ai body as Illustrator's (prolog skipped)
+and saves its own document, which is read back here. None of them shares code with the
+converter."""
+import io
+import os
+import subprocess
+import tempfile
+import textwrap
+from dataclasses import dataclass
+from pathlib import Path
+from xml.etree import ElementTree
+
+import numpy as np
+import resvg_py
+from PIL import Image
+
+from exports.svg_text import bundled_font_path
+
+INK_THRESHOLD = 200  # a pixel is ink when its darkest channel is below this
+
+
+def render_svg(svg: str, *, zoom: float = 2.0) -> np.ndarray:
+    png = resvg_py.svg_to_bytes(svg_string=svg, background="#ffffff", zoom=zoom,
+                                skip_system_fonts=True, font_files=[str(bundled_font_path())],
+                                font_family="Noto Sans CJK SC")
+    return np.asarray(Image.open(io.BytesIO(bytes(png))).convert("RGB"))
+
+
+def render_ai(data: bytes, *, width: int, height: int, dpi: float = 192.0) -> np.ndarray:
+    """Ghostscript's rendering of the file, `width` x `height` device pixels. Fill adjust
+    is set to 0: by default Ghostscript widens every fill by a fraction of a pixel, which
+    thin glyph strokes would count as lost overlap, while resvg draws exact coverage."""
+    with tempfile.TemporaryDirectory() as folder:
+        source, target = Path(folder) / "in.ai", Path(folder) / "out.png"
+        source.write_bytes(data)
+        subprocess.run(["gs", "-q", "-dSAFER", "-dBATCH", "-dNOPAUSE", "-sDEVICE=png16m",
+                        "-dGraphicsAlphaBits=4", f"-r{dpi}", f"-g{width}x{height}",
+                        f"-sOutputFile={target}", "-c", "0 0 .setfilladjust2", "-f", str(source)],
+                       check=True, timeout=120)
+        return np.asarray(Image.open(target).convert("RGB"))
+
+
+def ink(image: np.ndarray) -> np.ndarray:
+    return image.min(axis=2) < INK_THRESHOLD
+
+
+def ink_iou(svg_image: np.ndarray, ai_image: np.ndarray) -> float:
+    a, b = ink(svg_image), ink(ai_image)
+    union = np.logical_or(a, b).sum()
+    return float(np.logical_and(a, b).sum() / union) if union else 1.0
+
+
+@dataclass
+class ScribusItem:
+    kind: str  # polygon (closed) or polyline (open)
+    fill: tuple[int, int, int] | None
+    stroke: tuple[int, int, int] | None
+    even_odd: bool
+    contours: int
+
+
+_SCRIBUS_SCRIPT = textwrap.dedent("""
+    import os, scribus
+    for pair in os.environ["AI_JOBS"].split("\\n"):
+        source, target = pair.split("\\t")
+        scribus.openDoc(source)
+        scribus.saveDocAs(target)
+        scribus.closeDoc()
+""")
+_KINDS = {"6": "polygon", "7": "polyline"}
+
+
+def scribus_import(files: list[bytes]) -> list[list[ScribusItem]]:
+    """Each file imported by Scribus's legacy-AI importer (headless), as the shapes of the
+    document Scribus saves: kind, colours, fill rule and number of contours."""
+    with tempfile.TemporaryDirectory() as folder:
+        folder = Path(folder)
+        jobs = []
+        for index, data in enumerate(files):
+            (folder / f"{index}.ai").write_bytes(data)
+            jobs.append(f"{folder / f'{index}.ai'}\t{folder / f'{index}.sla'}")
+        (folder / "script.py").write_text(_SCRIBUS_SCRIPT)
+        env = dict(os.environ, QT_QPA_PLATFORM="offscreen", AI_JOBS="\n".join(jobs),
+                   HOME=str(folder), XDG_RUNTIME_DIR=str(folder))
+        subprocess.run(["scribus", "-g", "-ns", "-py", str(folder / "script.py")], env=env,
+                       check=True, timeout=180, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return [_read_sla(folder / f"{index}.sla") for index in range(len(files))]
+
+
+def _read_sla(path: Path) -> list[ScribusItem]:
+    root = ElementTree.parse(path).getroot()
+    colours = {}
+    for colour in root.iter("COLOR"):
+        if colour.get("SPACE") == "RGB":
+            colours[colour.get("NAME")] = tuple(round(float(colour.get(c))) for c in "RGB")
+    items = []
+    for element in root.iter("PAGEOBJECT"):
+        kind = _KINDS.get(element.get("PTYPE"))
+        if kind is None:
+            continue
+        items.append(ScribusItem(
+            kind=kind,
+            fill=colours.get(element.get("PCOLOR", "None")),
+            stroke=colours.get(element.get("PCOLOR2", "None")),
+            even_odd=element.get("fillRule", "1") == "1",
+            contours=element.get("path", "").count("M"),
+        ))
+    return items
