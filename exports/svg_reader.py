@@ -91,7 +91,7 @@ def unsupported_content(root) -> set[str]:
         if name in FORBIDDEN_ELEMENTS:
             found.add("style sheet" if name == "style" else name)
         href = element.get("href") or element.get(XLINK_HREF)
-        if href is not None and not href.startswith("#"):
+        if href is not None and not href.strip().startswith(("#", "data:")):
             found.add("external reference")
         for prop, value in declarations(element).items():
             if prop in _REFERENCE_PROPERTIES and value != "none":
