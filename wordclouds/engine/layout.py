@@ -9,17 +9,21 @@ import numpy as np
 from .errors import LayoutError
 from .mask import Mask
 from .names import Name
-from .occupancy import find_fit, new_occupancy, rasterize, settle, stamp
+from .occupancy import contact, find_fit, new_occupancy, rasterize, settle, stamp
 from .outlines import WordOutline, resolve_style, word_outline
 from .params import Params
 
-DEFAULT_MIN_FONT_SIZE = 6.0
+# Without MIN_FONT_SIZE, words stay legible at 8 px; only when that cannot hold every name
+# does a last attempt go down to 4 px.
+DEFAULT_MIN_FONT_SIZE = 8.0
+FLOOR_FONT_SIZE = 4.0
 SHRINK = 0.88  # a word that does not fit is retried this much smaller
 # Share of the free area the remaining words are planned to fill, per attempt: a failed
 # attempt starts over with smaller words.
-FILL_TARGETS = (0.9, 0.72, 0.55)
-SIZE_SPREAD = 0.4  # exponent of the size profile: the first words are largest
+FILL_TARGETS = (0.5, 0.4, 0.3)
+SIZE_SPREAD = 0.5  # exponent of the size profile: the first words are largest
 REPEAT_SHRINK = 0.7
+CANDIDATES = 3  # spots tried per word; the snuggest wins
 
 
 @dataclass
@@ -76,22 +80,27 @@ class Layout:
         x1, y1 = min(width, box[0] + box[2]), min(height, box[1] + box[3])
         return x0, y0, x1 - x0, y1 - y0
 
-    def try_place(self, outline: WordOutline, size: float, settle_words: bool = True):
-        """Place ``outline`` at ``size`` px if a spot exists; returns its box or None. With
-        ``settle_words`` the word then slides in a random direction until it touches
-        another, which keeps the free space in few large pieces."""
+    def try_place(self, outline: WordOutline, size: float):
+        """Place ``outline`` at ``size`` px if a spot exists and return its ink box, else
+        None. Of a few spots found from random points, each slid in a random direction until
+        it touches something, the snuggest wins: that keeps the free space in few pieces."""
         left, top, width, height = outline.box(size)
         if self._hopeless(width, height):
             return None
-        start_x, start_y = self._start(width, height)
-        x, y = find_fit(self.runs, self.row_max, width, height, start_x, start_y,
-                        self.top, self.bottom)
-        if x < 0:
-            self._remember_failure(width, height)
-            return None
-        if settle_words:
+        best, best_contact = None, -1.0
+        for _ in range(CANDIDATES):
+            start_x, start_y = self._start(width, height)
+            x, y = find_fit(self.runs, self.row_max, width, height, start_x, start_y,
+                            self.top, self.bottom)
+            if x < 0:
+                self._remember_failure(width, height)
+                return None
             step_x, step_y = self.rng.choice((-1, 1), size=2)
             x, y = settle(self.runs, x, y, width, height, step_x, step_y, self.top, self.bottom)
+            snug = contact(self.runs, x, y, width, height)
+            if snug > best_contact:
+                best, best_contact = (x, y), snug
+        x, y = best
         ink = rasterize(outline.polygon, outline.contour_ends, size, left, top, height, width)
         stamp(self.runs, self.row_max, ink, x, y, self.margin)
         self.free -= (width + self.margin) * (height + self.margin)
@@ -133,8 +142,11 @@ def place_words(names: list[Name], shapes: WordShapes, mask: Mask, params: Param
     """
     min_size = params.min_font_size or DEFAULT_MIN_FONT_SIZE
     max_size = params.max_font_size or max(min_size, min(mask.height, mask.width) / 4)
+    attempts = [(fill, min_size) for fill in FILL_TARGETS]
+    if params.min_font_size is None:
+        attempts.append((FILL_TARGETS[-1], FLOOR_FONT_SIZE))
     unplaced = []
-    for attempt, fill in enumerate(FILL_TARGETS):
+    for attempt, (fill, min_size) in enumerate(attempts):
         rng = np.random.default_rng([seed, attempt])
         order = rng.permutation(len(names))
         layout = Layout(mask, params.margin, rng)

@@ -256,3 +256,18 @@ def settle(runs, x, y, width, height, step_x, step_y, top, bottom):
             x += step_x
             moved = True
     return x, y
+
+
+@njit(cache=True)
+def contact(runs, x, y, width, height):
+    """The share of the one-pixel ring around a box that is occupied (the canvas edge
+    counts as occupied): how snugly the box sits."""
+    canvas_h, canvas_w = runs.shape
+    touching = 0
+    for c in range(x, x + width):
+        touching += 1 if y == 0 or runs[y - 1, c] < 0 else 0
+        touching += 1 if y + height >= canvas_h or runs[y + height, c] < 0 else 0
+    for r in range(y, y + height):
+        touching += 1 if x == 0 or runs[r, x - 1] < 0 else 0
+        touching += 1 if x + width >= canvas_w or runs[r, x + width] < 0 else 0
+    return touching / (2 * (width + height))

@@ -1,0 +1,154 @@
+"""One word-cloud run: read, shape, lay out, render and write the five artifacts, reporting
+progress by stage."""
+
+import json
+import os
+import random
+import statistics
+import time
+from pathlib import Path
+
+import numpy as np
+
+from .errors import InputError
+from .fonts import DEFAULT_FACE, Typeface, choose_face, default_font_path, open_face
+from .layout import WordShapes, place_words
+from .mask import load_mask
+from .names import read_names
+from .params import parse_params
+from .positions import write_positions
+from .render import render_png, svg_documents, word_colors
+
+STAGES = {  # stage: (percent at its start, percent at its end)
+    "reading_names": (0, 5),
+    "preparing_mask": (5, 10),
+    "loading_font": (10, 15),
+    "placing_words": (15, 85),
+    "rendering": (85, 95),
+    "writing_artifacts": (95, 100),
+}
+ARTIFACTS = {"png": "wordcloud.png", "svg": "wordcloud.svg",
+             "svg_stroke": "wordcloud-stroke.svg", "db": "positions.db",
+             "metrics": "metrics.json"}
+
+
+class Progress:
+    """Reports ``(stage, percent, message)`` to a callback, never letting percent go down,
+    and times each stage."""
+
+    def __init__(self, callback):
+        self.callback = callback or (lambda stage, percent, message: None)
+        self.percent = 0
+        self.stage = None
+        self.started = time.perf_counter()
+        self.seconds = {}
+
+    def begin(self, stage: str, message: str) -> None:
+        """Close the current stage and start ``stage``."""
+        now = time.perf_counter()
+        if self.stage:
+            self.seconds[self.stage] = round(now - self.started, 3)
+        self.stage, self.started = stage, now
+        self.update(0.0, message)
+
+    def update(self, fraction: float, message: str) -> None:
+        """Report progress ``fraction`` (0–1) through the current stage."""
+        low, high = STAGES[self.stage]
+        self.percent = max(self.percent, int(low + (high - low) * min(1.0, fraction)))
+        self.callback(self.stage, self.percent, message)
+
+    def finish(self, message: str) -> None:
+        """Close the last stage at 100 percent."""
+        self.update(1.0, message)
+        self.seconds[self.stage] = round(time.perf_counter() - self.started, 3)
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    partial = path.with_name(path.name + ".part")
+    partial.write_bytes(data)
+    os.replace(partial, path)
+
+
+def _coverage(boxes, inside) -> float:
+    covered = np.zeros_like(inside)
+    for x, y, width, height in boxes:
+        covered[y:y + height, x:x + width] = True
+    return round(float(np.count_nonzero(covered & inside)) / max(1, np.count_nonzero(inside)), 4)
+
+
+def generate(*, names_path, out_dir, params: dict, mask_path=None, font_path=None,
+             progress=None) -> dict:
+    """Make a word cloud and write wordcloud.png, wordcloud.svg, wordcloud-stroke.svg,
+    positions.db and metrics.json into ``out_dir`` (each written under a temporary name and
+    renamed when complete). Returns the metrics.
+
+    ``progress(stage, percent, message)`` is called through the stages reading_names,
+    preparing_mask, loading_font, placing_words, rendering, writing_artifacts with a
+    percent that never decreases. Raises :class:`InputError` for bad input and
+    :class:`LayoutError` when not every name fits.
+    """
+    report = Progress(progress)
+    report.begin("reading_names", "reading names")
+    config = parse_params(params)
+    names = read_names(names_path, column=config.data_col_index, skip_rows=config.skip_rows)
+
+    report.begin("preparing_mask", f"read {len(names)} names; preparing the shape")
+    if config.mode == "IMAGE" and not mask_path:
+        raise InputError("mask_image is required when MODE=IMAGE")
+    mask = load_mask(mask_path, params=config)
+
+    report.begin("loading_font", "loading the font")
+    font_path = Path(font_path) if font_path else default_font_path()
+    face = open_face(font_path, choose_face(font_path, [name.text for name in names]))
+    typeface = Typeface(face, open_face(default_font_path(), DEFAULT_FACE))
+    seed = config.seed if config.seed is not None else random.randrange(2**31)
+
+    report.begin("placing_words", f"placing {len(names)} names")
+    shapes = WordShapes(typeface, config.vertical_style)
+    placements = place_words(
+        names, shapes, mask, config, seed,
+        report=lambda done, total, message: report.update(done / max(1, total), message))
+    placements.sort(key=lambda p: (p.name.row, p.repetition))
+
+    report.begin("rendering", f"drawing {len(placements)} words")
+    colors = word_colors(placements, config, mask, seed)
+    svg, svg_stroke = svg_documents(placements, colors, config, mask.width, mask.height)
+    png = render_png(svg, config.transparent)
+
+    report.begin("writing_artifacts", "writing files")
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    _write_atomic(out_dir / ARTIFACTS["png"], png)
+    _write_atomic(out_dir / ARTIFACTS["svg"], svg.encode())
+    _write_atomic(out_dir / ARTIFACTS["svg_stroke"], svg_stroke.encode())
+    meta = {
+        "canvas_width": mask.width, "canvas_height": mask.height, "seed": seed,
+        "params": json.dumps(config.raw, ensure_ascii=False, sort_keys=True),
+        "font": font_path.name, "font_family": face.family, "font_face": face.index,
+        "fallback_font": default_font_path().name, "fallback_face": DEFAULT_FACE,
+        "vertical_style": config.vertical_style, "margin": config.margin,
+    }
+    partial_db = out_dir / (ARTIFACTS["db"] + ".part")
+    partial_db.unlink(missing_ok=True)
+    write_positions(partial_db, placements, colors, meta)
+    os.replace(partial_db, out_dir / ARTIFACTS["db"])
+
+    sizes = [p.font_size for p in placements]
+    metrics = {
+        "names_read": len(names),
+        "names_placed": len({p.name.row for p in placements}),
+        "placements": len(placements),
+        "font_size": {"min": min(sizes), "median": statistics.median(sizes), "max": max(sizes)},
+        "mask_area": mask.area,
+        "box_coverage": _coverage((p.box for p in placements), mask.inside),
+        "ink_box_coverage": _coverage((p.ink_box for p in placements), mask.inside),
+        "seed": seed,
+        "canvas": {"width": mask.width, "height": mask.height},
+        "font": {"file": font_path.name, "family": face.family, "face": face.index},
+    }
+    report.finish("done")
+    metrics["stage_seconds"] = report.seconds
+    metrics["total_seconds"] = round(sum(report.seconds.values()), 3)
+    _write_atomic(out_dir / ARTIFACTS["metrics"],
+                  json.dumps(metrics, ensure_ascii=False, indent=2).encode())
+    return metrics

@@ -1,0 +1,89 @@
+"""The position database (SQLite): every placement with its boxes, and in ``meta`` all that
+is needed to redraw each outline from the font alone."""
+
+import json
+import sqlite3
+from pathlib import Path
+
+from .fonts import Typeface, default_font_path, open_face
+from .layout import Placement, WordShapes
+from .outlines import placed_path
+
+SCHEMA = """
+CREATE TABLE words (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    x REAL NOT NULL,
+    y REAL NOT NULL,
+    font_size REAL NOT NULL,
+    color TEXT NOT NULL,
+    orientation TEXT NOT NULL,
+    box_x INTEGER NOT NULL,
+    box_y INTEGER NOT NULL,
+    box_width INTEGER NOT NULL,
+    box_height INTEGER NOT NULL,
+    repetition INTEGER NOT NULL,
+    row INTEGER NOT NULL,
+    ink_x INTEGER NOT NULL,
+    ink_y INTEGER NOT NULL,
+    ink_width INTEGER NOT NULL,
+    ink_height INTEGER NOT NULL
+);
+CREATE INDEX words_name ON words (name);
+CREATE INDEX words_name_lower ON words (lower(name));
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+"""
+
+
+def write_positions(path: Path, placements: list[Placement], colors: list[str],
+                    meta: dict) -> None:
+    """Write the position database to ``path`` (which must not exist): placement N gets
+    id N; ``meta`` values are stored as text (non-strings as JSON)."""
+    connection = sqlite3.connect(path)
+    try:
+        connection.executescript(SCHEMA)
+        connection.executemany(
+            "INSERT INTO words VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            ((number, p.name.text, p.box[0] + p.box[2] / 2, p.box[1] + p.box[3] / 2,
+              p.font_size, color, "vertical" if p.vertical else "horizontal", *p.box,
+              p.repetition, p.name.row, *p.ink_box)
+             for number, (p, color) in enumerate(zip(placements, colors), start=1)))
+        connection.executemany(
+            "INSERT INTO meta VALUES (?, ?)",
+            ((key, value if isinstance(value, str) else json.dumps(value))
+             for key, value in meta.items()))
+        connection.commit()
+    finally:
+        connection.close()
+
+
+def read_meta(db_path) -> dict:
+    """The ``meta`` table as a dict of strings."""
+    connection = sqlite3.connect(f"file:{Path(db_path)}?mode=ro", uri=True)
+    try:
+        return dict(connection.execute("SELECT key, value FROM meta"))
+    finally:
+        connection.close()
+
+
+def placement_outlines(db_path, font_path=None):
+    """Yield ``(row, path_d)`` for each row of ``words`` in id order: the row as a dict and
+    the word's outline in canvas coordinates, identical to its path in wordcloud.svg.
+
+    ``font_path`` is the font file the job used (default: the bundled default font); the
+    face, fallback face and vertical style come from ``meta``.
+    """
+    meta = read_meta(db_path)
+    primary = open_face(Path(font_path) if font_path else default_font_path(),
+                        int(meta["font_face"]))
+    typeface = Typeface(primary, open_face(default_font_path(), int(meta["fallback_face"])))
+    shapes = WordShapes(typeface, meta["vertical_style"])
+    connection = sqlite3.connect(f"file:{Path(db_path)}?mode=ro", uri=True)
+    connection.row_factory = sqlite3.Row
+    try:
+        for record in connection.execute("SELECT * FROM words ORDER BY id"):
+            row = dict(record)
+            outline, _ = shapes.get(row["name"], row["orientation"] == "vertical")
+            yield row, placed_path(outline, row["font_size"], row["ink_x"], row["ink_y"])
+    finally:
+        connection.close()
