@@ -121,9 +121,9 @@ def render_svg(project: Project) -> bytes:
     for index, sticker, asset in _stickers_with_assets(project):
         group = ElementTree.SubElement(root, f"{{{SVG_NS}}}g", {"id": f"sticker-{index}"})
         if sticker.get("rotation"):
-            cx = sticker["x"] + sticker["width"] / 2
-            cy = sticker["y"] + sticker["height"] / 2
-            group.set("transform", f"rotate({number(sticker['rotation'])} {number(cx)} {number(cy)})")
+            centre = (sticker["x"] + sticker["width"] / 2, sticker["y"] + sticker["height"] / 2)
+            turn = " ".join(number(value) for value in (sticker["rotation"], *centre))
+            group.set("transform", f"rotate({turn})")
         group.append(_svg_sticker(asset, index, sticker))
     return ElementTree.tostring(root, encoding="utf-8", xml_declaration=True)
 

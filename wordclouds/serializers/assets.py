@@ -1,21 +1,10 @@
 """Shapes of the font, template, asset and project endpoints (decisions.md, "Templates,
 assets, projects, fonts"). Inputs are multipart forms parsed by the services, which own the
 error texts; the input serializers here describe those forms in the OpenAPI schema."""
-from datetime import timezone
-
 from rest_framework import serializers
 
 from wordclouds.models import Asset, Project, Template
-
-
-class UtcDateTimeField(serializers.DateTimeField):
-    """ISO 8601 in UTC with milliseconds and a `Z` suffix."""
-
-    def to_representation(self, value):
-        if value is None:
-            return None
-        text = value.astimezone(timezone.utc).isoformat(timespec="milliseconds")
-        return text.replace("+00:00", "Z")
+from wordclouds.serializers.jobs import UtcDateTimeField
 
 
 class FontSerializer(serializers.Serializer):

@@ -10,11 +10,9 @@ from django.db import transaction
 from fontTools.ttLib import TTCollection, TTFont
 
 from config.errors import InvalidInput, NotFound, TooLarge
-from wordclouds.engine.errors import InputError
-from wordclouds.engine.fonts import check_font, default_font_path
+from wordclouds.engine import InputError, check_font, default_font_path
 from wordclouds.models import Font, new_id
 from wordclouds.services.stored_files import (
-    media_path,
     remove_after_commit,
     removed_unless_saved,
     store_file,
@@ -69,16 +67,6 @@ def font_list() -> list[FontEntry]:
     """The bundled default first, then uploaded fonts, oldest first."""
     uploaded = [font_entry(font) for font in Font.objects.order_by("created_at", "id")]
     return [_default_entry(default_font_file()), *uploaded]
-
-
-def font_file_path(font_id: str) -> Path:
-    """The file of a font id (the default one included); 404 `font not found`."""
-    if font_id == DEFAULT_FONT_ID:
-        return default_font_file()
-    font = Font.objects.filter(id=font_id).first()
-    if font is None:
-        raise NotFound("font not found")
-    return media_path(font.file)
 
 
 def _checked_family(path: Path) -> str:

@@ -28,10 +28,11 @@ class Command(BaseCommand):
     def handle(self, *args, min_age: float, dry_run: bool, **options):
         cutoff = time.time() - min_age
         removed = 0
+        verb = "would remove" if dry_run else "removed"
         for folder, model in FOLDERS.items():
             for path in self._orphans(folder, model, cutoff):
                 removed += 1
-                self.stdout.write(f"{'would remove' if dry_run else 'removed'} {folder}/{path.name}")
+                self.stdout.write(f"{verb} {folder}/{path.name}")
                 if not dry_run:
                     path.unlink(missing_ok=True)
         self.stdout.write(f"{removed} orphan file(s)")
