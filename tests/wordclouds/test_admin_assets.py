@@ -73,3 +73,14 @@ def test_delete_goes_through_the_service_and_keeps_assets_in_use(
     assert "protected" in refused.content.decode()
     assert list(Asset.objects.values_list("id", flat=True)) == [used]
     assert sorted(path.name for path in (media_root / "assets").iterdir()) == [f"{used}.png"]
+
+
+def test_staff_add_templates_of_a_drawable_size(staff):
+    form = {"id": "banner", "name": "Banner", "position": 1000}
+
+    refused = staff.post("/admin/wordclouds/template/add/", {**form, "width": 0, "height": 10})
+    added = staff.post("/admin/wordclouds/template/add/", {**form, "width": 800, "height": 200})
+
+    assert "must be 1–10000 px" in refused.content.decode()
+    assert added.status_code == 302
+    assert Template.objects.get(id="banner").width == 800

@@ -1,6 +1,7 @@
 import json
 import struct
 import zlib
+from urllib.parse import urlencode
 
 import pytest
 
@@ -229,3 +230,12 @@ def test_unknown_project_is_404_everywhere(api):
     ):
         assert response.status_code == 404
         assert response.json() == {"detail": "project not found"}
+
+
+def test_a_url_encoded_form_works_too(api):
+    body = urlencode({"name": "Plain", "template_id": "poster_4x5", "background_color": "#ABCDEF"})
+
+    response = api.post("/api/projects", body, content_type="application/x-www-form-urlencoded")
+
+    assert response.status_code == 201
+    assert response.json()["template"]["height"] == 1350

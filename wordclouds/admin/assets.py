@@ -3,6 +3,7 @@
 Rows and files change only through the services, so the admin deletes through them too (the
 file follows the row, an asset in use is refused). Uploads go through the API.
 """
+from django import forms
 from django.contrib import admin, messages
 from django.utils.html import format_html
 
@@ -12,6 +13,8 @@ from wordclouds.services.assets import STICKER_CONTENT_TYPES, asset_delete
 from wordclouds.services.fonts import font_delete
 from wordclouds.services.projects import project_delete
 
+SIDE_MAX = 10_000
+AREA_MAX = 50_000_000
 PREVIEW = '<img src="{}" style="max-width: 320px; max-height: 320px; background: #eee">'
 
 
@@ -65,8 +68,10 @@ class ProjectAdmin(ServiceDeleteAdmin):
     search_fields = ["id", "name"]
     fields = ["preview", "id", "name", "template", "background_color", "stickers",
               "created_at", "updated_at"]
-    # Stickers and their asset links change together through the API only.
-    readonly_fields = ["preview", "id", "template", "stickers", "created_at", "updated_at"]
+    # Template, colour, stickers and their asset links are checked and changed together
+    # through the API only; staff may rename.
+    readonly_fields = ["preview", "id", "template", "background_color", "stickers",
+                       "created_at", "updated_at"]
 
     def delete_one(self, project: Project) -> None:
         project_delete(project_id=project.pk)
@@ -87,8 +92,24 @@ class FontAdmin(ServiceDeleteAdmin):
         font_delete(font_id=font.pk)
 
 
+class TemplateForm(forms.ModelForm):
+    """A poster size the renderer can draw: the bounds of a job's canvas."""
+
+    def clean(self):
+        cleaned = super().clean()
+        width, height = cleaned.get("width"), cleaned.get("height")
+        if width is not None and height is not None and not (
+            0 < width <= SIDE_MAX and 0 < height <= SIDE_MAX and width * height <= AREA_MAX
+        ):
+            raise forms.ValidationError(
+                f"width and height must be 1–{SIDE_MAX} px, together at most 50 megapixels"
+            )
+        return cleaned
+
+
 @admin.register(Template)
 class TemplateAdmin(admin.ModelAdmin):
+    form = TemplateForm
     list_display = ["id", "name", "width", "height", "position", "builtin"]
     ordering = ["-builtin", "position", "id"]
 

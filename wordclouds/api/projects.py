@@ -5,7 +5,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.decorators import api_view, parser_classes
-from rest_framework.parsers import MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
 from wordclouds.render import render_png, render_svg
@@ -34,7 +34,7 @@ FIELDS = ("name", "template_id", "background_color", "stickers")
     responses={201: ProjectSerializer, 400: BAD_INPUT},
 )
 @api_view(["GET", "POST"])
-@parser_classes([MultiPartParser])
+@parser_classes([MultiPartParser, FormParser])
 def projects(request):
     if request.method == "GET":
         return Response(ProjectSummarySerializer(project_list(), many=True).data)
@@ -50,7 +50,7 @@ def projects(request):
 )
 @extend_schema(methods=["DELETE"], responses={204: None, 404: NOT_FOUND})
 @api_view(["GET", "PATCH", "DELETE"])
-@parser_classes([MultiPartParser])
+@parser_classes([MultiPartParser, FormParser])
 def project_detail(request, project_id: str):
     if request.method == "DELETE":
         project_delete(project_id=project_id)
