@@ -7,34 +7,29 @@ analyze-line-spacing). Sampling and the nearest-neighbour search are vectorised 
 scipy's k-d tree) so a poster of 10,000 names takes seconds."""
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 from defusedxml import ElementTree
 from scipy.spatial import cKDTree
-from svgpathtools import Arc, CubicBezier, Line, QuadraticBezier, parse_path
 from svgpathtools.parser import parse_transform
 
 from config.errors import InvalidInput, Unprocessable
 from wordclouds.selectors import artifact_path, job_get
+from wordclouds.services.path_data import Segments, curve_pieces, path_segments
 
 MM_PER_INCH = 25.4
 CSS_DPI = 96
 SVG_NS = "{http://www.w3.org/2000/svg}"
-MAX_PIECES_PER_CURVE = 64
+IDENTITY = np.identity(3)
 
 
 @dataclass(frozen=True)
 class Outlines:
-    """Every path segment of an SVG as a cubic Bézier (lines and quadratics converted
-    exactly, arcs approximated), in document order, with the contour it belongs to."""
+    """The segments of every `<path>` of an SVG, transforms applied, and its size."""
 
-    controls: np.ndarray  # (segments, 4) complex control points, user units
-    straight: np.ndarray  # (segments,) bool: the segment is a line
-    contour: np.ndarray  # (segments,) int: index of its contour
-    contour_count: int
-    segment_count: int
+    segments: Segments
     width: float
     height: float
 
@@ -45,27 +40,14 @@ def outlines_read(svg_path: Path) -> Outlines:
     try:
         root = ElementTree.parse(svg_path).getroot()
         width, height = _svg_size(root)
+        paths = list(_paths(root, np.identity(3)))
+        segments = path_segments([d for d, _ in paths])
     except (ElementTree.ParseError, ValueError) as error:
         raise Unprocessable(f"svg artifact is not readable: {error}") from error
-    controls, straight, contour = [], [], []
-    contour_count = segment_count = 0
-    for d, matrix in _paths(root, np.identity(3)):
-        start = len(controls)
-        for subpath in parse_path(d).continuous_subpaths():
-            for segment in subpath:
-                segment_count += 1
-                for cubic in _as_cubics(segment):
-                    controls.append(cubic)
-                    straight.append(isinstance(segment, Line))
-                    contour.append(contour_count)
-            contour_count += 1
-        if not np.array_equal(matrix, np.identity(3)) and len(controls) > start:
-            controls[start:] = _transformed(np.array(controls[start:]), matrix).tolist()
-    return Outlines(
-        controls=np.array(controls, dtype=complex).reshape(-1, 4),
-        straight=np.array(straight, dtype=bool), contour=np.array(contour, dtype=np.int64),
-        contour_count=contour_count, segment_count=segment_count, width=width, height=height,
-    )
+    matrices = [matrix for _, matrix in paths]
+    if any(not np.array_equal(matrix, IDENTITY) for matrix in matrices):
+        segments = _transformed(segments, np.array(matrices))
+    return Outlines(segments=segments, width=width, height=height)
 
 
 def _svg_size(root) -> tuple[float, float]:
@@ -90,57 +72,34 @@ def _paths(element, matrix: np.ndarray):
         yield from _paths(child, own)
 
 
-def _as_cubics(segment) -> list[tuple[complex, complex, complex, complex]]:
-    if isinstance(segment, Line):
-        a, b = segment.start, segment.end
-        return [(a, a + (b - a) / 3, a + 2 * (b - a) / 3, b)]
-    if isinstance(segment, QuadraticBezier):
-        a, c, b = segment.start, segment.control, segment.end
-        return [(a, a + 2 * (c - a) / 3, b + 2 * (c - b) / 3, b)]
-    if isinstance(segment, CubicBezier):
-        return [(segment.start, segment.control1, segment.control2, segment.end)]
-    if isinstance(segment, Arc):
-        curves = max(1, math.ceil(abs(segment.delta) / 90))
-        return [(c.start, c.control1, c.control2, c.end) for c in segment.as_cubic_curves(curves)]
-    raise ValueError(f"unknown path segment {type(segment).__name__}")
-
-
-def _transformed(controls: np.ndarray, matrix: np.ndarray) -> np.ndarray:
-    x, y = controls.real, controls.imag
-    return (matrix[0, 0] * x + matrix[0, 1] * y + matrix[0, 2]) + 1j * (
-        matrix[1, 0] * x + matrix[1, 1] * y + matrix[1, 2]
+def _transformed(segments: Segments, matrices: np.ndarray) -> Segments:
+    """The segments with each path's transform matrix applied."""
+    matrix = matrices[segments.contour_path[segments.contour]][:, None]
+    x, y = segments.controls.real, segments.controls.imag
+    controls = (matrix[..., 0, 0] * x + matrix[..., 0, 1] * y + matrix[..., 0, 2]) + 1j * (
+        matrix[..., 1, 0] * x + matrix[..., 1, 1] * y + matrix[..., 1, 2]
     )
+    return replace(segments, controls=controls)
 
 
 def contour_samples(outlines: Outlines, step: float) -> tuple[np.ndarray, np.ndarray]:
     """Points every `step` along every contour (starting at its first point), as an (n, 2)
     array, and the contour of each. Curves are first cut into straight pieces no longer
     than `step`, so the samples lie on the curve to well within a step."""
-    if outlines.segment_count == 0:
+    segments = outlines.segments
+    if not len(segments.controls):
         return np.empty((0, 2)), np.empty(0, dtype=np.int64)
-    p0, p1, p2, p3 = outlines.controls.T
-    polygon = np.abs(p1 - p0) + np.abs(p2 - p1) + np.abs(p3 - p2)
-    pieces = np.where(
-        outlines.straight, 1, np.clip(np.ceil(polygon / step), 1, MAX_PIECES_PER_CURVE)
-    ).astype(np.int64)
-    owner = np.repeat(np.arange(len(pieces)), pieces)
-    first = np.repeat(np.cumsum(pieces) - pieces, pieces)
-    index = np.arange(len(owner)) - first
-    t0 = index / pieces[owner]
-    t1 = (index + 1) / pieces[owner]
-    starts = _bezier(outlines.controls[owner], t0)
-    ends = _bezier(outlines.controls[owner], t1)
+    starts, ends, piece_contour = curve_pieces(segments, tolerance=min(step, 1) / 20)
     lengths = np.abs(ends - starts)
-    piece_contour = outlines.contour[owner]
 
-    contour_length = np.bincount(piece_contour, weights=lengths, minlength=outlines.contour_count)
+    contour_length = np.bincount(piece_contour, weights=lengths, minlength=segments.contour_count)
     counts = np.where(contour_length > 0, np.maximum(np.ceil(contour_length / step), 1), 0)
     counts = counts.astype(np.int64)
-    sample_contour = np.repeat(np.arange(outlines.contour_count), counts)
+    sample_contour = np.repeat(np.arange(segments.contour_count), counts)
     along = (np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)) * step
 
     travelled = np.cumsum(lengths)
-    contours = np.arange(outlines.contour_count)
+    contours = np.arange(segments.contour_count)
     first_piece = np.searchsorted(piece_contour, contours, side="left")[sample_contour]
     last_piece = np.searchsorted(piece_contour, contours, side="right")[sample_contour] - 1
     offset = travelled[first_piece] - lengths[first_piece]
@@ -153,34 +112,35 @@ def contour_samples(outlines: Outlines, step: float) -> tuple[np.ndarray, np.nda
     return np.column_stack([points.real, points.imag]), sample_contour
 
 
-def _bezier(controls: np.ndarray, t: np.ndarray) -> np.ndarray:
-    u = 1 - t
-    p0, p1, p2, p3 = controls.T
-    return u**3 * p0 + 3 * u * u * t * p1 + 3 * u * t * t * p2 + t**3 * p3
+def spacing_figures(points: np.ndarray, contour: np.ndarray, percentile: float) -> tuple[float, float]:
+    """The `percentile` and the minimum, over all samples, of the distance to the nearest
+    sample of a different contour; (0, 0) without two contours.
 
-
-def nearest_other_contour(points: np.ndarray, contour: np.ndarray) -> np.ndarray:
-    """For each sample, the distance to the nearest sample of a different contour
-    (inf when there is no other contour). A k-d tree is asked for the k nearest; samples
-    whose k nearest are all on their own contour are asked again with a larger k."""
-    distances = np.full(len(points), np.inf)
+    A k-d tree gives each sample its k nearest samples. Where all of them lie on the
+    sample's own contour, the k-th distance is only a lower bound; such a sample is asked
+    again with a larger k only while that bound could still change the answer (it is at
+    or below the order statistic the percentile needs), so the result is exact but the
+    far-apart samples cost one query each."""
     if len(np.unique(contour)) < 2:
-        return distances
-    tree = cKDTree(points)
-    pending = np.arange(len(points))
-    k = 16
+        return 0.0, 0.0
+    count = len(points)
+    tree = cKDTree(points, balanced_tree=False, compact_nodes=False)
+    distance = np.empty(count)
+    exact = np.zeros(count, dtype=bool)
+    needed = min(count - 1, math.ceil(percentile / 100 * (count - 1)))
+    pending, k = np.arange(count), 4
     while len(pending):
-        k = min(k, len(points))
+        k = min(k, count)
         found, neighbours = tree.query(points[pending], k=k, workers=-1)
         other = contour[neighbours] != contour[pending][:, None]
         hit = other.any(axis=1)
-        first = other.argmax(axis=1)
-        distances[pending[hit]] = found[hit, first[hit]]
-        pending = pending[~hit]
-        if k == len(points):
-            break
+        first = np.where(hit, other.argmax(axis=1), k - 1)
+        distance[pending] = found[np.arange(len(pending)), first]
+        exact[pending[hit]] = True
+        bound = np.partition(distance, needed)[needed]
+        pending = np.flatnonzero(~exact & (distance <= bound))
         k *= 4
-    return distances
+    return float(np.percentile(distance, percentile)), float(distance.min())
 
 
 def line_spacing_options(body) -> dict:
@@ -231,10 +191,7 @@ def line_spacing_summary(
     element_width = element_width or outlines.width * MM_PER_INCH / CSS_DPI
     element_height = element_height or outlines.height * MM_PER_INCH / CSS_DPI
     points, contour = contour_samples(outlines, sample_step)
-    distances = nearest_other_contour(points, contour)
-    distances = distances[np.isfinite(distances)]
-    spacing = float(np.percentile(distances, percentile)) if len(distances) else 0.0
-    least = float(distances.min()) if len(distances) else 0.0
+    spacing, least = spacing_figures(points, contour, percentile)
     mm_per_px = element_width / outlines.width
     return {
         "percentile": percentile,
@@ -242,8 +199,8 @@ def line_spacing_summary(
         "spacingMm": spacing * mm_per_px,
         "minSpacingPx": least,
         "minSpacingMm": least * mm_per_px,
-        "curveCount": outlines.contour_count,
-        "segmentCount": outlines.segment_count,
+        "curveCount": outlines.segments.contour_count,
+        "segmentCount": outlines.segments.segment_count,
         "sourceWidth": outlines.width,
         "sourceHeight": outlines.height,
         "elementWidth": element_width,
