@@ -30,6 +30,7 @@ def rendered_svg(api, project_id) -> ElementTree.Element:
     response = api.get(f"/api/projects/{project_id}/render.svg")
     assert response.status_code == 200
     assert response["Content-Type"] == "image/svg+xml"
+    assert response["Content-Security-Policy"].startswith("default-src 'none'")
     return ElementTree.fromstring(response.content)
 
 

@@ -61,9 +61,15 @@ def project_detail(request, project_id: str):
     return Response(ProjectSerializer(project_get(project_id)).data)
 
 
+# The SVG poster holds uploaded SVG; cleaned (wordclouds/sticker_svg.py), and opened on its
+# own it may still load nothing but its embedded images and run nothing.
+POSTER_CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
+
+
 def _poster(project, body: bytes, content_type: str, extension: str) -> HttpResponse:
     response = HttpResponse(body, content_type=content_type)
     response["Content-Disposition"] = f'inline; filename="project-{project.id}.{extension}"'
+    response["Content-Security-Policy"] = POSTER_CSP
     return response
 
 
