@@ -44,26 +44,35 @@ def convert_isolated(svg: bytes, *, title: str) -> tuple[int, bytes]:
 
 
 def _child(svg: bytes, title: str, write_end: int):
-    status, body = 500, _detail("conversion failed")
+    """Runs in the forked child: converts, reports through the pipe, and always exits
+    here, whatever happened (the child must never return into the server's code)."""
     try:
-        _limit_memory()
-        status, body = 200, convert(svg, title=title)
-    except ServiceError as error:
-        status, body = error.status_code, _detail(error.detail)
-    except (MemoryError, RecursionError):
-        status, body = 422, _detail(TOO_BIG)
+        status, body = _convert_limited(svg, title)
+        report = memoryview(b"%d\n" % status + body)
+        while report:
+            report = report[os.write(write_end, report):]
     finally:
-        with os.fdopen(write_end, "wb") as pipe:
-            pipe.write(b"%d\n" % status)
-            pipe.write(body)
         os._exit(0)
 
 
-def _limit_memory():
+def _convert_limited(svg: bytes, title: str) -> tuple[int, bytes]:
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
     with open("/proc/self/statm") as statm:
         current = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
     limit = current + MEMORY_LIMIT_BYTES
-    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    outcome = None
+    try:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+        outcome = 200, convert(svg, title=title)
+    except ServiceError as error:
+        outcome = error.status_code, _detail(error.detail)
+    except (MemoryError, RecursionError):
+        pass
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))  # room to report
+    return outcome or (422, _detail(TOO_BIG))
 
 
 def _read_until(fd: int, deadline: float) -> bytes | None:

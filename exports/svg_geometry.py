@@ -11,7 +11,7 @@ KAPPA = 0.5522847498307936  # control-point distance of a quarter circle drawn a
 
 _NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 _NUMBER_RE = re.compile(_NUMBER)
-_PATH_TOKEN_RE = re.compile(rf"([MmZzLlHhVvCcSsQqTtAa])|({_NUMBER})")
+_PATH_TOKEN_RE = re.compile(rf"([MmZzLlHhVvCcSsQqTtAa])|({_NUMBER})|([^\s,])")  # 3rd: an error
 _TRANSFORM_RE = re.compile(r"(matrix|translate|scale|rotate|skewX|skewY)\s*\(([^)]*)\)")
 _ARGS = {"M": 2, "L": 2, "H": 1, "V": 1, "C": 6, "S": 4, "Q": 4, "T": 2, "A": 7, "Z": 0}
 
@@ -117,7 +117,7 @@ class _Tokens:
         if text[0] not in "01":
             raise ValueError("bad arc flag")
         if len(text) > 1:
-            self.tokens[self.index] = ("", text[1:])
+            self.tokens[self.index] = ("", text[1:], "")
         else:
             self.index += 1
         return float(text[0])
