@@ -26,8 +26,9 @@ def finished_job_directory(media_root, job_id="ab" * 16, png=None):
     """A record-less finished job folder, which counts as a successful job."""
     directory = media_root / "jobs" / job_id
     directory.mkdir(parents=True)
-    with sqlite3.connect(directory / "positions.db") as db:
-        db.execute("CREATE TABLE meta (key TEXT, value TEXT)")
+    db = sqlite3.connect(directory / "positions.db")
+    db.execute("CREATE TABLE meta (key TEXT, value TEXT)")
+    db.close()
     (directory / "wordcloud.png").write_bytes(png or png_bytes())
     (directory / "wordcloud.svg").write_bytes(svg_bytes('<path d="M0 0h5v5z"/>'))
     return job_id
@@ -64,6 +65,9 @@ def test_upload_round_trips_byte_for_byte_with_sniffed_type(api, media_root):
     (b"GIF89a" + b"\0" * 20, "image/gif"),
     (b"RIFF\0\0\0\0WEBPVP8 " + b"\0" * 10, "image/webp"),
     (b'<?xml version="1.0"?>\n' + svg_bytes("<rect/>"), "image/svg+xml"),
+    (b'<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "svg11.dtd">' + svg_bytes(""),
+     "image/svg+xml"),
+    (b'<!DOCTYPE svg [<!ENTITY a "b">]>' + svg_bytes("&a;"), "application/octet-stream"),
     (b"<html><body>not svg</body></html>", "application/octet-stream"),
     (b"<svg xmlns='http://www.w3.org/2000/svg'><unclosed></svg>", "application/octet-stream"),
     (b'{"a": [1, 2]}', "application/json"),
