@@ -101,6 +101,8 @@ def test_bad_fields_are_400_naming_the_field(api, fields, detail):
     ({"height": -1}, "stickers[0].height must be greater than 0"),
     ({"rotation": "45deg"}, "stickers[0].rotation must be a finite number"),
     ({"x": 1e9}, "stickers[0].x must be between -1000000 and 1000000"),
+    ({"y": 10 ** 400}, "stickers[0].y must be between -1000000 and 1000000"),
+    ({"asset_id": 7}, "stickers[0].asset_id must be a string"),
     ({"z": 1}, "stickers[0] has an unknown key: z"),
 ])
 def test_bad_stickers_are_400_naming_the_sticker_field(api, png_asset, change, detail):

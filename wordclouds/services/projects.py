@@ -68,7 +68,9 @@ def _number(sticker: dict, index: int, key: str, *, positive: bool = False) -> f
     if key not in sticker:
         raise InvalidInput(f"{where} is required")
     value = sticker[key]
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise InvalidInput(f"{where} must be a finite number")
+    if isinstance(value, float) and not math.isfinite(value):
         raise InvalidInput(f"{where} must be a finite number")
     if abs(value) > COORDINATE_MAX:
         raise InvalidInput(f"{where} must be between -{COORDINATE_MAX} and {COORDINATE_MAX}")
@@ -79,8 +81,6 @@ def _number(sticker: dict, index: int, key: str, *, positive: bool = False) -> f
 
 def _parsed_stickers(text: Any) -> list[dict]:
     """The stickers field's JSON, checked for shape; assets are checked apart."""
-    if isinstance(text, (bytes, bytearray)):
-        text = text.decode("utf-8", "replace")
     try:
         stickers = json.loads(text, parse_constant=_refuse_constant)
     except (TypeError, ValueError) as error:
@@ -97,8 +97,10 @@ def _parsed_stickers(text: Any) -> list[dict]:
         if unknown:
             raise InvalidInput(f"stickers[{index}] has an unknown key: {unknown[0]}")
         asset_id = sticker.get("asset_id")
-        if not isinstance(asset_id, str) or not asset_id:
+        if asset_id is None:
             raise InvalidInput(f"stickers[{index}].asset_id is required")
+        if not isinstance(asset_id, str):
+            raise InvalidInput(f"stickers[{index}].asset_id must be a string")
         checked.append({
             "asset_id": asset_id,
             "x": _number(sticker, index, "x"),
