@@ -2,8 +2,10 @@
 
 Uploaded SVG is untrusted and several stickers share one document, so the element is cleaned
 (no scripts, event handlers, foreign objects or references outside the document, which resvg
-would otherwise read from the local disk) and its ids are prefixed per sticker, so that two
-stickers with the same ids (two word clouds) do not take each other's gradients or paths.
+would otherwise read from the local disk) and its ids and classes are prefixed per sticker, so
+that two stickers with the same ids (two word clouds) or classes (`.cls-1` of two exported
+drawings) do not take each other's gradients, paths or styles. Type selectors in a sticker's
+style sheet (`path {...}`) still reach the whole poster in render.svg.
 """
 import re
 from pathlib import Path
@@ -22,7 +24,11 @@ DROPPED_ELEMENTS = {"script", "foreignObject"}
 UNITS = {"": 1.0, "px": 1.0, "pt": 96 / 72, "pc": 16.0, "mm": 96 / 25.4, "cm": 96 / 2.54,
          "in": 96.0}
 LENGTH = re.compile(r"\s*([0-9.]+(?:[eE][-+]?[0-9]+)?)\s*([a-z]*)\s*")
-URL_REFERENCE = re.compile(r"url\(\s*['\"]?([^'\")]*?)['\"]?\s*\)")
+URL_PATTERN = r"url\(\s*['\"]?([^'\")]*?)['\"]?\s*\)"
+# Two empty groups, so that both patterns answer (url target, selector sign, selector name).
+URL_REFERENCE = re.compile(URL_PATTERN + "()()")
+# In a style sheet: a url(...) as a whole, else an id or class selector name.
+CSS_REFERENCE = re.compile(URL_PATTERN + r"|([.#])(-?[_a-zA-Z][\w-]*)")
 # resvg and browsers size an SVG without width, height or viewBox at 100×100.
 FALLBACK_SIZE = 100.0
 
@@ -44,21 +50,51 @@ def _length(text: str | None) -> float | None:
     return float(match.group(1)) * UNITS[match.group(2)]
 
 
+class _Scope:
+    """Renames one sticker's ids and classes with its prefix, and the references to them in
+    attributes and style sheets; references that leave the document become `none`."""
+
+    def __init__(self, root: Element, prefix: str):
+        self.prefix = prefix
+        self.ids = {element.get("id") for element in root.iter() if element.get("id")}
+        self.classes = {name for element in root.iter()
+                        for name in (element.get("class") or "").split()}
+
+    def _css_reference(self, match: re.Match) -> str:
+        target, sign, name = match.groups()
+        if sign:
+            known = self.classes if sign == "." else self.ids
+            return f"{sign}{self.prefix}{name}" if name in known else match.group(0)
+        target = target.strip()
+        if target.startswith("#") and target[1:] in self.ids:
+            return f"url(#{self.prefix}{target[1:]})"
+        return "none"
+
+    def urls(self, text: str) -> str:
+        return URL_REFERENCE.sub(self._css_reference, text)
+
+    def style_sheet(self, text: str) -> str:
+        return CSS_REFERENCE.sub(self._css_reference, text)
+
+    def href(self, element: Element, value: str) -> None:
+        """Keep references inside the document (renamed) and embedded data; drop the rest."""
+        value = value.strip()
+        if value.startswith("#") and value[1:] in self.ids:
+            element.set("href", f"#{self.prefix}{value[1:]}")
+        elif value.startswith("data:"):
+            element.set("href", value)
+        else:
+            del element.attrib["href"]
+
+
 def _clean(root: Element, prefix: str) -> None:
     """Drop active and external content, move unqualified tags into the SVG namespace
-    (documents without xmlns), use SVG 2 `href`, and prefix every id and reference to one."""
+    (documents without xmlns), use SVG 2 `href`, and scope ids and classes to the sticker."""
     for parent in list(root.iter()):
         for child in list(parent):
             if not isinstance(child.tag, str) or _local(child.tag) in DROPPED_ELEMENTS:
                 parent.remove(child)
-    ids = {element.get("id") for element in root.iter() if element.get("id")}
-
-    def renamed(match: re.Match) -> str:
-        target = match.group(1).strip()
-        if target.startswith("#") and target[1:] in ids:
-            return f"url(#{prefix}{target[1:]})"
-        return "none"
-
+    scope = _Scope(root, prefix)
     for element in root.iter():
         if "}" not in element.tag:
             element.tag = f"{{{SVG_NS}}}{element.tag}"
@@ -68,24 +104,15 @@ def _clean(root: Element, prefix: str) -> None:
             if _local(key).lower().startswith("on"):
                 del element.attrib[key]
             elif key == "href":
-                _clean_href(element, value, ids, prefix)
+                scope.href(element, value)
             elif key == "id":
                 element.set(key, prefix + value)
+            elif key == "class":
+                element.set(key, " ".join(prefix + name for name in value.split()))
             elif "url(" in value:
-                element.set(key, URL_REFERENCE.sub(renamed, value))
+                element.set(key, scope.urls(value))
         if _local(element.tag) == "style" and element.text:
-            element.text = URL_REFERENCE.sub(renamed, element.text)
-
-
-def _clean_href(element: Element, value: str, ids: set[str], prefix: str) -> None:
-    """Keep references inside the document (prefixed) and embedded data; drop the rest."""
-    value = value.strip()
-    if value.startswith("#") and value[1:] in ids:
-        element.set("href", f"#{prefix}{value[1:]}")
-    elif value.startswith("data:"):
-        element.set("href", value)
-    else:
-        del element.attrib["href"]
+            element.text = scope.style_sheet(element.text)
 
 
 def _view_box(root: Element) -> str:

@@ -113,7 +113,9 @@ def test_png_with_sticker_partly_off_the_poster(api):
 def test_svg_keeps_svg_stickers_vector_and_embeds_raster_ones(api):
     shape = asset_id(api, svg_bytes(
         '<defs><linearGradient id="g"/></defs><rect id="r" fill="url(#g)" width="5" height="10"/>'
-        '<use href="#r"/><script>alert(1)</script><image href="/etc/passwd"/>',
+        '<use href="#r"/><script>alert(1)</script><image href="/etc/passwd"/>'
+        '<style>.a{fill:url(#g)} #r{fill:url(http://x/y)} .b{fill:#abc}</style>'
+        '<circle class="a b" r="1"/>',
         attributes='width="10mm" height="20mm" onload="alert(2)"',
     ), "s.svg")
     red_png = png_bytes((2, 2), (*RED, 255))
@@ -142,6 +144,9 @@ def test_svg_keeps_svg_stickers_vector_and_embeds_raster_ones(api):
     assert nested.find(f"{SVG}use").get("href") == "#s0-r"
     assert nested.find(f"{SVG}script") is None
     assert nested.find(f"{SVG}image").get("href") is None
+    assert nested.find(f"{SVG}style").text == (
+        ".s0-a{fill:url(#s0-g)} #s0-r{fill:none} .s0-b{fill:#abc}")
+    assert nested.find(f"{SVG}circle").get("class") == "s0-a s0-b"
     assert third[0].find(f"{SVG}rect").get("id") == "s2-r"
     image = second[0]
     assert second.get("transform") is None
