@@ -154,3 +154,37 @@ def test_svg_keeps_svg_stickers_vector_and_embeds_raster_ones(api):
     assert (image.get("x"), image.get("width"), image.get("preserveAspectRatio")) == (
         "1", "3.25", "none")
     assert image.get("href").startswith("data:image/png;base64,")
+
+
+def test_a_real_word_cloud_becomes_a_poster(api, finished_job_dir):
+    # given a job's svg and png artifacts imported as assets
+    job_id = finished_job_dir()
+    imported = {
+        kind: api.post(f"/api/assets/from-job/{job_id}", {"kind": kind}, format="multipart")
+        .json() for kind in ("svg", "png")
+    }
+    assert {record["content_type"] for record in imported.values()} == {
+        "image/svg+xml", "image/png"}
+    stickers = [
+        {"asset_id": imported["svg"]["id"], "x": 0, "y": 0, "width": 400, "height": 300},
+        {"asset_id": imported["png"]["id"], "x": 500, "y": 0, "width": 400, "height": 300},
+    ]
+    project_id = poster(api, stickers)
+
+    # when it is rendered
+    root = rendered_svg(api, project_id)
+    image = rendered_png(api, project_id)
+
+    # then the words stay vector paths in the SVG, and the PNG shows the artifact's pixels:
+    # exactly where it was placed 1:1, and where resvg drew the same outlines
+    words = [path for path in root[1].iter(f"{SVG}path") if path.get("id", "").startswith("s0-w")]
+    assert words
+    artifact = Image.open(BytesIO(b"".join(
+        api.get(imported["png"]["download_url"]).streaming_content))).convert("RGB")
+    points = [(x, y) for x in range(0, 400, 3) for y in range(0, 300, 3)]
+    ink = [point for point in points if sum(artifact.getpixel(point)) < 600]
+    paper = [point for point in points if artifact.getpixel(point) == (255, 255, 255)]
+    assert ink and paper
+    assert all(image.getpixel((500 + x, y)) == artifact.getpixel((x, y)) for x, y in points)
+    assert sum(sum(image.getpixel(point)) < 700 for point in ink) > 0.9 * len(ink)
+    assert sum(image.getpixel(point) == (255, 255, 255) for point in paper) > 0.9 * len(paper)
