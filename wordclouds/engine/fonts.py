@@ -16,7 +16,6 @@ INVALID = "font_file is not a valid font"
 # faces, since most name lists are Chinese.
 DEFAULT_FACE = 2
 MOVE, LINE, QUAD, CUBIC, CLOSE = range(5)
-POINTS_PER_COMMAND = (1, 1, 2, 3, 0)
 
 
 def default_font_path() -> Path:

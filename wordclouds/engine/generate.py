@@ -113,7 +113,7 @@ def generate(*, names_path, out_dir, params: dict, mask_path=None, font_path=Non
     report.begin("rendering", f"drawing {len(placements)} words")
     colors = word_colors(placements, config, mask, seed)
     svg, svg_stroke = svg_documents(placements, colors, config, mask.width, mask.height)
-    png = render_png(svg, config.transparent)
+    png = render_png(placements, colors, config, mask.width, mask.height)
 
     report.begin("writing_artifacts", "writing files")
     out_dir = Path(out_dir)

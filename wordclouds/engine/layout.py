@@ -9,9 +9,10 @@ import numpy as np
 from .errors import LayoutError
 from .mask import Mask
 from .names import Name
-from .occupancy import contact, find_fit, new_occupancy, rasterize, settle, stamp
+from .occupancy import contact, find_fit, new_occupancy, settle, stamp
 from .outlines import WordOutline, resolve_style, word_outline
 from .params import Params
+from .raster import coverage
 
 # Without MIN_FONT_SIZE, words stay legible at 8 px; only when that cannot hold every name
 # does a last attempt go down to 4 px.
@@ -20,9 +21,11 @@ FLOOR_FONT_SIZE = 4.0
 SHRINK = 0.88  # a word that does not fit is retried this much smaller
 # Share of the free area the remaining words are planned to fill, per attempt: a failed
 # attempt starts over with smaller words.
-FILL_TARGETS = (0.5, 0.4, 0.3)
-SIZE_SPREAD = 0.5  # exponent of the size profile: the first words are largest
+FILL_TARGETS = (0.45, 0.38, 0.3)
+SIZE_SPREAD = 0.6  # exponent of the size profile: the first words are largest
 REPEAT_SHRINK = 0.7
+# Coverage below this is invisible in an 8-bit image and does not count as ink.
+INK_THRESHOLD = 1 / 512
 CANDIDATES = 3  # spots tried per word; the snuggest wins
 
 
@@ -101,7 +104,8 @@ class Layout:
             if snug > best_contact:
                 best, best_contact = (x, y), snug
         x, y = best
-        ink = rasterize(outline.polygon, outline.contour_ends, size, left, top, height, width)
+        cover = coverage(outline.polygon, outline.contour_ends, size, left, top, height, width)
+        ink = cover > INK_THRESHOLD
         stamp(self.runs, self.row_max, ink, x, y, self.margin)
         self.free -= (width + self.margin) * (height + self.margin)
         return int(x), int(y), width, height

@@ -7,12 +7,12 @@ import unicodedata
 from dataclasses import dataclass
 
 import numpy as np
+from numba import njit
 
-from .fonts import CLOSE, CUBIC, LINE, MOVE, POINTS_PER_COMMAND, QUAD, Typeface
-from .occupancy import flatten
+from .fonts import CLOSE, LINE, MOVE, QUAD, Typeface
+from .raster import flatten
 
 MISSING_ADVANCE = 0.5  # em; for a character no font can draw, a gap instead of a box
-LETTERS = {LINE: "l", QUAD: "q", CUBIC: "c"}
 
 
 def is_cjk(text: str) -> bool:
@@ -95,59 +95,88 @@ def word_outline(text: str, typeface: Typeface, *, vertical: bool, style: str) -
     return WordOutline(codes, points, polygon, ends, bounds, frame)
 
 
-def _tenths(value: int) -> str:
-    whole, tenth = divmod(abs(value), 10)
-    text = f"{whole}.{tenth}" if tenth else str(whole)
-    return "-" + text if value < 0 else text
+@njit(cache=True)
+def _write_number(out, n, value, separate):
+    if value < 0:
+        out[n] = 45  # "-" also separates it from what came before
+        n += 1
+        value = -value
+    elif separate:
+        out[n] = 32
+        n += 1
+    whole, tenth = value // 10, value % 10
+    digits = 1
+    while whole >= 10 ** digits:
+        digits += 1
+    for k in range(digits - 1, -1, -1):
+        out[n + k] = 48 + whole % 10
+        whole //= 10
+    n += digits
+    if tenth:
+        out[n] = 46
+        out[n + 1] = 48 + tenth
+        n += 2
+    return n
 
 
-_TABLE_LIMIT = 20000
-_TABLE = [_tenths(v) for v in range(-_TABLE_LIMIT, _TABLE_LIMIT + 1)]
+@njit(cache=True)
+def encode_path(codes, tenths):
+    """SVG path data (ASCII bytes) for an outline whose points are in tenths of a pixel:
+    absolute first move, then relative commands, h/v for straight lines, implicit repeats."""
+    out = np.empty(16 + codes.size + 24 * tenths.shape[0], dtype=np.uint8)
+    n = cursor = 0
+    letter = 0
+    cx = cy = sx = sy = 0
+    for code in codes:
+        if code == CLOSE:
+            out[n] = 122  # z
+            n += 1
+            letter, cx, cy = 122, sx, sy
+            continue
+        count = 1 if code <= LINE else (2 if code == QUAD else 3)
+        px, py = tenths[cursor, 0], tenths[cursor, 1]
+        if code == MOVE:
+            command = 77 if cursor == 0 else 109  # M, m
+        elif code == LINE and py == cy:
+            command = 104  # h
+        elif code == LINE and px == cx:
+            command = 118  # v
+        else:
+            command = 108 if code == LINE else (113 if code == QUAD else 99)  # l, q, c
+        separate = True
+        if command != letter or command == 77 or command == 109:
+            out[n] = command
+            n += 1
+            separate = False
+        base_x, base_y = (0, 0) if command == 77 else (cx, cy)
+        for k in range(count):
+            px, py = tenths[cursor + k, 0], tenths[cursor + k, 1]
+            if command != 118:
+                n = _write_number(out, n, px - base_x, separate)
+                separate = True
+            if command != 104:
+                n = _write_number(out, n, py - base_y, separate)
+                separate = True
+        cx, cy = tenths[cursor + count - 1, 0], tenths[cursor + count - 1, 1]
+        if code == MOVE:
+            sx, sy = cx, cy
+        cursor += count
+        letter = 108 if command == 109 else command
+    return out[:n]
 
 
-def _number(value: int) -> str:
-    return _TABLE[value + _TABLE_LIMIT] if -_TABLE_LIMIT <= value <= _TABLE_LIMIT else _tenths(value)
-
-
-def placed_path(outline: WordOutline, size: float, x: int, y: int) -> str:
-    """SVG path data of ``outline`` at ``size`` px with its pixel box's top-left at (x, y):
-    one decimal, relative commands (h/v for straight lines), implicit repeats."""
-    if not outline.codes.size:
-        return ""
+def placed_tenths(outline: WordOutline, size: float, x: int, y: int) -> np.ndarray:
+    """The outline's points at ``size`` px with its ink box's top-left at (x, y), in whole
+    tenths of a pixel: the exact numbers of the SVG path, which the PNG is painted from."""
     left, top, _, _ = outline.box(size)
     tenths = np.rint(outline.points * (size * 10)).astype(np.int64)
     tenths += (10 * (x - left), 10 * (y - top))
-    coords = tenths.tolist()
-    parts = []
-    letter = ""
-    current = start = (0, 0)
-    cursor = 0
-    for code in outline.codes.tolist():
-        if code == CLOSE:
-            parts.append("z")
-            letter, current = "z", start
-            continue
-        count = POINTS_PER_COMMAND[code]
-        chunk = coords[cursor:cursor + count]
-        cursor += count
-        cx, cy = current
-        if code == MOVE:
-            command = "M" if not parts else "m"
-            numbers = [chunk[0][0] - (cx if parts else 0), chunk[0][1] - (cy if parts else 0)]
-            start = (chunk[0][0], chunk[0][1])
-        elif code == LINE and chunk[0][1] == cy:
-            command, numbers = "h", [chunk[0][0] - cx]
-        elif code == LINE and chunk[0][0] == cx:
-            command, numbers = "v", [chunk[0][1] - cy]
-        else:
-            command = LETTERS[code]
-            numbers = [v for px, py in chunk for v in (px - cx, py - cy)]
-        current = (chunk[-1][0], chunk[-1][1])
-        texts = [_number(v) for v in numbers]
-        if command != letter or command in "Mm":
-            parts.append(command + texts[0])
-        else:
-            parts.append(texts[0] if texts[0][0] == "-" else " " + texts[0])
-        parts.extend(t if t[0] == "-" else " " + t for t in texts[1:])
-        letter = "l" if command == "m" else command
-    return "".join(parts)
+    return tenths
+
+
+def placed_path(outline: WordOutline, size: float, x: int, y: int) -> str:
+    """SVG path data of ``outline`` at ``size`` px with its ink box's top-left at (x, y):
+    canvas coordinates to one decimal, relative commands."""
+    if not outline.codes.size:
+        return ""
+    return encode_path(outline.codes, placed_tenths(outline, size, x, y)).tobytes().decode()
