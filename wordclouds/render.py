@@ -47,11 +47,14 @@ def render_png(project: Project) -> bytes:
     canvas = Image.new("RGBA", (width, height), (*_rgb(project.background_color), 255))
     limit = RASTER_LIMIT_FACTOR * max(width, height)
     for index, sticker, asset in _stickers_with_assets(project):
+        region = _covered_region(sticker, canvas.size)
+        if region is None:
+            continue
         size = (
             min(max(1, math.ceil(sticker["width"])), limit),
             min(max(1, math.ceil(sticker["height"])), limit),
         )
-        _place(canvas, _sticker_raster(asset, index, size), sticker)
+        _place(canvas, _sticker_raster(asset, index, size), sticker, region)
     out = BytesIO()
     canvas.convert("RGB").save(out, "PNG")
     return out.getvalue()
@@ -77,23 +80,35 @@ def _sticker_raster(asset: Asset, index: int, size: tuple[int, int]) -> Image.Im
         raise Unprocessable(f"stickers[{index}] asset {asset.id} cannot be drawn") from error
 
 
-def _place(canvas: Image.Image, image: Image.Image, sticker: dict) -> None:
-    """Composite `image` stretched to the sticker's box and rotated about its centre; only
-    the part of the canvas the rotated box covers is resampled."""
-    x, y, w, h = sticker["x"], sticker["y"], sticker["width"], sticker["height"]
-    cx, cy = x + w / 2, y + h / 2
+def _turn(sticker: dict) -> tuple[float, float, float, float]:
+    """(centre x, centre y, cos, sin) of the sticker's box and rotation."""
     theta = math.radians(sticker.get("rotation", 0))
-    cos, sin = math.cos(theta), math.sin(theta)
+    return (sticker["x"] + sticker["width"] / 2, sticker["y"] + sticker["height"] / 2,
+            math.cos(theta), math.sin(theta))
+
+
+def _covered_region(sticker: dict, canvas_size: tuple[int, int]):
+    """(left, top, right, bottom) of the canvas pixels the rotated box touches, or None
+    when it lies wholly off the poster."""
+    cx, cy, cos, sin = _turn(sticker)
+    w, h = sticker["width"], sticker["height"]
     corners = [
         (cx + cos * dx - sin * dy, cy + sin * dx + cos * dy)
         for dx, dy in ((-w / 2, -h / 2), (w / 2, -h / 2), (w / 2, h / 2), (-w / 2, h / 2))
     ]
     left = max(0, math.floor(min(px for px, _ in corners)))
     top = max(0, math.floor(min(py for _, py in corners)))
-    right = min(canvas.width, math.ceil(max(px for px, _ in corners)))
-    bottom = min(canvas.height, math.ceil(max(py for _, py in corners)))
-    if right <= left or bottom <= top:
-        return
+    right = min(canvas_size[0], math.ceil(max(px for px, _ in corners)))
+    bottom = min(canvas_size[1], math.ceil(max(py for _, py in corners)))
+    return None if right <= left or bottom <= top else (left, top, right, bottom)
+
+
+def _place(canvas: Image.Image, image: Image.Image, sticker: dict, region) -> None:
+    """Composite `image` stretched to the sticker's box and rotated about its centre,
+    resampling only the `region` of the canvas the rotated box covers."""
+    cx, cy, cos, sin = _turn(sticker)
+    w, h = sticker["width"], sticker["height"]
+    left, top, right, bottom = region
     # Canvas point (left + u, top + v), turned back by the rotation into the box, then scaled
     # into the image: the inverse map Pillow's affine transform wants.
     sx, sy = image.width / w, image.height / h

@@ -99,10 +99,12 @@ def test_png_rasterises_svg_stickers_stretched_to_the_box(api):
     assert image.getpixel((110, 90)) == BACKGROUND
 
 
-def test_png_with_sticker_partly_off_the_poster(api):
+def test_png_with_stickers_partly_and_wholly_off_the_poster(api):
     red = asset_id(api, png_bytes((4, 4), (*RED, 255)))
-    project_id = poster(api, [{"asset_id": red, "x": -50, "y": 1000, "width": 100,
-                               "height": 500000}])
+    project_id = poster(api, [
+        {"asset_id": red, "x": -50, "y": 1000, "width": 100, "height": 500000},
+        {"asset_id": red, "x": -5000, "y": 0, "width": 100, "height": 100, "rotation": 45},
+    ])
 
     image = rendered_png(api, project_id)
 
