@@ -1,0 +1,226 @@
+"""Races against a real server: a daphne process (as `make run` starts it) on its own
+database — a fresh SQLite file, or a fresh PostgreSQL database when DATABASE_URL names one —
+and many truly simultaneous HTTP requests (threads released together by a barrier).
+Django's ASGI handler runs each request's sync view in its own thread with its own
+database connection, so these are real concurrent transactions."""
+import os
+import socket
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from contextlib import contextmanager
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from urllib.parse import urlparse, urlunparse
+
+import httpx
+import psycopg
+import pytest
+from django.conf import settings
+
+from tests.commerce.conftest import APP_ID, APP_SECRET
+from wordclouds.admin_token import admin_token_issue
+
+pytestmark = pytest.mark.e2e
+
+ROOT = Path(settings.BASE_DIR)
+CONCURRENCY = 20
+
+
+def _fresh_database(tmp_dir: Path):
+    """(database URL, cleanup) for a database nobody else uses."""
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith(("postgres://", "postgresql://")):
+        return f"sqlite:///{tmp_dir / 'commerce-e2e.sqlite3'}", lambda: None
+    name = f"commerce_e2e_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(url, autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+
+    def drop():
+        with psycopg.connect(url, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+    return urlunparse(urlparse(url)._replace(path=f"/{name}")), drop
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _wait_for_lock_waiters(database_url: str, waiters: int) -> None:
+    with psycopg.connect(database_url, autocommit=True) as observer:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and observer.execute(
+            "SELECT count(*) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND wait_event_type = 'Lock'"
+        ).fetchone()[0] < waiters:
+            time.sleep(0.05)
+
+
+@contextmanager
+def orders_held(database_url: str, waiters: int):
+    """Holds back every write to the orders table (reads go on) until `waiters` requests
+    wait for it, so concurrent requests all pass their read-only steps and pile up at the
+    insert. SQLite cannot show its waiters: there the hold lasts a fixed time."""
+    sqlite = database_url.startswith("sqlite")
+    if sqlite:
+        connection = sqlite3.connect(urlparse(database_url).path, isolation_level=None)
+        connection.execute("BEGIN IMMEDIATE")  # the database's one write lock
+    else:
+        connection = psycopg.connect(database_url)
+        connection.execute("LOCK TABLE commerce_order IN EXCLUSIVE MODE")
+    try:
+        yield
+        if sqlite:
+            time.sleep(1.5)
+        else:
+            _wait_for_lock_waiters(database_url, waiters)
+    finally:
+        connection.rollback()
+        connection.close()
+
+
+@pytest.fixture(scope="module")
+def server(identity_platform_server, tmp_path_factory):
+    """(base URL, database URL) of a migrated daphne server that uses the fake identity platform."""
+    tmp_dir = tmp_path_factory.mktemp("commerce-e2e")
+    database_url, drop_database = _fresh_database(tmp_dir)
+    env = {
+        **os.environ, "DATABASE_URL": database_url, "MEDIA_ROOT": str(tmp_dir / "media"),
+        "SECRET_KEY": settings.SECRET_KEY, "IDENTITY_PLATFORM_URL": identity_platform_server.url,
+        "IDENTITY_APP_ID": APP_ID, "IDENTITY_APP_SECRET": APP_SECRET, "LOG_LEVEL": "ERROR",
+    }
+    port = _free_port()
+    # daphne only touches the database per request, so it starts while the migration runs.
+    process = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=ROOT, env=env,
+                       check=True, capture_output=True)
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if httpx.get(f"{base}/api/products", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert process.poll() is None and time.monotonic() < deadline, "daphne did not start"
+            time.sleep(0.1)
+        yield base, database_url
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+        drop_database()
+
+
+class Api:
+    """An HTTP client for the server, acting as one end user or as staff."""
+
+    def __init__(self, base: str, token: str):
+        self.base, self.headers = base, {"Authorization": f"Bearer {token}"}
+
+    def call(self, method: str, path: str, body: dict | None = None) -> httpx.Response:
+        return httpx.request(method, self.base + path, json=body, headers=self.headers, timeout=60)
+
+
+def _login(server, platform, openid) -> Api:
+    response = httpx.post(f"{server}/api/auth/login", json={"code": platform.login_code(openid)})
+    assert response.status_code == 200, response.text
+    return Api(server, response.json()["token"])
+
+
+@pytest.fixture(scope="module")
+def world(server, identity_platform_server):
+    """A customer with an address, a product, and staff."""
+    server, _ = server
+    staff = Api(server, admin_token_issue())
+    customer = _login(server, identity_platform_server, f"openid-{uuid.uuid4().hex}")
+    product = staff.call("POST", "/api/products", {"name": "Poster", "price": 4900}).json()
+    address = customer.call("POST", "/api/addresses", {
+        "recipient": "Li Lei", "phone": "13800138000", "province": "Guangdong", "city": "Shenzhen",
+        "detail": "1 Keyuan Road"}).json()
+    return staff, customer, product["id"], address["id"]
+
+
+def simultaneously(*calls):
+    """Runs the calls in threads released at the same instant; answers their responses."""
+    barrier = threading.Barrier(len(calls))
+
+    def run(call):
+        barrier.wait()
+        return call()
+
+    with ThreadPoolExecutor(len(calls)) as pool:
+        return list(pool.map(run, calls))
+
+
+def test_concurrent_repeats_of_one_request_id_make_one_order(server, world):
+    staff, customer, product_id, address_id = world
+    design_list = customer.call("POST", "/api/design-lists", {"name": "Class of 2026"}).json()
+    body = {"addressId": address_id, "items": [{"productId": product_id, "quantity": 3}],
+            "designListId": design_list["id"], "requestId": f"req-{uuid.uuid4().hex}"}
+    requests = [lambda: customer.call("POST", "/api/orders", body)] * CONCURRENCY
+
+    # Every request finds no order yet, then all insert the same requestId at once.
+    with ThreadPoolExecutor(1) as background, orders_held(server[1], CONCURRENCY):
+        pending = background.submit(simultaneously, *requests)
+    responses = pending.result()
+
+    statuses = sorted(r.status_code for r in responses)
+    assert statuses == [200] * (CONCURRENCY - 1) + [201], [r.text for r in responses if r.status_code >= 300]
+    assert len({r.json()["id"] for r in responses}) == 1
+    orders = [o for o in customer.call("GET", "/api/orders?pageSize=100").json()["list"]
+              if o["requestId"] == body["requestId"]]
+    assert len(orders) == 1 and orders[0]["totalAmount"] == 3 * 4900
+    moved = customer.call("GET", f"/api/design-lists/{design_list['id']}").json()
+    assert moved["status"] == "PROCESSING"
+
+
+def test_concurrent_orders_for_one_design_list_hand_it_over_once(world):
+    staff, customer, product_id, address_id = world
+    design_list = customer.call("POST", "/api/design-lists", {"name": "Team photo"}).json()
+    # One product per order, so no product row lock puts the orders in line: only the
+    # design list's own lock does.
+    products = [staff.call("POST", "/api/products", {"name": f"Print {n}", "price": 100}).json()["id"]
+                for n in range(CONCURRENCY)]
+
+    def order(n):
+        return lambda: customer.call("POST", "/api/orders", {
+            "addressId": address_id, "items": [{"productId": products[n], "quantity": 1}],
+            "designListId": design_list["id"], "requestId": f"req-{uuid.uuid4().hex}-{n}"})
+
+    responses = simultaneously(*[order(n) for n in range(CONCURRENCY)])
+
+    assert sorted(r.status_code for r in responses) == [201] + [409] * (CONCURRENCY - 1)
+    assert {r.json()["detail"] for r in responses if r.status_code == 409} == {
+        "design list cannot be ordered in status PROCESSING"}
+
+
+def test_cancel_and_mark_paid_racing_end_in_exactly_one(world):
+    staff, customer, product_id, address_id = world
+    body = {"addressId": address_id, "items": [{"productId": product_id, "quantity": 1}]}
+    orders = [customer.call("POST", "/api/orders", body).json()["id"] for _ in range(8)]
+
+    for order_id in orders:
+        cancel, pay = simultaneously(
+            lambda: customer.call("POST", f"/api/orders/{order_id}/cancel"),
+            lambda: staff.call("POST", f"/api/orders/{order_id}/mark-paid"),
+        )
+
+        assert sorted([cancel.status_code, pay.status_code]) == [200, 409]
+        winner = cancel if cancel.status_code == 200 else pay
+        loser = pay if winner is cancel else cancel
+        final = staff.call("GET", f"/api/orders/{order_id}").json()
+        assert final["status"] == winner.json()["status"]
+        assert loser.json()["detail"] == (
+            f"order cannot be marked paid in status CANCELLED" if loser is pay
+            else "order cannot be cancelled in status PAID")
+        assert (final["paidAt"] is None) != (final["cancelledAt"] is None)
