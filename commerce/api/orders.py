@@ -17,6 +17,7 @@ class OrderListView(APIView):
         parameters=[OpenApiParameter("status", str), OpenApiParameter("page", int),
                     OpenApiParameter("pageSize", int, description="1-100, default 20")],
         responses={200: OrderPageOut}, tags=["commerce"], summary="Orders, newest first",
+        operation_id="orders_list",
     )
     def get(self, request):
         caller = request_caller(request)

@@ -27,7 +27,7 @@ class StrictInput(serializers.Serializer):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         for field in self.fields.values():
-            field.error_messages.update(required="is required", null="is required", blank="is required")
+            field.error_messages.update(required="is required", null="is required", blank="must not be empty")
 
     def to_internal_value(self, data):
         if isinstance(data, Mapping):

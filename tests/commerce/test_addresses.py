@@ -68,7 +68,8 @@ def test_a_user_id_in_the_body_is_rejected(alice, bob):
 
 
 @pytest.mark.parametrize("change, detail", [
-    ({"recipient": ""}, "recipient is required"),
+    ({"recipient": ""}, "recipient must not be empty"),
+    ({"city": None}, "city is required"),
     ({"phone": "call me"}, "phone must be a phone number"),
     ({"detail": "x" * 201}, "detail: Ensure this field has no more than 200 characters."),
 ])

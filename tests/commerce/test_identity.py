@@ -50,12 +50,14 @@ def test_the_token_authenticates_the_user(identity_platform):
     assert response.status_code == 200
 
 
-@pytest.mark.parametrize("body", [{}, {"code": ""}, {"code": None}])
-def test_missing_code_is_400(identity_platform, body):
+@pytest.mark.parametrize("body, detail", [({}, "code is required"), ({"code": None}, "code is required"),
+                                          ({"code": ""}, "code must not be empty")])
+def test_missing_code_is_400(identity_platform, body, detail):
     response = APIClient().post("/api/auth/login", body, format="json")
 
     assert response.status_code == 400
-    assert response.json() == {"detail": "code is required"}
+    assert response.json() == {"detail": detail}
+    assert EndUser.objects.count() == 0
 
 
 def test_a_code_the_platform_rejects_is_502_with_its_message(identity_platform):

@@ -187,6 +187,17 @@ def test_a_request_id_of_another_user_is_409(alice, bob, home, poster):
     assert Order.objects.count() == 1
 
 
+@pytest.mark.parametrize("request_id, detail", [
+    ("", "requestId must not be empty"),
+    ("r" * 65, "requestId: Ensure this field has no more than 64 characters."),
+])
+def test_bad_request_id_is_400(alice, home, poster, request_id, detail):
+    response = alice.post("/api/orders", order_body(home, (poster, 1), requestId=request_id), format="json")
+
+    assert response.status_code == 400
+    assert response.json() == {"detail": detail}
+
+
 def test_staff_cannot_create_orders(staff, alice, home, poster):
     response = staff.post("/api/orders", order_body(home, (poster, 1)), format="json")
 
