@@ -35,6 +35,7 @@ class IdentityPlatform:
             self.tokens: dict[str, float] = {}  # token -> monotonic expiry
             self.token_lifetime = 7200
             self.token_fetches = 0
+            self.token_rejections = 0
             self.delay = 0.0
 
     def _code(self) -> str:
@@ -101,8 +102,10 @@ class IdentityPlatform:
     def _with_token(self, query: dict) -> dict | None:
         expiry = self.tokens.get(query.get("access_token", ""))
         if expiry is None:
+            self.token_rejections += 1
             return {"errcode": 40001, "errmsg": "invalid credential, access_token is invalid or not latest"}
         if expiry <= time.monotonic():
+            self.token_rejections += 1
             return {"errcode": 42001, "errmsg": "access_token expired"}
         return None
 

@@ -9,6 +9,12 @@ pytestmark = pytest.mark.django_db
 S = Order.Status
 
 
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    """admin_client makes a superuser; the production hasher takes most of a second."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 def run_action(admin_client, model, action, *records):
     return admin_client.post(f"/admin/commerce/{model}/", {
         "action": action, "_selected_action": [r.pk for r in records]}, follow=True)

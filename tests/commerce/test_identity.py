@@ -159,7 +159,7 @@ def test_the_access_token_is_fetched_once_while_it_is_valid(identity_platform, a
     assert identity_platform.token_fetches == 1
 
 
-def test_an_expired_access_token_is_renewed(identity_platform, alice):
+def test_an_access_token_is_renewed_before_it_expires(identity_platform, alice):
     identity_platform.token_lifetime = 1
     first = alice.post("/api/platform/plugin-openpid",
                        {"code": identity_platform.openpid_code("pid-1")}, format="json")
@@ -171,6 +171,7 @@ def test_an_expired_access_token_is_renewed(identity_platform, alice):
 
     assert first.status_code == second.status_code == 200
     assert identity_platform.token_fetches == 2
+    assert identity_platform.token_rejections == 0  # renewed from our cache, not after a rejection
 
 
 def test_a_token_the_platform_no_longer_accepts_is_refreshed_once_and_retried(identity_platform, alice):
@@ -182,7 +183,7 @@ def test_a_token_the_platform_no_longer_accepts_is_refreshed_once_and_retried(id
 
     assert response.status_code == 200
     assert response.json()["purePhoneNumber"] == "13900139000"
-    assert identity_platform.token_fetches == 2
+    assert identity_platform.token_fetches == 2 and identity_platform.token_rejections == 1
 
 
 def test_a_platform_that_cannot_issue_a_token_is_502(identity_platform, alice, settings):
