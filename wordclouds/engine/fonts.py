@@ -107,7 +107,15 @@ class Face:
         self.path, self.index = Path(path), index
         self.font = _faces(path)[index]
         self.cmap = self.font.getBestCmap()
-        self.glyph_set = self.font.getGlyphSet()
+        if "CFF " in self.font:
+            # Straight from the charstrings: a glyph set would first decode the horizontal and
+            # vertical metrics of every glyph (65,535 in a CJK font), a quarter of a second.
+            self.glyph_set = None
+            self._charstrings = self.font["CFF "].cff.topDictIndex[0].CharStrings
+            self._hmtx = self.font.reader["hmtx"]
+            self._metric_count = self.font["hhea"].numberOfHMetrics
+        else:
+            self.glyph_set = self.font.getGlyphSet()
         self.scale = 1.0 / self.font["head"].unitsPerEm
         self.family = self.font["name"].getBestFamilyName() or self.path.stem
         metrics = self.font["OS/2"] if "OS/2" in self.font else None
@@ -126,11 +134,17 @@ class Face:
 
     def _draw(self, name):
         pen = _GlyphPen(self.glyph_set, self.scale)
-        glyph = self.glyph_set[name]
-        glyph.draw(pen)
+        if self.glyph_set is None:
+            self._charstrings[name].draw(pen)
+            entry = 4 * min(self.font.getGlyphID(name), self._metric_count - 1)
+            advance = int.from_bytes(self._hmtx[entry:entry + 2], "big")
+        else:
+            glyph = self.glyph_set[name]
+            glyph.draw(pen)
+            advance = glyph.width
         return Glyph(np.array(pen.codes, dtype=np.uint8),
                      np.array(pen.points, dtype=np.float64).reshape(-1, 2),
-                     glyph.width * self.scale)
+                     advance * self.scale)
 
 
 @functools.lru_cache(maxsize=8)

@@ -9,7 +9,7 @@ import numpy as np
 from .errors import LayoutError
 from .mask import Mask
 from .names import Name
-from .occupancy import contact, find_fit, new_occupancy, settle, stamp
+from .occupancy import UNIFORMS_PER_CANDIDATE, best_spot, new_occupancy, stamp
 from .outlines import WordOutline, resolve_style, word_outline
 from .params import Params
 from .raster import coverage
@@ -56,25 +56,16 @@ class Layout:
         self.free = float(mask.area)
         self.margin = math.ceil(margin)
         self.rng = rng
+        self.bounds = np.array([self.top, self.bottom, self.left, self.right])
         # Box sizes that found no place: a box at least as large in both sides cannot either.
-        self.failed_w = np.empty(0, dtype=np.int64)
-        self.failed_h = np.empty(0, dtype=np.int64)
-
-    def _start(self, width, height):
-        for _ in range(16):
-            x = int(self.rng.integers(self.left, self.right))
-            y = int(self.rng.integers(self.top, self.bottom))
-            if self.inside[y, x]:
-                break
-        return max(0, x - width // 2), max(0, y - height // 2)
+        self.failed = []
 
     def _hopeless(self, width, height):
-        return bool(np.any((self.failed_w <= width) & (self.failed_h <= height)))
+        return any(w <= width and h <= height for w, h in self.failed)
 
     def _remember_failure(self, width, height):
-        keep = ~((self.failed_w >= width) & (self.failed_h >= height))
-        self.failed_w = np.append(self.failed_w[keep], width)
-        self.failed_h = np.append(self.failed_h[keep], height)
+        self.failed = [(w, h) for w, h in self.failed if w < width or h < height]
+        self.failed.append((width, height))
 
     def clip(self, box):
         """``box`` cut to the canvas."""
@@ -90,20 +81,12 @@ class Layout:
         left, top, width, height = outline.box(size)
         if self._hopeless(width, height):
             return None
-        best, best_contact = None, -1.0
-        for _ in range(CANDIDATES):
-            start_x, start_y = self._start(width, height)
-            x, y = find_fit(self.runs, self.row_max, width, height, start_x, start_y,
-                            self.top, self.bottom)
-            if x < 0:
-                self._remember_failure(width, height)
-                return None
-            step_x, step_y = self.rng.choice((-1, 1), size=2)
-            x, y = settle(self.runs, x, y, width, height, step_x, step_y, self.top, self.bottom)
-            snug = contact(self.runs, x, y, width, height)
-            if snug > best_contact:
-                best, best_contact = (x, y), snug
-        x, y = best
+        uniforms = self.rng.random(CANDIDATES * UNIFORMS_PER_CANDIDATE)
+        x, y = best_spot(self.runs, self.row_max, self.inside, width, height, self.bounds,
+                         CANDIDATES, uniforms)
+        if x < 0:
+            self._remember_failure(width, height)
+            return None
         cover = coverage(outline.polygon, outline.contour_ends, size, left, top, height, width)
         ink = cover > INK_THRESHOLD
         stamp(self.runs, self.row_max, ink, x, y, self.margin)

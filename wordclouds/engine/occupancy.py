@@ -163,3 +163,44 @@ def contact(runs, x, y, width, height):
         touching += 1 if x == 0 or runs[r, x - 1] < 0 else 0
         touching += 1 if x + width >= canvas_w or runs[r, x + width] < 0 else 0
     return touching / (2 * (width + height))
+
+
+@njit(cache=True)
+def _random_start(inside, width, height, top, bottom, left, right, uniforms, offset):
+    # Up to 16 tries for a point inside the shape, then the box centred on it.
+    x = y = 0
+    for attempt in range(16):
+        x = left + int(uniforms[offset + 2 * attempt] * (right - left))
+        y = top + int(uniforms[offset + 2 * attempt + 1] * (bottom - top))
+        if inside[y, x]:
+            break
+    return max(0, x - width // 2), max(0, y - height // 2)
+
+
+UNIFORMS_PER_CANDIDATE = 34
+
+
+@njit(cache=True)
+def best_spot(runs, row_max, inside, width, height, bounds, candidates, uniforms):
+    """Where to put a width×height box: from each of ``candidates`` random points of the
+    shape, the first free spot in reading order, slid in a random direction until it
+    touches something; the snuggest of them. ``bounds`` is the shape's (top, bottom, left,
+    right); ``uniforms`` holds UNIFORMS_PER_CANDIDATE random numbers in [0, 1) per
+    candidate. Returns (-1, -1) when the box fits nowhere."""
+    top, bottom, left, right = bounds
+    best_x = best_y = -1
+    best_contact = -1.0
+    for candidate in range(candidates):
+        offset = candidate * UNIFORMS_PER_CANDIDATE
+        start_x, start_y = _random_start(inside, width, height, top, bottom, left, right,
+                                         uniforms, offset)
+        x, y = find_fit(runs, row_max, width, height, start_x, start_y, top, bottom)
+        if x < 0:
+            return -1, -1
+        step_x = -1 if uniforms[offset + 32] < 0.5 else 1
+        step_y = -1 if uniforms[offset + 33] < 0.5 else 1
+        x, y = settle(runs, x, y, width, height, step_x, step_y, top, bottom)
+        snug = contact(runs, x, y, width, height)
+        if snug > best_contact:
+            best_x, best_y, best_contact = x, y, snug
+    return best_x, best_y
