@@ -37,14 +37,20 @@ def design_list_list(*, caller: Caller) -> QuerySet[DesignList]:
     return lists if caller.is_admin else lists.filter(user=caller.user)
 
 
+def _visible_to(caller: Caller, records: QuerySet, pk: int):
+    """The record with this pk: 404 when there is none, 403 when it is another user's."""
+    record = records.filter(pk=pk).first()
+    subject = records.model._meta.verbose_name
+    if record is None:
+        raise NotFound(f"{subject} not found")
+    if not caller.is_admin and record.user_id != caller.user.pk:
+        raise Forbidden(f"{subject} belongs to another user")
+    return record
+
+
 def design_list_get(*, caller: Caller, design_list_id: int, lock: bool = False) -> DesignList:
     lists = DesignList.objects.select_for_update() if lock else DesignList.objects.all()
-    design_list = lists.filter(pk=design_list_id).first()
-    if design_list is None:
-        raise NotFound("design list not found")
-    if not caller.is_admin and design_list.user_id != caller.user.pk:
-        raise Forbidden("design list belongs to another user")
-    return design_list
+    return _visible_to(caller, lists, design_list_id)
 
 
 def order_list(*, caller: Caller, status: str | None = None) -> QuerySet[Order]:
@@ -57,9 +63,4 @@ def order_list(*, caller: Caller, status: str | None = None) -> QuerySet[Order]:
 
 def order_get(*, caller: Caller, order_id: int, lock: bool = False) -> Order:
     orders = Order.objects.select_for_update() if lock else Order.objects.prefetch_related("items")
-    order = orders.filter(pk=order_id).first()
-    if order is None:
-        raise NotFound("order not found")
-    if not caller.is_admin and order.user_id != caller.user.pk:
-        raise Forbidden("order belongs to another user")
-    return order
+    return _visible_to(caller, orders, order_id)
