@@ -11,7 +11,11 @@ KAPPA = 0.5522847498307936  # control-point distance of a quarter circle drawn a
 
 _NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 _NUMBER_RE = re.compile(_NUMBER)
-_PATH_TOKEN_RE = re.compile(rf"([MmZzLlHhVvCcSsQqTtAa])|({_NUMBER})|([^\s,])")  # 3rd: an error
+_TOKEN_RE = re.compile(rf"([MmZzLlHhVvCcSsQqTtAa])|({_NUMBER})")
+_GROUP_RE = re.compile(r"([MmZzLlHhVvCcSsQqTtAa])([^MmZzLlHhVvCcSsQqTtAa]*)")
+_GARBAGE_RE = re.compile(r"[^\s,0-9.eE+\-MmZzLlHhVvCcSsQqTtAa]|(?<![0-9.])[eE]")
+_SEP = r"[\s,]*"
+_ARC_RE = re.compile(_SEP + _SEP.join([f"({_NUMBER})"] * 3 + ["([01])"] * 2 + [f"({_NUMBER})"] * 2) + _SEP)
 _TRANSFORM_RE = re.compile(r"(matrix|translate|scale|rotate|skewX|skewY)\s*\(([^)]*)\)")
 _ARGS = {"M": 2, "L": 2, "H": 1, "V": 1, "C": 6, "S": 4, "Q": 4, "T": 2, "A": 7, "Z": 0}
 
@@ -91,67 +95,63 @@ def transform_subpaths(subpaths: list[Subpath], m: Matrix) -> list[Subpath]:
     return result
 
 
-class _Tokens:
-    """Path-data tokens; arc flags may be written without separators ("a1 1 0 011 1")."""
+def _arc_numbers(raw: str) -> tuple[list[float], bool]:
+    """Arc arguments; the two flags are single digits that need no separator ("1120 0")."""
+    values, position = [], 0
+    raw = raw.rstrip(" \t\r\n,")
+    while position < len(raw):
+        match = _ARC_RE.match(raw, position)
+        if not match:
+            return values, False
+        values.extend(map(float, match.groups()))
+        position = match.end()
+    return values, True
 
-    def __init__(self, data: str):
-        self.tokens = _PATH_TOKEN_RE.findall(data)
-        self.index = 0
 
-    def peek_is_number(self) -> bool:
-        return self.index < len(self.tokens) and bool(self.tokens[self.index][1])
-
-    def command(self) -> str | None:
-        if self.index < len(self.tokens) and self.tokens[self.index][0]:
-            self.index += 1
-            return self.tokens[self.index - 1][0]
-        return None
-
-    def number(self) -> float:
-        text = self.tokens[self.index][1]
-        self.index += 1
-        return float(text)
-
-    def flag(self) -> float:
-        text = self.tokens[self.index][1]
-        if text[0] not in "01":
-            raise ValueError("bad arc flag")
-        if len(text) > 1:
-            self.tokens[self.index] = ("", text[1:], "")
+def _groups(data: str) -> list[tuple[str, list[float], bool]]:
+    """(command, numbers, ok) per command letter; ok is False where the numbers cannot be
+    read (the path ends there). One tokenising pass, except for paths with arcs, whose flags
+    need no separator ("a5 5 0 1120 0") and are read group by group."""
+    if "a" not in data and "A" not in data:
+        groups, values = [], []
+        for command, number in _TOKEN_RE.findall(data):
+            if command:
+                values = []
+                groups.append((command, values, True))
+            else:
+                values.append(float(number))
+        return groups
+    groups = []
+    for command, raw in _GROUP_RE.findall(data):
+        if command in "Aa":
+            values, ok = _arc_numbers(raw)
         else:
-            self.index += 1
-        return float(text[0])
-
-    def arguments(self, command: str) -> list[float]:
-        upper = command.upper()
-        if upper == "A":
-            values = [self.number() for _ in range(3)] + [self.flag(), self.flag()]
-            return values + [self.number(), self.number()]
-        return [self.number() for _ in range(_ARGS[upper])]
+            values, ok = list(map(float, _NUMBER_RE.findall(raw))), True
+        groups.append((command, values, ok))
+    return groups
 
 
 def parse_path(data: str | None) -> list[Subpath]:
     """Path data in absolute coordinates; as the SVG spec asks, an error ends the path but
     keeps what came before it."""
-    tokens = _Tokens(data or "")
+    data = (data or "").strip(" \t\r\n")
+    bad = _GARBAGE_RE.search(data)
+    if bad:
+        data = data[:bad.start()]
     builder = _PathBuilder()
-    command = tokens.command()
-    if command not in ("M", "m"):
+    if not data or data[0] not in "Mm":
         return []
-    try:
-        while command is not None:
-            if command in "Zz":
-                builder.close()
-            else:
-                first = True
-                while first or tokens.peek_is_number():
-                    builder.apply(command, tokens.arguments(command))
-                    if command in "Mm":
-                        command = "L" if command == "M" else "l"
-                    first = False
-            command = tokens.command()
-    except (ValueError, IndexError):
-        pass
+    for command, values, ok in _groups(data):
+        if command in "Zz":
+            builder.close()
+            if values:
+                break
+            continue
+        count = _ARGS[command.upper()]
+        complete = len(values) - len(values) % count
+        builder.extend(command, values[:complete] if complete != len(values) else values)
+        if not ok or not values or complete != len(values):
+            break
     return builder.subpaths
 
 
@@ -174,7 +174,53 @@ class _PathBuilder:
             self.current = None
         self.last_control = None
 
+    def extend(self, command: str, values: list[float]):
+        """All the argument sets of one command letter; lines and cubics, the bulk of real
+        paths, without a call per segment."""
+        if command in "Mm":
+            self.apply(command, values[:2])
+            if len(values) > 2:
+                self.extend("L" if command == "M" else "l", values[2:])
+            return
+        if command not in "LlCcHhVv":
+            count = _ARGS[command.upper()]
+            for index in range(0, len(values), count):
+                self.apply(command, values[index:index + count])
+            return
+        self._ensure()
+        append = self.current.segments.append
+        x, y = self.x, self.y
+        if command == "L":
+            for i in range(0, len(values), 2):
+                x, y = values[i], values[i + 1]
+                append((x, y))
+        elif command == "l":
+            for i in range(0, len(values), 2):
+                x, y = x + values[i], y + values[i + 1]
+                append((x, y))
+        elif command in "Hh":
+            for value in values:
+                x = x + value if command == "h" else value
+                append((x, y))
+        elif command in "Vv":
+            for value in values:
+                y = y + value if command == "v" else value
+                append((x, y))
+        else:
+            relative = command == "c"
+            for i in range(0, len(values), 6):
+                ox, oy = (x, y) if relative else (0.0, 0.0)
+                x1, y1, x2, y2 = ox + values[i], oy + values[i + 1], ox + values[i + 2], oy + values[i + 3]
+                x, y = ox + values[i + 4], oy + values[i + 5]
+                append((x1, y1, x2, y2, x, y))
+            self.x, self.y = x, y
+            self.last_control = ("C", x2, y2)
+            return
+        self.x, self.y = x, y
+        self.last_control = None
+
     def apply(self, command: str, args: list[float]):
+        """One argument set of M, S, Q, T or A."""
         relative = command.islower()
         upper = command.upper()
         ox, oy = (self.x, self.y) if relative else (0.0, 0.0)
@@ -187,23 +233,9 @@ class _PathBuilder:
         self._ensure()
         segments = self.current.segments
         control = None
-        if upper == "L":
-            self.x, self.y = ox + args[0], oy + args[1]
-            segments.append((self.x, self.y))
-        elif upper == "H":
-            self.x = (self.x if relative else 0.0) + args[0]
-            segments.append((self.x, self.y))
-        elif upper == "V":
-            self.y = (self.y if relative else 0.0) + args[0]
-            segments.append((self.x, self.y))
-        elif upper in "CS":
-            if upper == "C":
-                x1, y1 = ox + args[0], oy + args[1]
-                rest = args[2:]
-            else:
-                x1, y1 = self._reflect("C")
-                rest = args
-            x2, y2, x, y = ox + rest[0], oy + rest[1], ox + rest[2], oy + rest[3]
+        if upper == "S":  # C, L, H and V take the fast path in extend()
+            x1, y1 = self._reflect("C")
+            x2, y2, x, y = ox + args[0], oy + args[1], ox + args[2], oy + args[3]
             segments.append((x1, y1, x2, y2, x, y))
             control = ("C", x2, y2)
             self.x, self.y = x, y

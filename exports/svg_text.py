@@ -6,12 +6,13 @@ import threading
 from functools import lru_cache
 from pathlib import Path
 
-from fontTools.pens.basePen import BasePen
 import uharfbuzz as hb
+from fontTools.pens.basePen import BasePen
 from fontTools.ttLib import TTCollection, TTFont
 
 from exports.svg_geometry import Subpath
 from exports.svg_style import cascade, length
+from wordclouds.engine import default_font_path
 
 PREFERRED_FAMILY = "Noto Sans CJK SC"
 _WHITESPACE_RE = re.compile(r"\s+")
@@ -19,12 +20,6 @@ _font_lock = threading.Lock()
 
 
 def bundled_font_path() -> Path:
-    try:
-        from wordclouds.engine import default_font_path
-    except ImportError:  # the engine is optional for the converter process
-        import noto_cjk_sans_otc
-
-        return Path(noto_cjk_sans_otc.__file__).parent / "NotoSansCJK-Regular.ttc"
     return Path(default_font_path())
 
 

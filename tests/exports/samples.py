@@ -1,6 +1,7 @@
 """Hand-made SVGs for the export tests, each exercising one part of the reader, and
 word-cloud-like fill styles (dots, lines, rings inside a glyph) made as plain shapes."""
 import io
+from functools import lru_cache
 
 import numpy as np
 import resvg_py
@@ -118,6 +119,7 @@ def glyph_path(char: str, *, size: float, x: float, y: float) -> str:
     return pen.getCommands()
 
 
+@lru_cache(maxsize=1)
 def fill_styles(char: str = "福", size: int = 240) -> dict[str, str]:
     """One glyph filled three ways, as a custom fill-style export draws them: dots (circles),
     lines (horizontal polylines) and rings (stroked circles), each only where the glyph

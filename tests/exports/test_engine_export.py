@@ -1,0 +1,43 @@
+"""Word-cloud SVGs from the engine convert faithfully: Ghostscript renders the .ai like
+resvg renders the SVG, and Scribus finds one object per placed name."""
+import re
+
+import openpyxl
+import pytest
+
+from exports.converter import convert
+from tests.exports.readers import ink_iou, render_ai, render_svg, scribus_import
+from wordclouds import engine
+
+NAMES = ["李雷", "韩梅梅", "Anna Berg", "王芳", "Chloé", "张伟", "Dmitri", "刘洋", "Émile", "陈静",
+         "杨光", "赵敏"]
+
+
+@pytest.fixture(scope="module")
+def cloud(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("cloud")
+    workbook = openpyxl.Workbook()
+    for row, name in enumerate(["name", *NAMES], start=1):
+        workbook.active.cell(row=row, column=1, value=name)
+    workbook.save(folder / "names.xlsx")
+    engine.generate(names_path=folder / "names.xlsx", out_dir=folder / "out",
+                    params={"WIDTH": 400, "HEIGHT": 300, "SEED": 7})
+    return {kind: (folder / "out" / f"{kind}.svg").read_text() for kind in ("wordcloud", "wordcloud-stroke")}
+
+
+@pytest.mark.parametrize("kind", ["wordcloud", "wordcloud-stroke"])
+def test_engine_svg_renders_the_same(cloud, kind):
+    svg = cloud[kind]
+    expected = render_svg(svg, zoom=2.0)
+    height, width = expected.shape[:2]
+    drawn = render_ai(convert(svg.encode(), title="cloud.ai"), width=width, height=height, dpi=192)
+    assert ink_iou(expected, drawn) >= 0.97
+
+
+def test_scribus_finds_every_name(cloud):
+    svg = cloud["wordcloud"]
+    [items] = scribus_import([convert(svg.encode(), title="cloud.ai")])
+    words = re.findall(r'<path[^>]*fill="(#[0-9A-Fa-f]{6})"', svg)
+    assert len(words) >= len(NAMES)
+    assert [item.fill for item in items if item.fill != (255, 255, 255)] == [
+        tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5)) for colour in words]
