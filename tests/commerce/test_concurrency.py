@@ -224,3 +224,29 @@ def test_cancel_and_mark_paid_racing_end_in_exactly_one(world):
             f"order cannot be marked paid in status CANCELLED" if loser is pay
             else "order cannot be cancelled in status PAID")
         assert (final["paidAt"] is None) != (final["cancelledAt"] is None)
+
+
+def test_a_product_turning_inactive_during_the_order_leaves_nothing(server, world):
+    base, database_url = server
+    if database_url.startswith("sqlite"):
+        pytest.skip("SQLite runs one writer at a time: a product cannot change during an order")
+    staff, customer, _, address_id = world
+    product_id = staff.call("POST", "/api/products", {"name": "Last print", "price": 100}).json()["id"]
+    design_list = customer.call("POST", "/api/design-lists", {"name": "Late order"}).json()
+    body = {"addressId": address_id, "items": [{"productId": product_id, "quantity": 1}],
+            "designListId": design_list["id"], "requestId": f"req-{uuid.uuid4().hex}"}
+
+    # Staff deactivate the product in a transaction that commits only once the order has
+    # written its row and waits for the product's lock.
+    with psycopg.connect(database_url) as staff_db, ThreadPoolExecutor(1) as background:
+        staff_db.execute("UPDATE commerce_product SET active = false WHERE id = %s", [product_id])
+        pending = background.submit(customer.call, "POST", "/api/orders", body)
+        _wait_for_lock_waiters(database_url, 1)
+        staff_db.commit()
+        response = pending.result()
+
+    assert response.status_code == 400
+    assert response.json() == {"detail": f"product {product_id} is not available"}
+    orders = customer.call("GET", "/api/orders?pageSize=100").json()["list"]
+    assert body["requestId"] not in {o["requestId"] for o in orders}
+    assert customer.call("GET", f"/api/design-lists/{design_list['id']}").json()["status"] == "DRAFT"
