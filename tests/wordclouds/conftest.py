@@ -1,12 +1,15 @@
 """Shared helpers for the word-cloud tests: name-list workbooks, jobs that really ran through
 the engine (with and without a record), and the real web + worker processes for e2e tests."""
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
@@ -57,7 +60,7 @@ def finished_job_dir(media_root, names_xlsx):
         job_id = uuid.uuid4().hex
         names_path = names_xlsx(names or sample_names(12))
         engine.generate(names_path=names_path, out_dir=jobs_root() / job_id,
-                        params=engine.parse_params(params or SMALL_PARAMS))
+                        params=params or SMALL_PARAMS)
         return job_id
 
     return make
@@ -96,14 +99,14 @@ def free_port() -> int:
 
 class Service:
     """The real daphne web server and django-q2 worker on loopback, with their own media
-    folder and database (a temp SQLite file, or a fresh PostgreSQL database when
-    DATABASE_URL is set; REDIS_URL passes through). Tests talk to it over HTTP only."""
+    folder and database (see DatabaseTemplate; REDIS_URL passes through unless given).
+    Tests talk to it over HTTP only."""
 
-    def __init__(self, folder: Path, **environment):
+    def __init__(self, folder: Path, template: "DatabaseTemplate", **environment):
         self.folder = folder
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.database = _Database(folder)
+        self.database = template.copy(folder)
         self.env = {
             **os.environ,
             "DATABASE_URL": self.database.url,
@@ -115,7 +118,6 @@ class Service:
         self.web = self.worker = None
 
     def start(self, *, worker: bool = True) -> "Service":
-        self._run([sys.executable, "manage.py", "migrate", "--noinput"])
         self.web = self._spawn("web", [sys.executable, "-m", "daphne", "-b", "127.0.0.1",
                                        "-p", str(self.port), "config.asgi:application"])
         if worker:
@@ -133,13 +135,21 @@ class Service:
 
     def stop(self) -> None:
         for process in (self.worker, self.web):
-            if process is not None and process.poll() is None:
-                os.killpg(process.pid, signal.SIGTERM)
+            if process is None:
+                continue
+            # SIGTERM to the leader only: qcluster stops its own processes, while SIGTERM to
+            # its whole group can kill one holding a shared lock and hang the leader.
+            if process.poll() is None:
+                process.terminate()
                 try:
                     process.wait(timeout=10)
                 except subprocess.TimeoutExpired:
-                    os.killpg(process.pid, signal.SIGKILL)
-                    process.wait()
+                    pass
+            try:
+                os.killpg(process.pid, signal.SIGKILL)  # whatever is left of the group
+            except ProcessLookupError:
+                pass
+            process.wait()
         self.database.drop()
 
     def submit(self, names_path: Path, params: dict) -> str:
@@ -158,13 +168,10 @@ class Service:
             job = self.job(job_id)
             if condition(job) or time.monotonic() > deadline:
                 return job
-            time.sleep(0.2)
+            time.sleep(0.1)
 
     def log(self, name: str) -> str:
         return (self.folder / f"{name}.log").read_text(errors="replace")
-
-    def _run(self, argv) -> None:
-        subprocess.run(argv, cwd=BASE_DIR, env=self.env, check=True, capture_output=True)
 
     def _spawn(self, name: str, argv) -> subprocess.Popen:
         log = (self.folder / f"{name}.log").open("ab")
@@ -185,49 +192,65 @@ class Service:
         raise RuntimeError(f"web server did not answer:\n{self.log('web')}")
 
 
-class _Database:
-    """A database of the processes' own: pytest-django's test database is not one they
-    could see."""
+class DatabaseTemplate:
+    """A database migrated once per test session, copied for each service: a SQLite file,
+    or with DATABASE_URL=postgres://... a PostgreSQL database used as CREATE DATABASE's
+    template. The processes need databases of their own: pytest-django's test database is
+    not one they could see."""
 
     def __init__(self, folder: Path):
-        configured = os.environ.get("DATABASE_URL", "")
-        self.name = None
-        if not configured.startswith("postgres"):
-            self.url = f"sqlite:///{folder / 'db.sqlite3'}"
-            return
-        import psycopg
+        self.server = os.environ.get("DATABASE_URL", "")
+        self.postgres = self.server.startswith("postgres")
+        if self.postgres:
+            self.name = self._create_postgres(f"e2e_template_{uuid.uuid4().hex[:8]}")
+            url = self._postgres_url(self.name)
+        else:
+            self.file = folder / "template.sqlite3"
+            url = f"sqlite:///{self.file}"
+        subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=BASE_DIR,
+                       env={**os.environ, "DATABASE_URL": url}, check=True,
+                       capture_output=True)
 
-        self.server = configured
-        self.name = f"e2e_{uuid.uuid4().hex[:12]}"
-        with psycopg.connect(configured, autocommit=True) as connection:
-            connection.execute(f'CREATE DATABASE "{self.name}"')
-        self.url = configured.rsplit("/", 1)[0] + f"/{self.name}"
+    def copy(self, folder: Path) -> "_Database":
+        if self.postgres:
+            name = self._create_postgres(f"e2e_{uuid.uuid4().hex[:12]}", template=self.name)
+            return _Database(self._postgres_url(name), drop=lambda: self._drop_postgres(name))
+        shutil.copy(self.file, folder / "db.sqlite3")
+        return _Database(f"sqlite:///{folder / 'db.sqlite3'}", drop=lambda: None)
 
     def drop(self) -> None:
-        if self.name is None:
-            return
+        if self.postgres:
+            self._drop_postgres(self.name)
+
+    def _postgres_url(self, name: str) -> str:
+        return self.server.rsplit("/", 1)[0] + f"/{name}"
+
+    def _create_postgres(self, name: str, template: str | None = None) -> str:
         import psycopg
 
         with psycopg.connect(self.server, autocommit=True) as connection:
-            connection.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
+            suffix = f' TEMPLATE "{template}"' if template else ""
+            connection.execute(f'CREATE DATABASE "{name}"{suffix}')
+        return name
+
+    def _drop_postgres(self, name: str) -> None:
+        import psycopg
+
+        with psycopg.connect(self.server, autocommit=True) as connection:
+            connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
-@pytest.fixture
-def service_factory(tmp_path):
-    """Start real services: `service_factory(worker=True, **environment)`; all are stopped
-    (and their databases dropped) after the test."""
-    started = []
+@dataclass
+class _Database:
+    url: str
+    drop: Callable[[], None]
 
-    def start(*, worker: bool = True, **environment) -> Service:
-        folder = tmp_path / f"service-{len(started)}"
-        folder.mkdir()
-        service = Service(folder, **environment)
-        started.append(service)
-        return service.start(worker=worker)
 
-    yield start
-    for service in started:
-        service.stop()
+@pytest.fixture(scope="session")
+def database_template(tmp_path_factory):
+    template = DatabaseTemplate(tmp_path_factory.mktemp("database-template"))
+    yield template
+    template.drop()
 
 
 @pytest.fixture

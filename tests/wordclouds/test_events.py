@@ -4,6 +4,7 @@ import json
 from datetime import timedelta
 
 import pytest
+from asgiref.sync import async_to_sync
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
@@ -19,7 +20,7 @@ def read_stream(api, path, **headers) -> list[dict]:
     response = api.get(path, **headers)
     assert response.status_code == 200
     assert response["Content-Type"] == "text/event-stream"
-    text = b"".join(response.streaming_content).decode()
+    text = async_to_sync(_collect)(response.streaming_content).decode()
     assert text.endswith("\n\n")
     messages = []
     for block in text.split("\n\n")[:-1]:
@@ -29,6 +30,10 @@ def read_stream(api, path, **headers) -> list[dict]:
             message[field or "comment"] = value
         messages.append(message)
     return messages
+
+
+async def _collect(chunks) -> bytes:
+    return b"".join([chunk async for chunk in chunks])
 
 
 def events_of(messages):

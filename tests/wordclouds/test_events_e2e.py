@@ -15,11 +15,11 @@ PARAMS = {"WIDTH": 600, "HEIGHT": 400, "SEED": 11}
 
 
 @pytest.fixture(scope="module", params=["database", "redis"])
-def service(request, tmp_path_factory):
+def service(request, tmp_path_factory, database_template):
     redis_url = os.environ.get("REDIS_URL", "")
     if request.param == "redis" and not redis_url:
         pytest.skip("REDIS_URL is not set")
-    started = Service(tmp_path_factory.mktemp(f"service-{request.param}"),
+    started = Service(tmp_path_factory.mktemp(f"service-{request.param}"), database_template,
                       REDIS_URL=redis_url if request.param == "redis" else "")
     try:
         yield started.start()
@@ -55,7 +55,7 @@ def test_a_job_streams_its_events_in_order_until_end(service, names_file):
     received = sse_events(f"{service.url}/api/jobs/{job_id}/events")
 
     *events, end = received
-    assert end[1:] == ("end", {"status": "success"})
+    assert end[1:] == ("end", {"status": "success"}), service.job(job_id)["error"]
     ids = [int(event_id) for event_id, _, _ in events]
     assert ids == list(range(1, len(ids) + 1))
     assert all(kind == data["type"] for _, kind, data in events)

@@ -5,15 +5,26 @@ import time
 import httpx
 import pytest
 
-from tests.wordclouds.conftest import sample_names
+from tests.wordclouds.conftest import Service, sample_names
 from wordclouds.services.jobs import STALE_ERROR
 
 pytestmark = pytest.mark.e2e
 BIG = {"WIDTH": 3000, "HEIGHT": 3000, "SEED": 5, "N_REPETITIONS": 3}
 
 
-def test_an_idle_stream_gets_keep_alive_comments(service_factory, names_xlsx):
-    service = service_factory(worker=False, EVENTS_KEEPALIVE_SECONDS=1)
+@pytest.fixture(scope="module")
+def service(tmp_path_factory, database_template):
+    """Web only; a test that needs a worker starts (and kills) its own."""
+    started = Service(tmp_path_factory.mktemp("service"), database_template,
+                      EVENTS_KEEPALIVE_SECONDS=1, JOB_HEARTBEAT_SECONDS=0.5,
+                      JOB_STALE_SECONDS=3)
+    try:
+        yield started.start(worker=False)
+    finally:
+        started.stop()
+
+
+def test_an_idle_stream_gets_keep_alive_comments(service, names_xlsx):
     job_id = service.submit(names_xlsx(["Anna", "Bruno"]), {"SEED": 1})  # no worker: waits
 
     lines = []
@@ -28,9 +39,9 @@ def test_an_idle_stream_gets_keep_alive_comments(service_factory, names_xlsx):
     assert service.job(job_id)["status"] == "queued"
 
 
-def test_a_job_whose_worker_is_killed_becomes_failed(service_factory, names_xlsx):
-    service = service_factory(JOB_HEARTBEAT_SECONDS=0.5, JOB_STALE_SECONDS=3)
+def test_a_job_whose_worker_is_killed_becomes_failed(service, names_xlsx):
     job_id = service.submit(names_xlsx(sample_names(20000)), BIG)
+    service.start_worker()
     running = service.wait_for(job_id, lambda job: job["status"] != "queued", timeout=60)
     assert running["status"] == "running", running
 
@@ -41,7 +52,3 @@ def test_a_job_whose_worker_is_killed_becomes_failed(service_factory, names_xlsx
     assert failed["progress_percent"] < 100
     events = httpx.get(f"{service.url}/api/jobs/{job_id}/events", timeout=10).text
     assert events.rstrip().endswith('event: end\ndata: {"status": "failed"}')
-
-    service.start_worker()  # a new worker leaves the failed job alone
-    time.sleep(2)
-    assert service.job(job_id)["status"] == "failed"

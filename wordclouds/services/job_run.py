@@ -52,7 +52,7 @@ def job_execute(*, job_id: str) -> None:
         with Heartbeat(job_id) as heartbeat:
             engine.generate(
                 names_path=job_input_folder(job_id) / job.name_list, out_dir=out_dir,
-                params=engine.parse_params(job.params), mask_path=_mask_path(job),
+                params=job.params, mask_path=_mask_path(job),
                 font_path=_font_path(job), progress=ProgressRecorder(job_id, out_dir, heartbeat),
             )
         job_succeed(job_id=job_id, artifacts=finished_artifacts(out_dir))
@@ -101,17 +101,20 @@ class ProgressRecorder:
         self.heartbeat = heartbeat
         self.stage = None
         self.written_at = 0.0
+        self.artifacts = []
 
     def __call__(self, stage: str, percent: float, message: str) -> None:
         if self.heartbeat.abandoned:
             raise JobAbandoned(self.job_id)
         now = time.monotonic()
-        if stage == self.stage and now - self.written_at < PROGRESS_WRITE_SECONDS:
+        artifacts = finished_artifacts(self.out_dir)  # the engine renames each when complete
+        if (stage == self.stage and artifacts == self.artifacts
+                and now - self.written_at < PROGRESS_WRITE_SECONDS):
             return
-        self.stage, self.written_at = stage, now
+        self.stage, self.written_at, self.artifacts = stage, now, artifacts
         try:
             job_progress(job_id=self.job_id, stage=stage, percent=percent, message=message,
-                         artifacts=finished_artifacts(self.out_dir))
+                         artifacts=artifacts)
         except Conflict:
             raise JobAbandoned(self.job_id) from None
 
