@@ -211,7 +211,8 @@ class OrderCreateIn(StrictInput):
 
 
 class OrderListQuery(serializers.Serializer):
-    status = serializers.ChoiceField(choices=Order.Status.choices, required=False, error_messages={
+    # `status=` (empty) means every status, as when the parameter is absent.
+    status = serializers.ChoiceField(choices=Order.Status.choices, required=False, allow_blank=True, error_messages={
         "invalid_choice": "must be one of " + ", ".join(Order.Status.values)})
     page = serializers.IntegerField(min_value=1, default=1, error_messages={
         "invalid": "must be an integer of at least 1", "min_value": "must be an integer of at least 1"})

@@ -237,8 +237,10 @@ def test_list_defaults_and_status_filter(alice):
 
     default = alice.get("/api/orders").json()
     filtered = alice.get("/api/orders", {"status": "PENDING"}).json()
+    blank = alice.get("/api/orders", {"status": ""}).json()
 
     assert (default["page"], default["pageSize"], default["total"]) == (1, 20, 2)
+    assert blank["total"] == 2
     assert [o["id"] for o in filtered["list"]] == [pending.pk] and filtered["total"] == 1
 
 
