@@ -5,10 +5,10 @@ the row (select_for_update; SQLite serialises writers with IMMEDIATE transaction
 the allowed source states, records the time; anything else is 409 and changes nothing."""
 from django.db import IntegrityError, transaction
 
-from config.errors import Conflict, InvalidInput, NotFound
+from config.errors import Conflict, InvalidInput
 from commerce.auth import Caller
-from commerce.models import Address, EndUser, Order, OrderItem, Product
-from commerce.selectors import order_get
+from commerce.models import EndUser, Order, OrderItem, Product
+from commerce.selectors import address_get, order_get
 from commerce.services.design_lists import design_list_start_processing
 from commerce.services.transitions import move
 
@@ -52,9 +52,7 @@ def _order_insert(
     *, user: EndUser, address_id: int, items: list[dict], design_list_id: int | None,
     request_id: str | None,
 ) -> Order:
-    address = Address.objects.filter(pk=address_id, user=user).first()
-    if address is None:
-        raise NotFound("address not found")
+    address = address_get(user=user, address_id=address_id)
     # The order row comes first: it claims the requestId, so a concurrent repeat waits here
     # and then fails on the unique key instead of finding the design list already moved.
     order = Order.objects.create(
