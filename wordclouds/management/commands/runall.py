@@ -52,12 +52,20 @@ class Command(BaseCommand):
         self._stop(children)
 
     def _stop(self, children):
+        # SIGTERM to each leader, which stops its own processes: SIGTERM to qcluster's whole
+        # group can kill a process holding a shared lock and hang the cluster. Then SIGKILL
+        # whatever is left of each group.
         for child in children.values():
             if child.poll() is None:
-                os.killpg(child.pid, signal.SIGTERM)
+                child.terminate()
         deadline = time.monotonic() + 10
         for child in children.values():
             try:
                 child.wait(timeout=max(0.1, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
+                pass
+            try:
                 os.killpg(child.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            child.wait()
