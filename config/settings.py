@@ -186,6 +186,11 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Word-cloud jobs, lookups, exports, posters and orders. See docs/api.md.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        # The job event stream is a plain async view, which drf-spectacular cannot see.
+        "wordclouds.api.job_events.document_event_stream",
+    ],
 }
 
 LOGGING = {
