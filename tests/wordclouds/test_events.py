@@ -109,3 +109,10 @@ def test_a_running_job_whose_worker_died_fails_and_the_stream_ends(
     assert end == {"event": "end", "data": '{"status": "failed"}'}
     job = api.get(f"/api/jobs/{job_id}").json()
     assert (job["status"], job["error"]) == ("failed", STALE_ERROR)
+
+
+def test_the_stream_is_in_the_openapi_schema(api):
+    schema = api.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+
+    operation = schema["paths"]["/api/jobs/{job_id}/events"]["get"]
+    assert "text/event-stream" in operation["responses"]["200"]["content"]

@@ -96,3 +96,31 @@ async def _stream(job_id: str, after: int):
             if time.monotonic() - written_at >= keepalive:
                 yield ": keep-alive\n\n"
                 written_at = time.monotonic()
+
+
+def document_event_stream(result, generator, request, public):
+    """drf-spectacular post-processing hook: adds this view to the OpenAPI schema."""
+    result.setdefault("paths", {})["/api/jobs/{job_id}/events"] = {"get": {
+        "operationId": "jobs_events_retrieve",
+        "tags": ["jobs"],
+        "summary": "Server-sent events of a job",
+        "description": (
+            "Every job event as one SSE message: `id:` a number increasing per job, `event:` "
+            "log or status, `data:` JSON {type, stage, progress_percent, message, timestamp}. "
+            "Replays earlier events first; `Last-Event-ID` (header) or `lastEventId` (query) "
+            "resumes after that id. After the terminal status event: `event: end` with "
+            '`data: {"status": ...}`, then the stream closes. A comment line keeps an idle '
+            "stream alive at least every 15 s."),
+        "parameters": [
+            {"name": "job_id", "in": "path", "required": True, "schema": {"type": "string"}},
+            {"name": "Last-Event-ID", "in": "header", "schema": {"type": "integer"}},
+            {"name": "lastEventId", "in": "query", "schema": {"type": "integer"}},
+        ],
+        "responses": {
+            "200": {"description": "the event stream",
+                    "content": {"text/event-stream": {"schema": {"type": "string"}}}},
+            "400": {"description": '{"detail": "Last-Event-ID must be a non-negative integer"}'},
+            "404": {"description": '{"detail": "job not found"}'},
+        },
+    }}
+    return result
