@@ -1,24 +1,23 @@
-"""SVG path data to geometry, vectorised over many paths at once.
+"""SVG path data to geometry, for many paths at once.
 
 A poster of 10,000 names has over a million path segments; a per-segment Python parser
-(svgpathtools, fontTools) needs seconds for them, so the common commands are parsed with
-numpy over the bytes of all paths together: M L H V C Q Z, absolute and relative, implicit
-repeats, numbers without exponents. A path using anything else (S T A, exponents) is
-parsed by svgpathtools instead, with the same result shape. The analysis of line spacing
-and the styled re-export (custom.svg) both read outlines through here."""
+(svgpathtools, fontTools) needs seconds for them, so the common commands (M L H V C Q Z,
+absolute and relative, implicit repeats) are read by one compiled pass (numba) over the
+bytes of all paths together. A path using S, T or A is read by svgpathtools instead, with
+the same result shape. The line-spacing analysis and the styled re-export (custom.svg) both
+read outlines through here."""
 import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from numba import njit
 from svgpathtools import Arc, CubicBezier, Line, QuadraticBezier, parse_path
 
-COMMANDS = "MLHVCQZ"
-ARITY = np.array([2, 2, 1, 1, 6, 4, 0, 0])  # per COMMANDS index; 7 is the path separator
-SEPARATOR = 7
-# Path data the vectorised parser leaves to svgpathtools.
-GENERAL_ONLY = re.compile(r"[SsTtAaEe]")
+COMMANDS = "MLHVCQZ"  # the codes of the compiled reader are indexes into this
+ARITY = (2, 2, 1, 1, 6, 4, 0)
+GENERAL_ONLY = re.compile(r"[SsTtAa]")  # paths left to svgpathtools
 MAX_PIECES = 64
 
 
@@ -59,150 +58,165 @@ def path_segments(path_data: Sequence[str]) -> Segments:
     )
 
 
-def _byte_table() -> np.ndarray:
-    """Byte -> command code (COMMANDS index, SEPARATOR for the NUL between paths), -2 for a
-    letter no command uses, -1 for anything else."""
-    table = np.full(256, -1, dtype=np.int8)
-    table[ord("A"):ord("Z") + 1] = -2
-    table[ord("a"):ord("z") + 1] = -2
-    for index, letter in enumerate(COMMANDS):
-        table[ord(letter)] = table[ord(letter.lower())] = index
-    table[0] = SEPARATOR
-    return table
-
-
-BYTE_CODE = _byte_table()
-POWERS_OF_TEN = 10.0 ** np.arange(-40, 41)
+ERRORS = {
+    1: "path data must begin with a command",
+    2: "wrong number of coordinates in path data",
+    3: "unsupported path command",
+}
 
 
 def _parse_simple(path_data: list[str]):
     data = np.frombuffer("\0".join(path_data).encode("ascii"), dtype=np.uint8)
-    if not data.size:
-        return _parse_general(path_data, [])
-    byte_code = BYTE_CODE[data]
-    if (byte_code == -2).any():
-        raise ValueError(f"unsupported path command {chr(data[np.argmax(byte_code == -2)])!r}")
-    numbers, number_at = _numbers(data)
-    command_at = np.flatnonzero(byte_code >= 0)
-    code = byte_code[command_at].astype(np.int64)
-    relative = data[command_at] >= ord("a")
-
-    owner = np.searchsorted(command_at, number_at, side="right") - 1
-    if (owner < 0).any():
-        raise ValueError("path data must begin with a command")
-    count = np.bincount(owner, minlength=len(code))
-    arity = ARITY[code]
-    takes = arity > 0
-    if (count[~takes] > 0).any() or (count[takes] % arity[takes]).any() or (count[takes] == 0).any():
-        raise ValueError("wrong number of coordinates in path data")
-    groups = np.where(takes, count // np.maximum(arity, 1), 1)
-    first_segment = np.cumsum(groups) - groups
-    segment_command = np.repeat(np.arange(len(code)), groups)
-    group = np.arange(len(segment_command)) - first_segment[segment_command]
-    kind = code[segment_command]
-    kind[(kind == 0) & (group > 0)] = 1  # implicit repeats of a move are lines
-    is_relative = relative[segment_command]
-    previous_kind = np.concatenate(([SEPARATOR], kind[:-1]))
-    is_relative[previous_kind == SEPARATOR] = False  # a path's first move is absolute
-
-    args = np.zeros((len(kind), 6))
-    within = np.arange(len(numbers)) - (np.cumsum(count) - count)[owner]
-    number_arity = arity[owner]
-    args[first_segment[owner] + within // number_arity, within % number_arity] = numbers
-    return _resolve(kind, is_relative, args)
+    capacity = _segment_bound(data)
+    controls, straight, contour, path, status, at = _scan(data, capacity, LETTER_CODE, COMMAND_ARITY)
+    if status:
+        raise ValueError(f"{ERRORS[status]} (at {chr(data[at]) if at < len(data) else 'end'!r})")
+    return controls, straight, contour, path, len(controls)
 
 
-def _numbers(data: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Every number in the bytes (digits with at most one dot, an optional minus sign just
-    before) and the position where each starts."""
-    digit = np.subtract(data, 48, dtype=np.uint8) < 10
-    dot = data == 46
-    body = digit | dot
-    start = body.copy()
-    start[1:] &= ~body[:-1]
-    # A second dot in one run starts a new number ("1.5.5" is 1.5 and .5).
-    dots = np.flatnonzero(dot)
-    if len(dots) > 1:
-        run = np.cumsum(start, dtype=np.int32)
-        again = run[dots[1:]] == run[dots[:-1]]
-        start[dots[1:][again]] = True
-    at = np.flatnonzero(body)
-    if not len(at):
-        return np.zeros(0), at
-    starts_here = start[at]
-    token = np.cumsum(starts_here, dtype=np.int32) - 1
-    starts = at[starts_here]
-    last = np.ones(len(at), dtype=bool)
-    last[:-1] = starts_here[1:]
-    decimal_point = np.empty(len(starts), dtype=np.int64)
-    decimal_point[token[last]] = at[last] + 1  # no dot: after the last digit
-    is_dot = dot[at]
-    decimal_point[token[is_dot]] = at[is_dot]
-    is_digit = ~is_dot
-    digit_at, digit_token = at[is_digit], token[is_digit]
-    place = decimal_point[digit_token] - digit_at
-    power = np.clip(np.where(place > 0, place - 1, place), -40, 40) + 40
-    weights = (data[digit_at] - 48.0) * POWERS_OF_TEN[power]
-    values = np.bincount(digit_token, weights=weights, minlength=len(starts))
-    negative = data[np.maximum(starts - 1, 0)] == 45
-    negative &= starts > 0
-    return np.where(negative, -values, values), starts
+def _letter_codes() -> np.ndarray:
+    """ASCII byte -> index in COMMANDS, -1 for anything else."""
+    code = np.full(128, -1, dtype=np.int64)
+    for index, letter in enumerate(COMMANDS):
+        code[ord(letter)] = code[ord(letter.lower())] = index
+    return code
 
 
-def _resolve(kind, is_relative, args):
-    """Absolute points for every segment (pointer jumping over `relative to the previous
-    point` links, so a million segments take a few dozen vector steps), then the cubic
-    control points of the drawing segments."""
-    n = len(kind)
-    index = np.arange(n)
-    move_index = np.maximum.accumulate(np.where((kind == 0) | (kind == SEPARATOR), index, 0))
-    coordinates = []
-    for axis, lone in ((0, 2), (1, 3)):  # H sets x only, V sets y only
-        value = np.where(kind == lone, args[:, 0], 0.0)
-        value = np.where(np.isin(kind, (0, 1)), args[:, axis], value)
-        value = np.where(kind == 4, args[:, 4 + axis], value)
-        value = np.where(kind == 5, args[:, 2 + axis], value)
-        sets_axis = np.isin(kind, (0, 1, 4, 5)) | (kind == lone)
-        absolute = sets_axis & ~is_relative | (kind == SEPARATOR)
-        link = np.where(absolute, -1, index - 1)
-        link = np.where(kind == 6, move_index, link)  # close: back to the subpath's start
-        value = np.where(kind == 6, 0.0, value)
-        link[0] = -1
-        coordinates.append(_follow(value, link))
-    end = coordinates[0] + 1j * coordinates[1]
-    start = np.concatenate(([0j], end[:-1]))
-    origin = np.where(is_relative, start, 0)
-    c1 = origin + args[:, 0] + 1j * args[:, 1]
-    c2 = origin + args[:, 2] + 1j * args[:, 3]
-    controls = np.column_stack((start, start + (end - start) / 3, start + 2 * (end - start) / 3, end))
-    cubic, quad = kind == 4, kind == 5
-    controls[cubic, 1], controls[cubic, 2] = c1[cubic], c2[cubic]
-    controls[quad, 1] = start[quad] + 2 * (c1[quad] - start[quad]) / 3
-    controls[quad, 2] = end[quad] + 2 * (c1[quad] - end[quad]) / 3
-
-    path = np.cumsum(kind == SEPARATOR)
-    opens = np.concatenate(([True], np.isin(kind[:-1], (0, 6, SEPARATOR))))
-    # A line of no length draws nothing, like a close at its start (sums of decimals
-    # round, hence the tolerance).
-    drawing = np.isin(kind, (4, 5)) | (np.isin(kind, (1, 2, 3, 6)) & (np.abs(end - start) > 1e-6))
-    contour = np.cumsum(opens & drawing) - 1
-    straight = ~np.isin(kind, (4, 5))
-    return (
-        controls[drawing], straight[drawing], contour[drawing], path[drawing],
-        int(drawing.sum()),
-    )
+LETTER_CODE = _letter_codes()
+COMMAND_ARITY = np.array(ARITY, dtype=np.int64)
 
 
-def _follow(value: np.ndarray, link: np.ndarray) -> np.ndarray:
-    """value[i] + value[link[i]] + value[link[link[i]]] + ... (link -1 ends the chain)."""
-    value, link = value.copy(), link.copy()
+@njit(cache=True)
+def _segment_bound(data):
+    """At least the number of segments `data` can hold: one per number, one per close."""
+    bound = 1
+    previous_in_number = False
+    for byte in data:
+        in_number = (48 <= byte <= 57) or byte == 46
+        if (in_number and not previous_in_number) or byte == 46 or byte == 90 or byte == 122:
+            bound += 1
+        previous_in_number = in_number
+    return bound
+
+
+@njit(cache=True)
+def _number(data, i):
+    """The number starting at data[i] (sign, digits, dot, exponent): (value, next index),
+    or (0, -1) when there is none."""
+    size = len(data)
+    sign = 1.0
+    if i < size and (data[i] == 45 or data[i] == 43):
+        sign = -1.0 if data[i] == 45 else 1.0
+        i += 1
+    value, scale, digits, dot = 0.0, 0, 0, False
+    while i < size:
+        byte = data[i]
+        if 48 <= byte <= 57:
+            value = value * 10 + (byte - 48)
+            digits += 1
+            if dot:
+                scale += 1
+        elif byte == 46 and not dot:
+            dot = True
+        else:
+            break
+        i += 1
+    if digits == 0:
+        return 0.0, -1
+    if i < size and (data[i] == 101 or data[i] == 69):
+        exponent, after = _number(data, i + 1)
+        if after >= 0:
+            scale -= int(exponent)
+            i = after
+    return sign * value / 10.0 ** scale, i
+
+
+@njit(cache=True)
+def _scan(data, capacity, letter_code, arity):
+    """One pass over the path data of many paths (NUL between paths): the drawing
+    segments as cubic control points with their contour and path, and a status (0: fine,
+    else an ERRORS key, with the index where it went wrong)."""
+    controls = np.empty((capacity, 4), dtype=np.complex128)
+    straight = np.empty(capacity, dtype=np.bool_)
+    contour = np.empty(capacity, dtype=np.int64)
+    path = np.empty(capacity, dtype=np.int64)
+    args = np.empty(6)
+    count, contours, path_index = 0, -1, 0
+    current = start = 0j
+    command, relative, opens = -1, False, True
+    i, size = 0, len(data)
     while True:
-        pending = np.flatnonzero(link >= 0)
-        if not len(pending):
-            return value
-        target = link[pending]
-        value[pending] += value[target]
-        link[pending] = link[target]
+        while i < size and (data[i] == 32 or data[i] == 44 or 9 <= data[i] <= 13):
+            i += 1
+        if i >= size:
+            break
+        byte = data[i]
+        if byte == 0:
+            path_index += 1
+            current = start = 0j
+            command, opens = -1, True
+            i += 1
+            continue
+        if byte < 128 and letter_code[byte] >= 0:
+            command, relative = letter_code[byte], byte >= 97
+            i += 1
+            if command == 6:  # close: a line back to the start when not already there
+                if abs(current - start) > 1e-6:
+                    if opens:
+                        contours += 1
+                        opens = False
+                    controls[count, 0], controls[count, 3] = current, start
+                    controls[count, 1] = current + (start - current) / 3
+                    controls[count, 2] = current + 2 * (start - current) / 3
+                    straight[count], contour[count], path[count] = True, contours, path_index
+                    count += 1
+                current, opens = start, True
+            continue
+        if byte >= 65 and byte < 128 and byte != 101 and byte != 69:
+            return controls[:count], straight[:count], contour[:count], path[:count], 3, i
+        if command < 0 or command == 6:
+            return controls[:count], straight[:count], contour[:count], path[:count], 1, i
+        for k in range(arity[command]):
+            while i < size and (data[i] == 32 or data[i] == 44 or 9 <= data[i] <= 13):
+                i += 1
+            value, after = _number(data, i)
+            if after < 0:
+                return controls[:count], straight[:count], contour[:count], path[:count], 2, i
+            args[k], i = value, after
+        origin = current if relative else 0j  # a path's first move: current is the origin
+        if command == 0:  # move; its implicit repeats are lines
+            current = start = origin + complex(args[0], args[1])
+            command, opens = 1, True
+            continue
+        if command == 2:
+            end = complex(args[0] + (current.real if relative else 0.0), current.imag)
+        elif command == 3:
+            end = complex(current.real, args[0] + (current.imag if relative else 0.0))
+        elif command == 4:
+            end = origin + complex(args[4], args[5])
+        elif command == 5:
+            end = origin + complex(args[2], args[3])
+        else:
+            end = origin + complex(args[0], args[1])
+        if command == 4:
+            c1, c2 = origin + complex(args[0], args[1]), origin + complex(args[2], args[3])
+        elif command == 5:
+            control = origin + complex(args[0], args[1])
+            c1 = current + 2 * (control - current) / 3
+            c2 = end + 2 * (control - end) / 3
+        else:
+            c1, c2 = current + (end - current) / 3, current + 2 * (end - current) / 3
+        if command in (4, 5) or abs(end - current) > 1e-6:
+            if opens:
+                contours += 1
+                opens = False
+            controls[count, 0], controls[count, 1] = current, c1
+            controls[count, 2], controls[count, 3] = c2, end
+            straight[count] = command < 4
+            contour[count], path[count] = contours, path_index
+            count += 1
+        current = end
+    return controls[:count], straight[:count], contour[:count], path[:count], 0, size
 
 
 def _parse_general(path_data: Sequence[str], indices: list[int]):
