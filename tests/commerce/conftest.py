@@ -8,10 +8,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-from rest_framework.test import APIClient
 
-from commerce.models import EndUser
-from tests.commerce.factories import client_with
+from tests.commerce.factories import client_with, user_client
 from wordclouds.admin_token import admin_token_issue
 
 APP_ID = "wx-test-app"
@@ -177,29 +175,14 @@ def identity_platform(identity_platform_server, settings):
 
 
 @pytest.fixture
-def login(identity_platform):
-    """Logs an end user in through /api/auth/login; answers an API client carrying the token."""
-
-    def login(openid: str = "openid-alice") -> APIClient:
-        response = APIClient().post(
-            "/api/auth/login", {"code": identity_platform.login_code(openid)}, format="json"
-        )
-        assert response.status_code == 200, response.content
-        client = client_with(response.json()["token"])
-        client.user = EndUser.objects.get(openid=openid)
-        return client
-
-    return login
+def alice(db):
+    """An end user and an API client carrying their token (login itself: test_identity.py)."""
+    return user_client("openid-alice")
 
 
 @pytest.fixture
-def alice(login):
-    return login("openid-alice")
-
-
-@pytest.fixture
-def bob(login):
-    return login("openid-bob")
+def bob(db):
+    return user_client("openid-bob")
 
 
 @pytest.fixture

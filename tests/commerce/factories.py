@@ -1,12 +1,21 @@
 """Small factories for commerce tests."""
 from rest_framework.test import APIClient
 
+from commerce.auth import user_token_issue
 from commerce.models import Address, DesignList, EndUser, Order, Product
 
 
 def client_with(token: str) -> APIClient:
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
+    return client
+
+
+def user_client(openid: str) -> APIClient:
+    """An API client carrying the end-user token of a new user (as after their login)."""
+    user = EndUser.objects.create(openid=openid, session_key=f"sk-{openid}")
+    client = client_with(user_token_issue(user))
+    client.user = user
     return client
 
 
