@@ -1,5 +1,5 @@
 """A small real HTTP server on loopback plays the identity platform, so the commerce client
-is tested over real sockets (no mock of our own code), plus factories for commerce tests."""
+is tested over real sockets (no mock of our own code); end-user and staff clients."""
 import itertools
 import json
 import threading

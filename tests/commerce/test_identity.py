@@ -88,14 +88,14 @@ def test_wrong_app_secret_is_502_with_the_platform_message(identity_platform, se
 
 def test_a_slow_platform_times_out_with_502(identity_platform, settings):
     settings.IDENTITY_TIMEOUT = 0.2
-    identity_platform.delay = 0.6
+    identity_platform.delay = 3
 
     started = time.monotonic()
     response = post_login(identity_platform.login_code("openid-1"))
 
     assert response.status_code == 502
     assert response.json() == {"detail": "identity platform timed out"}
-    assert time.monotonic() - started < 0.6
+    assert time.monotonic() - started < 2  # gave up long before the platform answered
     assert EndUser.objects.count() == 0
 
 
