@@ -49,6 +49,7 @@ class JobAdmin(admin.ModelAdmin):
             try:
                 new_job = job_rerun(job_id=job.id)
             except ServiceError as error:
-                self.message_user(request, f"{job.id}: {error.detail}", messages.ERROR)
+                self.message_user(request, f"Job {job.id}: {error.detail}", messages.ERROR)
             else:
-                self.message_user(request, f"{job.id} re-run as {new_job.id}", messages.SUCCESS)
+                self.message_user(request, f"Job {job.id} re-run as {new_job.id}",
+                                  messages.SUCCESS)
