@@ -1,6 +1,9 @@
 """GET /api/jobs/{id}/events in process: framing, replay, Last-Event-ID and the end of the
 stream. Live delivery across processes is in test_events_e2e.py."""
+import asyncio
 import json
+import os
+import uuid
 from datetime import timedelta
 
 import pytest
@@ -9,6 +12,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
 from wordclouds.models import Job
+from wordclouds.services.events import EventWaiter, _announce
 from wordclouds.services.jobs import STALE_ERROR, job_create, job_start
 
 pytestmark = pytest.mark.django_db
@@ -116,3 +120,17 @@ def test_the_stream_is_in_the_openapi_schema(api):
 
     operation = schema["paths"]["/api/jobs/{job_id}/events"]["get"]
     assert "text/event-stream" in operation["responses"]["200"]["content"]
+
+
+@pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="REDIS_URL is not set")
+def test_with_redis_an_announced_event_wakes_a_waiting_stream():
+    job_id = uuid.uuid4().hex
+
+    async def wait_for(announce: bool) -> bool:
+        async with EventWaiter(job_id) as waiter:
+            if announce:
+                await asyncio.to_thread(_announce, job_id)  # as the worker's commit does
+            return await waiter.wait(timeout=0.5 if not announce else 30)
+
+    assert asyncio.run(wait_for(announce=False)) is False
+    assert asyncio.run(wait_for(announce=True)) is True

@@ -10,6 +10,7 @@ from django_q.conf import Conf
 from PIL import Image, ImageDraw
 
 from wordclouds.models import Font, Job, JobEvent
+from wordclouds.services.jobs import ENQUEUE_ERROR
 
 pytestmark = pytest.mark.django_db
 ISO_UTC = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
@@ -210,3 +211,15 @@ def test_a_mask_over_the_pixel_limit_is_413(post_job, media_root, settings):
     assert response.status_code == 413
     assert response.json()["detail"].startswith("mask_image exceeds")
     assert_nothing_created(media_root)
+
+
+def test_a_job_that_cannot_be_handed_to_the_broker_fails(post_job, monkeypatch):
+    monkeypatch.setattr(Conf, "ORM", "no-such-database")  # the ORM broker's database
+    monkeypatch.setattr(Conf, "REDIS", "redis://127.0.0.1:1/0")  # or Redis, unreachable
+    response, callbacks = post_job()
+
+    for callback in callbacks:  # the commit
+        callback()
+
+    job = Job.objects.get(id=response.json()["job_id"])
+    assert (job.status, job.error) == ("failed", ENQUEUE_ERROR)

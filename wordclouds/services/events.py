@@ -93,14 +93,25 @@ class EventWaiter:
             return settings.EVENTS_POLL_SECONDS
         return max(settings.EVENTS_POLL_SECONDS, REDIS_SAFETY_POLL_SECONDS)
 
-    async def wait(self, timeout: float) -> None:
-        """Sleep until an announcement for this job arrives or `timeout` passes."""
-        if self._pubsub is None:
-            await asyncio.sleep(timeout)
-            return
-        try:
-            await self._pubsub.get_message(ignore_subscribe_messages=True, timeout=timeout)
-        except Exception:
-            logger.warning("lost Redis subscription of job %s; polling", self.job_id)
-            await self._close()
-            await asyncio.sleep(timeout)
+    async def wait(self, timeout: float) -> bool:
+        """Sleep until an announcement for this job arrives (True) or `timeout` passes."""
+        if self._pubsub is not None:
+            try:
+                return await self._announced(timeout)
+            except Exception:
+                logger.warning("lost Redis subscription of job %s; polling", self.job_id)
+                await self._close()
+        await asyncio.sleep(timeout)
+        return False
+
+    async def _announced(self, timeout: float) -> bool:
+        # get_message answers None at once when what it read was the subscription's
+        # confirmation, so keep reading until the deadline.
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while (remaining := deadline - loop.time()) > 0:
+            message = await self._pubsub.get_message(ignore_subscribe_messages=True,
+                                                     timeout=remaining)
+            if message is not None:
+                return True
+        return False

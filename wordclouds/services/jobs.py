@@ -3,6 +3,7 @@
 queued → running → success | failed, and queued → failed when a job cannot start. Each move
 is one function that locks the row, checks the source status (Conflict otherwise), records
 the time and appends the status event in the same transaction."""
+import logging
 import shutil
 import uuid
 from datetime import timedelta
@@ -19,8 +20,10 @@ from wordclouds.selectors import artifact_urls, jobs_root
 from wordclouds.services.events import job_event_append
 from wordclouds.services.job_inputs import JobInputs, font_id_path, job_inputs_check
 
+logger = logging.getLogger(__name__)
 INPUT_FOLDER = "input"
 STALE_ERROR = "the worker stopped while running this job; submit it again"
+ENQUEUE_ERROR = "the job could not be handed to a worker; submit it again"
 STAGE_DONE = "done"
 STAGE_FAILED = "failed"
 
@@ -97,7 +100,11 @@ def _job_store(inputs: JobInputs, staging: Path) -> Job:
 def _enqueue(job_id: str) -> None:
     from django_q.tasks import async_task
 
-    async_task("wordclouds.tasks.job_run", job_id)
+    try:
+        async_task("wordclouds.tasks.job_run", job_id)
+    except Exception:
+        logger.exception("could not enqueue job %s", job_id)
+        job_fail(job_id=job_id, error=ENQUEUE_ERROR)
 
 
 def _job_locked(job_id: str) -> Job:
