@@ -1,5 +1,5 @@
-"""SVG geometry: affine matrices, the `transform` attribute, path data and the basic shapes,
-all reduced to subpaths of straight lines and cubic Béziers (the only curves the legacy
+"""SVG geometry: affine matrices, the `transform` attribute and the basic shapes, all
+reduced to subpaths of straight lines and cubic Béziers (the only curves the legacy
 Illustrator format has)."""
 import math
 import re
@@ -9,15 +9,9 @@ Matrix = tuple[float, float, float, float, float, float]  # x' = a x + c y + e, 
 IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 KAPPA = 0.5522847498307936  # control-point distance of a quarter circle drawn as one cubic
 
-_NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
-_NUMBER_RE = re.compile(_NUMBER)
-_TOKEN_RE = re.compile(rf"([MmZzLlHhVvCcSsQqTtAa])|({_NUMBER})")
-_GROUP_RE = re.compile(r"([MmZzLlHhVvCcSsQqTtAa])([^MmZzLlHhVvCcSsQqTtAa]*)")
-_GARBAGE_RE = re.compile(r"[^\s,0-9.eE+\-MmZzLlHhVvCcSsQqTtAa]|(?<![0-9.])[eE]")
-_SEP = r"[\s,]*"
-_ARC_RE = re.compile(_SEP + _SEP.join([f"({_NUMBER})"] * 3 + ["([01])"] * 2 + [f"({_NUMBER})"] * 2) + _SEP)
+NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+_NUMBER_RE = re.compile(NUMBER)
 _TRANSFORM_RE = re.compile(r"(matrix|translate|scale|rotate|skewX|skewY)\s*\(([^)]*)\)")
-_ARGS = {"M": 2, "L": 2, "H": 1, "V": 1, "C": 6, "S": 4, "Q": 4, "T": 2, "A": 7, "Z": 0}
 
 
 @dataclass
@@ -93,178 +87,6 @@ def transform_subpaths(subpaths: list[Subpath], m: Matrix) -> list[Subpath]:
                                  a * s[4] + c * s[5] + e, b * s[4] + d * s[5] + f))
         result.append(Subpath((a * x + c * y + e, b * x + d * y + f), segments, sub.closed))
     return result
-
-
-def _arc_numbers(raw: str) -> tuple[list[float], bool]:
-    """Arc arguments; the two flags are single digits that need no separator ("1120 0")."""
-    values, position = [], 0
-    raw = raw.rstrip(" \t\r\n,")
-    while position < len(raw):
-        match = _ARC_RE.match(raw, position)
-        if not match:
-            return values, False
-        values.extend(map(float, match.groups()))
-        position = match.end()
-    return values, True
-
-
-def _groups(data: str) -> list[tuple[str, list[float], bool]]:
-    """(command, numbers, ok) per command letter; ok is False where the numbers cannot be
-    read (the path ends there). One tokenising pass, except for paths with arcs, whose flags
-    need no separator ("a5 5 0 1120 0") and are read group by group."""
-    if "a" not in data and "A" not in data:
-        groups, values = [], []
-        for command, number in _TOKEN_RE.findall(data):
-            if command:
-                values = []
-                groups.append((command, values, True))
-            else:
-                values.append(float(number))
-        return groups
-    groups = []
-    for command, raw in _GROUP_RE.findall(data):
-        if command in "Aa":
-            values, ok = _arc_numbers(raw)
-        else:
-            values, ok = list(map(float, _NUMBER_RE.findall(raw))), True
-        groups.append((command, values, ok))
-    return groups
-
-
-def parse_path(data: str | None) -> list[Subpath]:
-    """Path data in absolute coordinates; as the SVG spec asks, an error ends the path but
-    keeps what came before it."""
-    data = (data or "").strip(" \t\r\n")
-    bad = _GARBAGE_RE.search(data)
-    if bad:
-        data = data[:bad.start()]
-    builder = _PathBuilder()
-    if not data or data[0] not in "Mm":
-        return []
-    for command, values, ok in _groups(data):
-        if command in "Zz":
-            builder.close()
-            if values:
-                break
-            continue
-        count = _ARGS[command.upper()]
-        complete = len(values) - len(values) % count
-        builder.extend(command, values[:complete] if complete != len(values) else values)
-        if not ok or not values or complete != len(values):
-            break
-    return builder.subpaths
-
-
-class _PathBuilder:
-    def __init__(self):
-        self.subpaths: list[Subpath] = []
-        self.current: Subpath | None = None
-        self.x = self.y = 0.0
-        self.last_control: tuple[str, float, float] | None = None  # ("C"|"Q", x, y)
-
-    def _ensure(self):
-        if self.current is None:
-            self.current = Subpath((self.x, self.y))
-            self.subpaths.append(self.current)
-
-    def close(self):
-        if self.current is not None:
-            self.current.closed = True
-            self.x, self.y = self.current.start
-            self.current = None
-        self.last_control = None
-
-    def extend(self, command: str, values: list[float]):
-        """All the argument sets of one command letter; lines and cubics, the bulk of real
-        paths, without a call per segment."""
-        if command in "Mm":
-            self.apply(command, values[:2])
-            if len(values) > 2:
-                self.extend("L" if command == "M" else "l", values[2:])
-            return
-        if command not in "LlCcHhVv":
-            count = _ARGS[command.upper()]
-            for index in range(0, len(values), count):
-                self.apply(command, values[index:index + count])
-            return
-        self._ensure()
-        append = self.current.segments.append
-        x, y = self.x, self.y
-        if command == "L":
-            for i in range(0, len(values), 2):
-                x, y = values[i], values[i + 1]
-                append((x, y))
-        elif command == "l":
-            for i in range(0, len(values), 2):
-                x, y = x + values[i], y + values[i + 1]
-                append((x, y))
-        elif command in "Hh":
-            for value in values:
-                x = x + value if command == "h" else value
-                append((x, y))
-        elif command in "Vv":
-            for value in values:
-                y = y + value if command == "v" else value
-                append((x, y))
-        else:
-            relative = command == "c"
-            for i in range(0, len(values), 6):
-                ox, oy = (x, y) if relative else (0.0, 0.0)
-                x1, y1, x2, y2 = ox + values[i], oy + values[i + 1], ox + values[i + 2], oy + values[i + 3]
-                x, y = ox + values[i + 4], oy + values[i + 5]
-                append((x1, y1, x2, y2, x, y))
-            self.x, self.y = x, y
-            self.last_control = ("C", x2, y2)
-            return
-        self.x, self.y = x, y
-        self.last_control = None
-
-    def apply(self, command: str, args: list[float]):
-        """One argument set of M, S, Q, T or A."""
-        relative = command.islower()
-        upper = command.upper()
-        ox, oy = (self.x, self.y) if relative else (0.0, 0.0)
-        if upper == "M":
-            self.x, self.y = ox + args[0], oy + args[1]
-            self.current = Subpath((self.x, self.y))
-            self.subpaths.append(self.current)
-            self.last_control = None
-            return
-        self._ensure()
-        segments = self.current.segments
-        control = None
-        if upper == "S":  # C, L, H and V take the fast path in extend()
-            x1, y1 = self._reflect("C")
-            x2, y2, x, y = ox + args[0], oy + args[1], ox + args[2], oy + args[3]
-            segments.append((x1, y1, x2, y2, x, y))
-            control = ("C", x2, y2)
-            self.x, self.y = x, y
-        elif upper in "QT":
-            if upper == "Q":
-                qx, qy = ox + args[0], oy + args[1]
-                x, y = ox + args[2], oy + args[3]
-            else:
-                qx, qy = self._reflect("Q")
-                x, y = ox + args[0], oy + args[1]
-            segments.append(_quadratic_to_cubic(self.x, self.y, qx, qy, x, y))
-            control = ("Q", qx, qy)
-            self.x, self.y = x, y
-        elif upper == "A":
-            x, y = ox + args[5], oy + args[6]
-            segments.extend(arc_to_cubics(self.x, self.y, args[0], args[1], args[2],
-                                          bool(args[3]), bool(args[4]), x, y))
-            self.x, self.y = x, y
-        self.last_control = control
-
-    def _reflect(self, kind: str) -> tuple[float, float]:
-        if self.last_control and self.last_control[0] == kind:
-            return 2 * self.x - self.last_control[1], 2 * self.y - self.last_control[2]
-        return self.x, self.y
-
-
-def _quadratic_to_cubic(x0, y0, qx, qy, x, y) -> tuple[float, ...]:
-    return (x0 + 2 / 3 * (qx - x0), y0 + 2 / 3 * (qy - y0),
-            x + 2 / 3 * (qx - x), y + 2 / 3 * (qy - y), x, y)
 
 
 def arc_to_cubics(x0, y0, rx, ry, rotation, large, sweep, x, y) -> list[tuple[float, ...]]:

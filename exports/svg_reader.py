@@ -10,8 +10,8 @@ from defusedxml.ElementTree import fromstring
 
 from config.errors import InvalidInput, Unprocessable
 from exports.svg_geometry import (IDENTITY, Matrix, Subpath, ellipse_subpath, multiply, numbers,
-                                  parse_path, parse_transform, points_subpath, rect_subpath,
-                                  transform_subpaths)
+                                  parse_transform, points_subpath, rect_subpath, transform_subpaths)
+from exports.svg_path import parse_path
 from exports.svg_style import (DEFAULT_STYLE, RGB, cascade, colour_is_translucent, declarations,
                                length, opacity_below_one, parse_paint)
 from exports.svg_text import text_runs

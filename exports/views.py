@@ -6,6 +6,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.negotiation import BaseContentNegotiation
+from rest_framework.parsers import JSONParser
 from rest_framework.views import APIView
 
 from config.errors import TooLarge
@@ -25,6 +26,7 @@ class JsonErrorsAnyAccept(BaseContentNegotiation):
 
 class AiExportView(APIView):
     content_negotiation_class = JsonErrorsAnyAccept
+    parser_classes = [JSONParser]
 
     @extend_schema(
         request=inline_serializer("AiExportRequest", {
