@@ -47,7 +47,7 @@ class Layout:
     """The state of one placement attempt: occupancy, free area and failed box sizes."""
 
     def __init__(self, mask: Mask, margin: float, rng):
-        self.runs, self.row_max = new_occupancy(~mask.inside)
+        self.runs, self.row_max, self.cell_max = new_occupancy(~mask.inside)
         rows = np.flatnonzero(mask.inside.any(axis=1))
         cols = np.flatnonzero(mask.inside.any(axis=0))
         self.top, self.bottom = int(rows[0]), int(rows[-1]) + 1
@@ -82,14 +82,14 @@ class Layout:
         if self._hopeless(width, height):
             return None
         uniforms = self.rng.random(CANDIDATES * UNIFORMS_PER_CANDIDATE)
-        x, y = best_spot(self.runs, self.row_max, self.inside, width, height, self.bounds,
-                         CANDIDATES, uniforms)
+        x, y = best_spot(self.runs, self.row_max, self.cell_max, self.inside, width, height,
+                         self.bounds, CANDIDATES, uniforms)
         if x < 0:
             self._remember_failure(width, height)
             return None
         cover = coverage(outline.polygon, outline.contour_ends, size, left, top, height, width)
         ink = cover > INK_THRESHOLD
-        stamp(self.runs, self.row_max, ink, x, y, self.margin)
+        stamp(self.runs, self.row_max, self.cell_max, ink, x, y, self.margin)
         self.free -= (width + self.margin) * (height + self.margin)
         return int(x), int(y), width, height
 

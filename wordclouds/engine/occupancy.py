@@ -4,25 +4,33 @@ Occupancy is stored as run lengths: ``runs[y, x]`` is, for a free pixel, the num
 pixels from x to the right (itself included), and for an occupied pixel minus the number of
 occupied ones. A box of w×h fits at (x, y) exactly when ``runs[r, x] >= w`` for its h rows,
 and a failed test tells how far right the next candidate can be. ``row_max[y]`` is the longest
-free run of row y, so rows that cannot hold the box are skipped whole.
+free run of row y, so rows that cannot hold the box are skipped whole, and
+``cell_max[cy, cx]`` is the longest free run starting in a cell of CELL_H rows × CELL_W
+columns, so whole cells are skipped too.
 """
 
 import numpy as np
 from numba import njit
 
+CELL_H, CELL_W = 8, 64
+
 
 @njit(cache=True)
 def _row_runs(runs, row_max, y, left, right):
     """Recompute the runs of row y from column ``right`` leftwards, through ``left`` and on
-    until they stop changing, then its longest free run."""
+    until they stop changing, then its longest free run; returns the leftmost column
+    recomputed."""
     width = runs.shape[1]
     following = runs[y, right + 1] if right + 1 < width else 0
+    stop = 0
     for x in range(right, -1, -1):
+        stop = x
         if runs[y, x] < 0:
             value = following - 1 if following < 0 else -1
         else:
             value = following + 1 if following > 0 else 1
         if runs[y, x] == value and x < left:
+            stop = x + 1
             break
         runs[y, x] = value
         following = value
@@ -36,23 +44,41 @@ def _row_runs(runs, row_max, y, left, right):
         else:
             x -= value
     row_max[y] = longest
+    return stop
+
+
+@njit(cache=True)
+def _refresh_cells(runs, cell_max, first_row, last_row, first_column, last_column):
+    """Recompute ``cell_max`` for the cells holding rows and columns in the given ranges."""
+    height, width = runs.shape
+    for cy in range(first_row // CELL_H, last_row // CELL_H + 1):
+        for cx in range(first_column // CELL_W, last_column // CELL_W + 1):
+            longest = 0
+            for r in range(cy * CELL_H, min(height, (cy + 1) * CELL_H)):
+                for c in range(cx * CELL_W, min(width, (cx + 1) * CELL_W)):
+                    longest = max(longest, runs[r, c])
+            cell_max[cy, cx] = longest
 
 
 @njit(cache=True)
 def new_occupancy(blocked):
-    """Run lengths and longest free runs for a grid where ``blocked`` pixels are occupied."""
+    """Run lengths, longest free runs per row and per cell for a grid where ``blocked``
+    pixels are occupied."""
     height, width = blocked.shape
     runs = np.empty((height, width), dtype=np.int16)
     row_max = np.zeros(height, dtype=np.int32)
+    cell_max = np.zeros(((height + CELL_H - 1) // CELL_H, (width + CELL_W - 1) // CELL_W),
+                        dtype=np.int16)
     for y in range(height):
         for x in range(width):
             runs[y, x] = -1 if blocked[y, x] else 1
         _row_runs(runs, row_max, y, 0, width - 1)
-    return runs, row_max
+    _refresh_cells(runs, cell_max, 0, height - 1, 0, width - 1)
+    return runs, row_max, cell_max
 
 
 @njit(cache=True)
-def find_fit(runs, row_max, width, height, start_x, start_y, top, bottom):
+def find_fit(runs, row_max, cell_max, width, height, start_x, start_y, top, bottom):
     """The first position (x, y) in reading order from (start_x, start_y), wrapping around,
     where a width×height box touches no occupied pixel, with rows limited to [top, bottom).
     Returns (-1, -1) when there is none anywhere."""
@@ -61,9 +87,12 @@ def find_fit(runs, row_max, width, height, start_x, start_y, top, bottom):
     if last_x < 0 or last_y < top:
         return -1, -1
     start_y = min(max(start_y, top), last_y)
+    cells_down, cells_across = cell_max.shape
+    viable = np.zeros(cells_across, dtype=np.bool_)
     for lap in range(2):
         y = start_y if lap == 0 else top
         end_y = last_y if lap == 0 else start_y
+        band = -1
         while y <= end_y:
             skip = -1
             for r in range(y, y + height):
@@ -72,8 +101,21 @@ def find_fit(runs, row_max, width, height, start_x, start_y, top, bottom):
             if skip >= 0:
                 y = skip + 1
                 continue
+            if y // CELL_H != band:
+                # A box with its top row in this band has a row in each of these cells.
+                band = y // CELL_H
+                lowest = min(cells_down - 1, (band * CELL_H + height - 1) // CELL_H)
+                for cx in range(cells_across):
+                    viable[cx] = True
+                    for cy in range(band, lowest + 1):
+                        if cell_max[cy, cx] < width:
+                            viable[cx] = False
+                            break
             x = start_x if (lap == 0 and y == start_y) else 0
             while x <= last_x:
+                if not viable[x // CELL_W]:
+                    x = (x // CELL_W + 1) * CELL_W
+                    continue
                 fits = True
                 for r in range(y, y + height):
                     value = runs[r, x]
@@ -88,7 +130,7 @@ def find_fit(runs, row_max, width, height, start_x, start_y, top, bottom):
 
 
 @njit(cache=True)
-def stamp(runs, row_max, ink, x, y, margin):
+def stamp(runs, row_max, cell_max, ink, x, y, margin):
     """Mark ``ink`` placed with its top-left at (x, y), grown by ``margin`` pixels in every
     direction (a square neighbourhood), as occupied."""
     height, width = ink.shape
@@ -114,16 +156,19 @@ def stamp(runs, row_max, ink, x, y, margin):
                 runs[cy, cx] = -1
     left = max(0, x - margin)
     right = min(canvas_w - 1, x - margin + grown_w - 1)
-    for r in range(grown_h):
-        cy = y - margin + r
-        if 0 <= cy < canvas_h:
-            _row_runs(runs, row_max, cy, left, right)
+    first_row = max(0, y - margin)
+    last_row = min(canvas_h - 1, y - margin + grown_h - 1)
+    changed = left
+    for cy in range(first_row, last_row + 1):
+        changed = min(changed, _row_runs(runs, row_max, cy, left, right))
+    _refresh_cells(runs, cell_max, first_row, last_row, changed, right)
 
 
 @njit(cache=True)
 def settle(runs, x, y, width, height, step_x, step_y, top, bottom):
-    """Slide a fitting width×height box from (x, y) by (step_x, step_y) steps (each -1, 0 or
-    1), vertically then horizontally, until it touches something; returns the new (x, y)."""
+    """Slide a fitting width×height box from (x, y) in the directions (step_x, step_y), each
+    -1 or 1, vertically then horizontally, until it touches something; returns the new
+    (x, y)."""
     canvas_w = runs.shape[1]
     moved = True
     while moved:
@@ -134,9 +179,17 @@ def settle(runs, x, y, width, height, step_x, step_y, top, bottom):
                 break
             y += step_y
             moved = True
-        while step_x != 0:
-            column = x - 1 if step_x < 0 else x + width
-            if column < 0 or column >= canvas_w:
+        if step_x > 0:
+            # The free run from x says at once how far right the box can go.
+            shift = canvas_w
+            for r in range(y, y + height):
+                shift = min(shift, runs[r, x] - width)
+            if shift > 0:
+                x += shift
+                moved = True
+        while step_x < 0:
+            column = x - 1
+            if column < 0:
                 break
             free = True
             for r in range(y, y + height):
@@ -145,7 +198,7 @@ def settle(runs, x, y, width, height, step_x, step_y, top, bottom):
                     break
             if not free:
                 break
-            x += step_x
+            x -= 1
             moved = True
     return x, y
 
@@ -181,7 +234,7 @@ UNIFORMS_PER_CANDIDATE = 34
 
 
 @njit(cache=True)
-def best_spot(runs, row_max, inside, width, height, bounds, candidates, uniforms):
+def best_spot(runs, row_max, cell_max, inside, width, height, bounds, candidates, uniforms):
     """Where to put a width×height box: from each of ``candidates`` random points of the
     shape, the first free spot in reading order, slid in a random direction until it
     touches something; the snuggest of them. ``bounds`` is the shape's (top, bottom, left,
@@ -194,7 +247,8 @@ def best_spot(runs, row_max, inside, width, height, bounds, candidates, uniforms
         offset = candidate * UNIFORMS_PER_CANDIDATE
         start_x, start_y = _random_start(inside, width, height, top, bottom, left, right,
                                          uniforms, offset)
-        x, y = find_fit(runs, row_max, width, height, start_x, start_y, top, bottom)
+        x, y = find_fit(runs, row_max, cell_max, width, height, start_x, start_y, top,
+                        bottom)
         if x < 0:
             return -1, -1
         step_x = -1 if uniforms[offset + 32] < 0.5 else 1
