@@ -162,3 +162,16 @@ def test_reading_a_running_job_without_heartbeat_fails_it(api, queued_job, setti
 
     assert (body["status"], body["stage"], body["error"]) == ("failed", "failed", STALE_ERROR)
     assert api.get(f"/api/jobs/{fresh}").json()["status"] == "running"
+
+
+def test_a_starting_worker_fails_jobs_left_running_without_heartbeat(queued_job, settings):
+    from django_q.signals import post_spawn
+
+    job_id = queued_job()
+    job_start(job_id=job_id, worker_pid=1)
+    silent_since = timezone.now() - timedelta(seconds=settings.JOB_STALE_SECONDS + 1)
+    Job.objects.filter(id=job_id).update(updated_at=silent_since)
+
+    post_spawn.send(sender="django_q", proc_name="Process-1")  # what qcluster's worker sends
+
+    assert Job.objects.get(id=job_id).error == STALE_ERROR
