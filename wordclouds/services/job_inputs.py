@@ -11,11 +11,10 @@ from PIL import Image
 from config.errors import InvalidInput, TooLarge
 from wordclouds import engine
 from wordclouds.models import Font
+from wordclouds.services.fonts import DEFAULT_FONT_ID, FONT_EXTENSIONS
 
 NAME_LIST_FILE = "names.xlsx"
 MASK_EXTENSIONS = (".png", ".jpg", ".jpeg")
-FONT_EXTENSIONS = (".ttf", ".ttc", ".otf")
-DEFAULT_FONT_ID = "__default__"
 
 
 @dataclass(frozen=True)
