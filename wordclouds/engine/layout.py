@@ -19,9 +19,11 @@ from .raster import coverage
 DEFAULT_MIN_FONT_SIZE = 8.0
 FLOOR_FONT_SIZE = 4.0
 SHRINK = 0.88  # a word that does not fit is retried this much smaller
-# Share of the free area the remaining words are planned to fill, per attempt: a failed
-# attempt starts over with smaller words.
-FILL_TARGETS = (0.45, 0.38, 0.3)
+# The share of the free area the remaining words are planned to fill starts from
+# FILL_START - FILL_CROWDING × crowding (at most 0.45), where crowding is the area all names would take at
+# the smallest size over the shape's area; a failed attempt starts over with FILL_RETRY times
+# the share. Tuned on the three benchmark cases (crowding 0.25–0.40).
+FILL_START, FILL_CROWDING, FILL_RETRY, ATTEMPTS = 0.6, 0.5, 0.85, 3
 SIZE_SPREAD = 0.6  # exponent of the size profile: the first words are largest
 REPEAT_SHRINK = 0.7
 # Coverage below this is invisible in an 8-bit image and does not count as ink.
@@ -111,6 +113,13 @@ class WordShapes:
         return self._outlines[key]
 
 
+def _crowding(names, shapes, size, margin):
+    """The area every name takes, horizontal at ``size`` px with its margin."""
+    bounds = np.array([shapes.get(n.text, False)[0].bounds for n in names]).reshape(-1, 4)
+    return float(np.sum((size * (bounds[:, 2] - bounds[:, 0]) + margin)
+                        * (size * (bounds[:, 3] - bounds[:, 1]) + margin)))
+
+
 def _planned_sizes(units, target_area, done):
     """The font-size scale s for the words from index ``done`` on, solving
     sum((w s r + m)(h s r + m)) = target_area over them (w, h: unit box; r: profile)."""
@@ -129,9 +138,11 @@ def place_words(names: list[Name], shapes: WordShapes, mask: Mask, params: Param
     """
     min_size = params.min_font_size or DEFAULT_MIN_FONT_SIZE
     max_size = params.max_font_size or max(min_size, min(mask.height, mask.width) / 4)
-    attempts = [(fill, min_size) for fill in FILL_TARGETS]
+    crowding = _crowding(names, shapes, min_size, math.ceil(params.margin)) / mask.area
+    first = min(0.45, max(0.2, FILL_START - FILL_CROWDING * crowding))
+    attempts = [(first * FILL_RETRY ** n, min_size) for n in range(ATTEMPTS)]
     if params.min_font_size is None:
-        attempts.append((FILL_TARGETS[-1], FLOOR_FONT_SIZE))
+        attempts.append((attempts[-1][0], FLOOR_FONT_SIZE))
     unplaced = []
     for attempt, (fill, min_size) in enumerate(attempts):
         rng = np.random.default_rng([seed, attempt])
