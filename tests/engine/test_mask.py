@@ -8,7 +8,8 @@ from .conftest import ring_mask
 
 
 def test_a_ring_has_a_hole_and_keeps_its_size(tmp_path):
-    mask = load_mask(ring_mask(tmp_path / "ring.png"), params=parse_params({"MODE": "IMAGE"}))
+    mask = load_mask(ring_mask(tmp_path / "ring.png"),
+                     params=parse_params({"MODE": "IMAGE", "COLOR_FROM_MASK": True}))
     assert (mask.width, mask.height) == (360, 300)
     assert mask.inside[150, 30] and not mask.inside[150, 180] and not mask.inside[0, 0]
     assert mask.colors[150, 30].tolist() == [20, 60, 200]

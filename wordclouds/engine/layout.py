@@ -20,9 +20,9 @@ DEFAULT_MIN_FONT_SIZE = 8.0
 FLOOR_FONT_SIZE = 4.0
 SHRINK = 0.88  # a word that does not fit is retried this much smaller
 # The share of the free area the remaining words are planned to fill starts from
-# FILL_START - FILL_CROWDING × crowding (at most 0.45), where crowding is the area all names would take at
-# the smallest size over the shape's area; a failed attempt starts over with FILL_RETRY times
-# the share. Tuned on the three benchmark cases (crowding 0.25–0.40).
+# FILL_START - FILL_CROWDING × crowding (at most 0.45), where crowding is the area all names
+# would take at the smallest size over the shape's area; a failed attempt starts over with
+# FILL_RETRY times the share. Tuned on the three benchmark cases (crowding 0.25–0.40).
 FILL_START, FILL_CROWDING, FILL_RETRY, ATTEMPTS = 0.6, 0.5, 0.85, 3
 SIZE_SPREAD = 0.6  # exponent of the size profile: the first words are largest
 REPEAT_SHRINK = 0.7

@@ -15,7 +15,7 @@ UNREADABLE = "mask_image is not a readable image"
 @dataclass
 class Mask:
     """``inside[y, x]`` is True where words may draw; ``colors`` is the mask image's RGB at
-    canvas size (None without an image), for COLOR_FROM_MASK."""
+    canvas size when COLOR_FROM_MASK needs it (else None)."""
 
     inside: np.ndarray
     colors: np.ndarray | None
@@ -66,7 +66,8 @@ def canvas_size(params: Params, image: Image.Image | None) -> tuple[int, int]:
 
 
 def load_mask(path, *, params: Params | None = None) -> Mask:
-    """Build the drawable shape for ``params`` (MODE, WIDTH, HEIGHT, MASK_THRESHOLD).
+    """Build the drawable shape for ``params`` (MODE, WIDTH, HEIGHT, MASK_THRESHOLD,
+    COLOR_FROM_MASK).
 
     With ``path`` the image is scaled to fit the canvas, keeping its aspect, centred; a pixel
     is inside when its alpha is at least 128 and its luminance is below MASK_THRESHOLD. In
@@ -76,19 +77,26 @@ def load_mask(path, *, params: Params | None = None) -> Mask:
     params = params or Params(mode="IMAGE" if path else "RECT")
     image = open_mask_image(path) if path else None
     width, height = canvas_size(params, image)
+    inside = np.ones((height, width), dtype=bool)
     if image is None:
-        return Mask(np.ones((height, width), dtype=bool), None)
+        return Mask(inside, None)
     scale = min(width / image.width, height / image.height)
     fitted = (max(1, round(image.width * scale)), max(1, round(image.height * scale)))
-    if fitted != image.size:
-        image = image.resize(fitted, Image.Resampling.BILINEAR)
-    canvas = Image.new("RGBA", (width, height), (255, 255, 255, 0))
-    canvas.paste(image, ((width - fitted[0]) // 2, (height - fitted[1]) // 2))
-    rgba = np.asarray(canvas)
-    luminance = np.asarray(canvas.convert("RGB").convert("L"))
-    inside = (rgba[..., 3] >= 128) & (luminance < params.mask_threshold)
-    if params.mode == "RECT":
-        inside = np.ones_like(inside)
-    elif not inside.any():
-        raise InputError("mask_image has no drawable area")
-    return Mask(inside, np.ascontiguousarray(rgba[..., :3]))
+    left, top = (width - fitted[0]) // 2, (height - fitted[1]) // 2
+    window = (slice(top, top + fitted[1]), slice(left, left + fitted[0]))
+    if params.mode == "IMAGE":
+        # Scaling luminance and alpha (two channels, not four) is linear, so it commutes
+        # with taking the luminance.
+        luminance = image.convert("L").resize(fitted, Image.Resampling.BILINEAR)
+        alpha = image.getchannel("A").resize(fitted, Image.Resampling.BILINEAR)
+        inside[:] = False
+        inside[window] = ((np.asarray(alpha) >= 128)
+                          & (np.asarray(luminance) < params.mask_threshold))
+        if not inside.any():
+            raise InputError("mask_image has no drawable area")
+    colors = None
+    if params.color_from_mask:
+        colors = np.full((height, width, 3), 255, dtype=np.uint8)
+        colors[window] = np.asarray(image.convert("RGB").resize(fitted,
+                                                                Image.Resampling.BILINEAR))
+    return Mask(inside, colors)
