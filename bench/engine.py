@@ -1,0 +1,180 @@
+"""Benchmark the word-cloud engine against the `wordcloud` package: `python bench/engine.py`.
+
+Runs, each in its own process so time and peak memory cover the whole command:
+- our engine's command line (all five files) on names_3000.xlsx / heart.png at 2000×2000,
+  names_10000.xlsx / heart.png at 4000×4000, and 50,000 generated names at 8000×8000;
+  the first case also once with an empty numba cache (the first run after install);
+- `wordcloud.WordCloud(...).generate_from_frequencies` with equal weights, the same mask,
+  font and canvas, then `to_file` (the PNG), on the first two cases.
+Writes the table into the engine section of docs/benchmarks.md. Options: --skip-peer,
+--only CASE.
+"""
+
+import argparse
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared" / "bench"
+DOC = ROOT / "docs" / "benchmarks.md"
+SECTION = "## Word-cloud engine (`bench/engine.py`)"
+CASES = {  # name: (names file or generated count, canvas side)
+    "3000": ("names_3000.xlsx", 2000),
+    "10000": ("names_10000.xlsx", 4000),
+    # The issue asks for 8000×8000, but decisions.md caps the canvas at 50 megapixels, which
+    # the engine enforces: 7071×7071 is the largest square it accepts (and packs the names
+    # 28% tighter than 8000×8000 would).
+    "50000": (50_000, 7071),
+}
+
+PEER = r"""
+import json, sys
+import numpy as np, openpyxl
+from PIL import Image, ImageDraw, ImageFont
+from wordcloud import WordCloud
+names_path, mask_path, side, font, out = sys.argv[1:6]
+side = int(side)
+sheet = openpyxl.load_workbook(names_path, read_only=True).worksheets[0]
+names = [str(r[1]).strip() for r in sheet.iter_rows(min_row=2, values_only=True) if r[1]]
+mask = Image.open(mask_path).convert("L").resize((side, side), Image.Resampling.NEAREST)
+mask = np.where(np.asarray(mask) < 240, 0, 255).astype(np.uint8)
+cloud = WordCloud(width=side, height=side, mask=mask, font_path=font, margin=2,
+                  prefer_horizontal=0.9, min_font_size=8, max_words=len(names),
+                  background_color="white", random_state=1)
+cloud.generate_from_frequencies({name: 1.0 for name in names})
+cloud.to_file(out)
+covered = np.zeros((side, side), dtype=bool)
+draw = ImageDraw.Draw(Image.new("L", (1, 1)))
+for (word, _), size, (x, y), orientation, _ in cloud.layout_:
+    face = ImageFont.TransposedFont(ImageFont.truetype(font, size), orientation=orientation)
+    _, _, width, height = draw.textbbox((0, 0), word, font=face, anchor="lt")
+    covered[x:x + height, y:y + width] = True
+inside = mask == 0
+sizes = sorted(size for _, size, _, _, _ in cloud.layout_)
+print(json.dumps({"placed": len(cloud.layout_), "names": len(names),
+                  "coverage": float((covered & inside).sum() / inside.sum()),
+                  "min_size": sizes[0], "median_size": sizes[len(sizes) // 2]}))
+"""
+
+
+def measured(command, env=None):
+    """Run ``command``; return (wall seconds, CPU seconds, peak resident MB, stdout)."""
+    started = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               env=env, cwd=ROOT)
+    _, status, usage = os.wait4(process.pid, 0)
+    seconds = time.perf_counter() - started
+    out, err = process.stdout.read().decode(), process.stderr.read().decode()
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode:
+        raise SystemExit(f"{' '.join(map(str, command))} failed:\n{err}")
+    return seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, out
+
+
+def generated_names(path: Path, count: int) -> Path:
+    """An .xlsx of ``count`` random Chinese names (1-char surname, 1–2-char given name) in
+    column 2 under a header, like the shared fixtures."""
+    import openpyxl
+
+    surnames = "王李张刘陈杨黄赵周吴徐孙马朱胡郭何林高罗郑梁谢宋唐许韩冯邓曹彭曾肖田董潘袁蔡蒋余于杜叶程魏苏吕丁任沈姚卢"
+    given = "伟芳娜敏静丽强磊军洋勇艳杰涛明超秀霞平刚桂英华玉兰萍红建文辉力鹏飞俊峰斌志宇浩凯健鑫亮晨博欣怡佳琪雪梅婷"
+    rng = random.Random(50_000)
+    workbook = openpyxl.Workbook(write_only=True)
+    sheet = workbook.create_sheet()
+    sheet.append(["序号", "姓名"])
+    for number in range(1, count + 1):
+        name = rng.choice(surnames) + "".join(rng.choices(given, k=rng.choice((1, 2, 2))))
+        sheet.append([number, name])
+    workbook.save(path)
+    return path
+
+
+def run_engine(names, side, out, env=None):
+    params = {"DATA_COL_INDEX": 1, "SEED": 1, "WIDTH": side, "HEIGHT": side}
+    command = [sys.executable, "-m", "wordclouds.engine", str(names), "--mask",
+               str(SHARED / "heart.png"), "--params", json.dumps(params), "--out", str(out)]
+    seconds, cpu, memory, _ = measured(command, env)
+    metrics = json.loads((out / "metrics.json").read_text())
+    return {"seconds": seconds, "cpu": cpu, "memory": memory, "placed": metrics["names_placed"],
+            "names": metrics["names_read"], "coverage": metrics["box_coverage"],
+            "min_size": metrics["font_size"]["min"],
+            "median_size": metrics["font_size"]["median"]}, command
+
+
+def row(case, engine, result):
+    return (f"| {case} | {engine} | {result['seconds']:.2f} s | {result['cpu']:.2f} s | "
+            f"{result['memory']:.0f} MB | "
+            f"{result['placed']:,} / {result['names']:,} | {result['coverage']:.3f} | "
+            f"{result['min_size']:g} | {result['median_size']:g} |")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--skip-peer", action="store_true")
+    parser.add_argument("--only", choices=list(CASES))
+    args = parser.parse_args()
+    font = subprocess.run([sys.executable, "-c", "from wordclouds.engine import "
+                           "default_font_path; print(default_font_path())"], cwd=ROOT,
+                          capture_output=True, text=True, check=True).stdout.strip()
+    rows, commands, ratios = [], [], []
+    with tempfile.TemporaryDirectory() as folder:
+        folder = Path(folder)
+        for case, (source, side) in CASES.items():
+            if args.only and case != args.only:
+                continue
+            names = (SHARED / source if isinstance(source, str)
+                     else generated_names(folder / "names_50000.xlsx", source))
+            label = f"{case} names, {side}×{side}"
+            if case == "3000":
+                cold_env = dict(os.environ, NUMBA_CACHE_DIR=str(folder / "numba-cold"))
+                cold, _ = run_engine(names, side, folder / "cold", cold_env)
+                rows.append(row(label, "ours, empty numba cache", cold))
+            ours, command = run_engine(names, side, folder / case)
+            rows.append(row(label, "ours", ours))
+            commands.append(" ".join(str(c) if " " not in str(c) else f"'{c}'"
+                                     for c in command).replace(str(ROOT) + "/", "")
+                            .replace(str(folder), "$TMP"))
+            if not args.skip_peer and isinstance(source, str):
+                seconds, cpu, memory, out = measured(
+                    [sys.executable, "-c", PEER, str(names), str(SHARED / "heart.png"),
+                     str(side), font, str(folder / f"peer-{case}.png")])
+                peer = dict(json.loads(out), seconds=seconds, cpu=cpu, memory=memory)
+                rows.append(row(label, "wordcloud 1.9.6", peer))
+                ratios.append(f"{case} names: {peer['seconds'] / ours['seconds']:.1f}× "
+                              f"(CPU {peer['cpu'] / ours['cpu']:.1f}×)")
+            print(*rows[-3:], sep="\n", flush=True)
+    write_section(rows, commands, ratios)
+
+
+def write_section(rows, commands, ratios):
+    table = "\n".join(["| case | engine | wall time | CPU time | peak memory | names placed "
+                       "| box coverage | smallest font px | median font px |",
+                       "|---|---|---|---|---|---|---|---|---|", *rows])
+    body = f"""{SECTION}
+
+Command: `.venv/bin/python bench/engine.py` (after `pip install -r requirements-bench.txt`);
+it runs each case in its own process, so time and peak memory (max RSS) are those of the
+whole command. Our runs are the engine's command line writing all five files, e.g.
+`{commands[0] if commands else ''}`. Machine: 2 cores, shared with other test runs at the time;
+run on {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.
+
+{table}
+
+Speed-up over `wordcloud` (its time ÷ ours): {', '.join(ratios) or 'not measured'}.
+"""
+    text = DOC.read_text(encoding="utf-8") if DOC.exists() else "# Benchmarks\n"
+    pattern = re.compile(re.escape(SECTION) + r".*?(?=\n## |\Z)", re.S)
+    text = (pattern.sub(lambda _: body.rstrip("\n"), text) if pattern.search(text)
+            else text.rstrip("\n") + "\n\n" + body)
+    DOC.write_text(text.rstrip("\n") + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
