@@ -79,10 +79,11 @@ def test_last_event_id_resumes_after_that_event(api, finished_job, how):
     assert end["event"] == "end"
 
 
-def test_a_bad_last_event_id_is_400(api, finished_job):
+@pytest.mark.parametrize("value", ["abc", "-1", "²"])
+def test_a_bad_last_event_id_is_400(api, finished_job, value):
     job_id = finished_job()
 
-    response = api.get(f"/api/jobs/{job_id}/events", HTTP_LAST_EVENT_ID="abc")
+    response = api.get(f"/api/jobs/{job_id}/events?lastEventId={value}")
 
     assert response.status_code == 400
     assert response.json() == {"detail": "Last-Event-ID must be a non-negative integer"}

@@ -30,8 +30,8 @@ async def job_events(request, job_id: str):
     """Every event after `Last-Event-ID` (header) or `lastEventId` (query), then live ones;
     after the terminal status event `event: end` with `{"status": ...}`, and the stream
     closes. A comment keeps an idle stream alive."""
-    after = _last_event_id(request)
     view = await sync_to_async(job_get)(job_id)
+    after = _last_event_id(request)
     stream = _stream(job_id, after) if view.record else _finished(view.status)
     response = StreamingHttpResponse(stream, content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
@@ -41,7 +41,7 @@ async def job_events(request, job_id: str):
 
 def _last_event_id(request) -> int:
     text = request.headers.get("Last-Event-ID") or request.GET.get("lastEventId") or "0"
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()):
         raise InvalidInput("Last-Event-ID must be a non-negative integer")
     return int(text)
 
