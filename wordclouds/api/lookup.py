@@ -8,6 +8,7 @@ from rest_framework.decorators import api_view, permission_classes
 from rest_framework.response import Response
 
 from wordclouds.admin_token import HasAdminToken
+from wordclouds.services.custom_svg import CustomSvgOptions, custom_svg_options, custom_svg_render
 from wordclouds.services.line_spacing import line_spacing_analyze, line_spacing_options
 from wordclouds.services.lookup import locations_find, occupancy_mask_png
 
@@ -88,6 +89,44 @@ def occupancy_mask(request, job_id: str):
     return HttpResponse(occupancy_mask_png(job_id=job_id), content_type="image/png")
 
 
+CUSTOM_SVG_PARAMETERS = [
+    OpenApiParameter("fill", str, enum=["fill", "dot", "line", "ring"], default="fill"),
+    OpenApiParameter("stroke", str, enum=["0", "1", "true", "false"], default="0",
+                     description="1/true: also the glyph outlines, stroked in color, width line_width"),
+    OpenApiParameter("color", str, default="#000000", description="#RRGGBB, every mark"),
+    *(
+        OpenApiParameter(name, float, default=getattr(CustomSvgOptions, name), description=text)
+        for name, text in (
+            ("spacing", "dot grid pitch, px (grid anchored at the canvas origin)"),
+            ("radius", "dot radius, px"),
+            ("line_spacing", "distance between line centres, px"),
+            ("line_width", "line width, px; also the outline stroke width"),
+            ("line_angle", "degrees, clockwise from the x axis"),
+            ("ring_radius", "ring radius, px"),
+            ("ring_width", "ring line width, px"),
+            ("ring_spacing", "ring grid pitch, px"),
+        )
+    ),
+]
+
+
+@extend_schema(
+    parameters=CUSTOM_SVG_PARAMETERS,
+    responses={
+        (200, "image/svg+xml"): OpenApiTypes.STR,
+        400: OpenApiResponse(description="a bad parameter (named), or `pattern too dense`"),
+        404: OpenApiResponse(description="job not found / artifact not ready"),
+        409: OpenApiResponse(description="the job's font no longer exists"),
+    },
+)
+@api_view(["GET"])
+def custom_svg(request, job_id: str):
+    """The job's words re-drawn in an engraving fill style: real shapes cut to the glyphs,
+    no patterns, clip paths, masks or opacity. See docs/lookup.md."""
+    options = custom_svg_options(request.query_params)
+    return HttpResponse(custom_svg_render(job_id=job_id, options=options), content_type="image/svg+xml")
+
+
 class LineSpacingRequestSerializer(serializers.Serializer):
     percentile = serializers.FloatField(required=False, min_value=0, max_value=100, default=5)
     sampleStep = serializers.FloatField(required=False, min_value=0.25, max_value=100, default=2)
@@ -131,6 +170,7 @@ urlpatterns = [
     path("jobs/<str:job_id>/locations", locations, name="job-locations"),
     path("jobs/<str:job_id>/find", find, name="job-find"),
     path("jobs/<str:job_id>/occupancy_mask", occupancy_mask, name="job-occupancy-mask"),
+    path("jobs/<str:job_id>/custom.svg", custom_svg, name="job-custom-svg"),
     path(
         "jobs/<str:job_id>/analyze-line-spacing", analyze_line_spacing,
         name="job-analyze-line-spacing",

@@ -265,9 +265,11 @@ def curve_pieces(segments: Segments, tolerance: float):
     ).astype(np.int64)
     owner = np.repeat(np.arange(len(pieces)), pieces)
     index = np.arange(len(owner)) - np.repeat(np.cumsum(pieces) - pieces, pieces)
-    controls = segments.controls[owner]
-    starts = _bezier(controls, index / pieces[owner])
-    ends = _bezier(controls, (index + 1) / pieces[owner])
+    starts = _bezier(segments.controls[owner], index / pieces[owner])
+    ends = np.empty_like(starts)
+    ends[:-1] = starts[1:]
+    last = np.cumsum(pieces) - 1  # a segment's last piece ends at its end point
+    ends[last] = segments.controls[:, 3]
     return starts, ends, segments.contour[owner]
 
 

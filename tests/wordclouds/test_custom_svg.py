@@ -1,0 +1,198 @@
+import io
+import math
+import re
+import sqlite3
+
+import numpy as np
+import pytest
+import resvg_py
+from defusedxml import ElementTree
+from PIL import Image
+
+from wordclouds.models import Job
+from wordclouds.selectors import jobs_root
+
+pytestmark = pytest.mark.django_db
+
+SVG = "{http://www.w3.org/2000/svg}"
+# Few names on a small canvas: large glyphs, so every pattern has room inside them.
+NAMES = ["李雷", "韩梅梅", "Anna", "王芳"]
+PARAMS = {"WIDTH": 360, "HEIGHT": 240, "SEED": 3}
+
+
+@pytest.fixture
+def job_id(finished_job_dir):
+    return finished_job_dir(names=NAMES, params=PARAMS)
+
+
+def custom_svg(api, job_id, **params):
+    return api.get(f"/api/jobs/{job_id}/custom.svg", params)
+
+
+def parsed(response):
+    assert response.status_code == 200, response.content[:200]
+    assert response["Content-Type"] == "image/svg+xml"
+    return ElementTree.fromstring(response.content)
+
+
+def ink(svg: bytes) -> np.ndarray:
+    """Coverage 0..1 of each pixel, rendered at 2x."""
+    png = resvg_py.svg_to_bytes(svg_string=svg.decode(), zoom=2)
+    return np.asarray(Image.open(io.BytesIO(bytes(png))).convert("RGBA"))[:, :, 3] / 255.0
+
+
+def placements(job_id):
+    with sqlite3.connect(jobs_root() / job_id / "positions.db") as connection:
+        return [row[0] for row in connection.execute("SELECT id FROM words ORDER BY id")]
+
+
+def test_default_is_the_solid_fill_in_black_one_group_per_placement(api, job_id):
+    root = parsed(custom_svg(api, job_id))
+
+    assert root.get("viewBox") == "0 0 360 240"
+    groups = root.findall(f"{SVG}g")
+    assert [g.get("id") for g in groups] == [f"w{i}" for i in placements(job_id)]
+    paths = root.iter(f"{SVG}path")
+    assert {(p.get("fill"), p.get("stroke")) for p in paths} == {("#000000", None)}
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"fill": "dot", "spacing": "3", "radius": "1"},
+        {"fill": "dot"},
+        {"fill": "ring", "ring_spacing": "5", "ring_radius": "1.5", "ring_width": "0.6"},
+        {"fill": "ring"},
+        {"fill": "line", "line_spacing": "3", "line_width": "1", "line_angle": "30"},
+        {"fill": "line"},
+    ],
+)
+def test_patterns_are_plain_shapes_inside_the_glyphs(api, job_id, params):
+    plain = custom_svg(api, job_id, color="#102030")
+    pattern = custom_svg(api, job_id, color="#102030", **params)
+
+    root = parsed(pattern)
+    tags = {element.tag.removeprefix(SVG) for element in root.iter()}
+    assert tags <= {"svg", "g", "path", "circle"}
+    assert not any("opacity" in name for element in root.iter() for name in element.attrib)
+    painted = {element.get(attribute) for element in root.iter() for attribute in ("fill", "stroke")}
+    assert painted <= {None, "none", "#102030"}
+    fill, marks = ink(plain.content), ink(pattern.content)
+    assert marks.sum() > 0.02 * fill.sum()
+    outside = marks[fill == 0].sum()
+    assert outside <= 0.01 * marks.sum()
+
+
+@pytest.mark.parametrize(
+    "params, pitch",
+    [
+        ({"fill": "dot", "spacing": "3", "radius": "1"}, 3),
+        ({"fill": "ring", "ring_spacing": "5", "ring_radius": "1.5", "ring_width": "0.6"}, 5),
+    ],
+)
+def test_dot_and_ring_centres_are_on_the_grid(api, job_id, params, pitch):
+    root = parsed(custom_svg(api, job_id, **params))
+
+    circles = list(root.iter(f"{SVG}circle"))
+    assert len(circles) > 20
+    for circle in circles:
+        for axis in ("cx", "cy"):
+            steps = float(circle.get(axis)) / pitch
+            assert steps == pytest.approx(round(steps), abs=1e-3)
+
+
+def test_ring_circles_have_the_requested_radius_and_width(api, job_id):
+    root = parsed(custom_svg(api, job_id, fill="ring", ring_spacing=5, ring_radius=1.5, ring_width=0.6))
+
+    circles = list(root.iter(f"{SVG}circle"))
+    assert {(c.get("r"), c.get("stroke-width"), c.get("fill")) for c in circles} == {("1.5", "0.6", "none")}
+
+
+def polygon_points(root) -> list[np.ndarray]:
+    """The vertices of every subpath of every path (absolute M/L/Z data)."""
+    rings = []
+    for path in root.iter(f"{SVG}path"):
+        for subpath in re.findall(r"M([^MZ]*)Z", path.get("d")):
+            numbers = [float(v) for v in re.split(r"[ L]+", subpath.strip())]
+            rings.append(np.array(numbers).reshape(-1, 2))
+    return rings
+
+
+@pytest.mark.parametrize("angle", [0, 30, 90, -45])
+def test_line_strips_run_at_the_angle_and_spacing(api, job_id, angle):
+    pitch, width = 3.0, 1.0
+    root = parsed(custom_svg(api, job_id, fill="line", line_spacing=pitch, line_width=width, line_angle=angle))
+
+    theta = math.radians(angle)
+    along, across = np.array([math.cos(theta), math.sin(theta)]), np.array([-math.sin(theta), math.cos(theta)])
+    rings = polygon_points(root)
+    assert len(rings) > 20
+    parallel = other = 0.0
+    for ring in rings:
+        # Every vertex lies within its strip: at most width/2 from a multiple of the pitch.
+        offset = ring @ across / pitch
+        assert np.abs(offset - np.round(offset)).max() * pitch <= width / 2 + 0.02
+        edges = np.diff(np.vstack([ring, ring[:1]]), axis=0)
+        lengths = np.hypot(*edges.T)
+        is_parallel = np.abs(edges @ along) >= 0.999 * lengths
+        parallel += lengths[is_parallel].sum()
+        other += lengths[~is_parallel].sum()
+    assert parallel > other
+
+
+def test_stroke_adds_each_outline_in_the_color_and_line_width(api, job_id):
+    root = parsed(custom_svg(api, job_id, fill="dot", stroke="true", color="#aa0000", line_width=0.5))
+
+    outlines = [p for p in root.iter(f"{SVG}path") if p.get("stroke")]
+    assert len(outlines) == len(placements(job_id))
+    assert {(p.get("stroke"), p.get("stroke-width"), p.get("fill")) for p in outlines} == {("#AA0000", "0.5", "none")}
+
+
+def test_stroke_0_adds_nothing(api, job_id):
+    root = parsed(custom_svg(api, job_id, stroke="0"))
+
+    assert not [p for p in root.iter(f"{SVG}path") if p.get("stroke")]
+
+
+@pytest.mark.parametrize(
+    "params, detail",
+    [
+        ({"fill": "zigzag"}, "fill must be one of fill, dot, line, ring"),
+        ({"spacing": "0"}, "spacing must be a positive number"),
+        ({"spacing": "abc"}, "spacing must be a positive number"),
+        ({"radius": "-1"}, "radius must be a positive number"),
+        ({"line_spacing": "nan"}, "line_spacing must be a positive number"),
+        ({"line_width": "inf"}, "line_width must be a positive number"),
+        ({"ring_radius": "0"}, "ring_radius must be a positive number"),
+        ({"ring_width": "x"}, "ring_width must be a positive number"),
+        ({"ring_spacing": "-8"}, "ring_spacing must be a positive number"),
+        ({"line_angle": "north"}, "line_angle must be a number"),
+        ({"color": "red"}, "color must be #RRGGBB"),
+        ({"color": "#12345"}, "color must be #RRGGBB"),
+        ({"stroke": "maybe"}, "stroke must be 0, 1, true or false"),
+        ({"fill": "dot", "spacing": "0.02"}, "pattern too dense"),
+        ({"fill": "ring", "ring_spacing": "0.02"}, "pattern too dense"),
+        ({"fill": "line", "line_spacing": "0.0001", "line_width": "0.00005"}, "pattern too dense"),
+    ],
+)
+def test_bad_parameters_are_400_naming_them(api, job_id, params, detail):
+    response = custom_svg(api, job_id, **params)
+
+    assert response.status_code == 400
+    assert response.json() == {"detail": detail}
+
+
+def test_unknown_job_is_404(api):
+    response = custom_svg(api, "f" * 32)
+
+    assert response.status_code == 404
+    assert response.json() == {"detail": "job not found"}
+
+
+def test_job_without_positions_is_404_artifact_not_ready(api):
+    job = Job.objects.create(status=Job.Status.RUNNING, name_list="names.xlsx")
+
+    response = custom_svg(api, job.id)
+
+    assert response.status_code == 404
+    assert response.json() == {"detail": "artifact not ready"}
