@@ -113,11 +113,16 @@ class WordShapes:
         return self._outlines[key]
 
 
+def _unit_boxes(names, shapes):
+    """Width and height of each name's horizontal ink box at 1 px."""
+    bounds = np.array([shapes.get(n.text, False)[0].bounds for n in names]).reshape(-1, 4)
+    return bounds[:, 2] - bounds[:, 0], bounds[:, 3] - bounds[:, 1]
+
+
 def _crowding(names, shapes, size, margin):
     """The area every name takes, horizontal at ``size`` px with its margin."""
-    bounds = np.array([shapes.get(n.text, False)[0].bounds for n in names]).reshape(-1, 4)
-    return float(np.sum((size * (bounds[:, 2] - bounds[:, 0]) + margin)
-                        * (size * (bounds[:, 3] - bounds[:, 1]) + margin)))
+    unit_w, unit_h = _unit_boxes(names, shapes)
+    return float(np.sum((size * unit_w + margin) * (size * unit_h + margin)))
 
 
 def _planned_sizes(units, target_area, done):
@@ -166,8 +171,7 @@ def _place_primaries(names, shapes, layout, params, size_range, fill, report):
     count = len(names)
     margin = layout.margin
     profile = (1.0 + np.arange(count) / max(1.0, count / 100)) ** -SIZE_SPREAD
-    boxes = np.array([shapes.get(n.text, False)[0].bounds for n in names]).reshape(-1, 4)
-    unit_w, unit_h = boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]
+    unit_w, unit_h = _unit_boxes(names, shapes)
     suffix = lambda v: np.cumsum(v[::-1])[::-1]  # noqa: E731 - sums over the words left
     units = (suffix(unit_w * unit_h * profile ** 2),
              suffix(margin * profile * (unit_w + unit_h)),

@@ -13,6 +13,7 @@ import numpy as np
 from numba import njit
 
 CELL_H, CELL_W = 8, 64
+UNIFORMS_PER_CANDIDATE = 34  # random numbers best_spot uses per candidate spot
 
 
 @njit(cache=True)
@@ -228,9 +229,6 @@ def _random_start(inside, width, height, top, bottom, left, right, uniforms, off
         if inside[y, x]:
             break
     return max(0, x - width // 2), max(0, y - height // 2)
-
-
-UNIFORMS_PER_CANDIDATE = 34
 
 
 @njit(cache=True)

@@ -1,6 +1,6 @@
 """Word outlines: glyphs laid out horizontally, rotated or stacked, and their compact SVG path
-data in canvas coordinates. The layout, the SVG writer and the re-export all go through
-:func:`placed_path`, so every consumer sees the same geometry."""
+data in canvas coordinates. The SVG writer, the PNG painter and the re-export all take the
+placed coordinates from :func:`placed_tenths`, so every output has the same geometry."""
 
 import math
 import unicodedata

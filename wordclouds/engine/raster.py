@@ -4,7 +4,7 @@ occupancy grid (any coverage is ink) and for painting the PNG."""
 import numpy as np
 from numba import njit
 
-from .fonts import CLOSE, CUBIC, LINE, MOVE, QUAD
+from .fonts import CLOSE, LINE, MOVE, QUAD
 
 CURVE_STEPS = 8  # line segments per Bézier curve when flattening
 
