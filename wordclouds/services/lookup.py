@@ -56,7 +56,9 @@ def _number(value) -> int | float:
 
 
 def _normalized(text: str) -> str:
-    return unicodedata.normalize("NFC", text.strip())
+    """A query cleaned like the engine cleans names: trimmed, inner white space folded to
+    one space, Unicode NFC."""
+    return unicodedata.normalize("NFC", " ".join(text.split()))
 
 
 def locations_find(*, job_id: str, name: str = "", mode: str = "exact") -> dict:

@@ -1,0 +1,92 @@
+import time
+
+import pytest
+from django.core.cache import cache
+
+from wordclouds.admin_token import admin_token_issue
+
+pytestmark = pytest.mark.django_db
+
+NAMES = ["Anna", "Bruno", "李雷", "Anna"]
+
+
+@pytest.fixture
+def job_id(finished_job_dir):
+    return finished_job_dir(names=NAMES)
+
+
+@pytest.fixture
+def token(api, settings):
+    cache.clear()  # failed-login counts of other tests
+    settings.ORDERS_ADMIN_PASSWORD = "lookup-staff"
+    response = api.post("/api/login", {"password": "lookup-staff"}, format="json")
+    assert response.status_code == 200
+    return response.json()["token"]
+
+
+def find(api, job_id, authorization=None, **params):
+    headers = {"HTTP_AUTHORIZATION": authorization} if authorization else {}
+    return api.get(f"/api/jobs/{job_id}/find", params, **headers)
+
+
+def test_with_a_token_from_login_find_answers_as_locations(api, job_id, token):
+    for params in ({"name": "Anna"}, {"name": "an", "mode": "contains"}, {}):
+        found = find(api, job_id, f"Bearer {token}", **params)
+        located = api.get(f"/api/jobs/{job_id}/locations", params)
+
+        assert found.status_code == 200
+        assert found.json() == located.json()
+    assert find(api, job_id, f"Bearer {token}", name="Anna").json()["total"] == 2
+
+
+@pytest.mark.parametrize(
+    "authorization",
+    [None, "Bearer ", "Bearer not-a-token", "Basic bG9va3VwOnN0YWZm", "Token abc"],
+)
+def test_without_a_valid_token_find_is_403(api, job_id, authorization):
+    response = find(api, job_id, authorization, name="Anna")
+
+    assert response.status_code == 403
+    assert response.json() == {"detail": "invalid or missing token"}
+
+
+def test_a_tampered_token_is_403(api, job_id, token):
+    tampered = token[:-2] + ("AA" if not token.endswith("AA") else "BB")
+
+    response = find(api, job_id, f"Bearer {tampered}", name="Anna")
+
+    assert response.status_code == 403
+
+
+def test_an_expired_token_is_403(api, job_id, settings, monkeypatch):
+    now = time.time()
+    monkeypatch.setattr(time, "time", lambda: now - settings.ADMIN_TOKEN_MAX_AGE - 60)
+    old = admin_token_issue()
+    monkeypatch.setattr(time, "time", lambda: now)
+
+    response = find(api, job_id, f"Bearer {old}", name="Anna")
+
+    assert response.status_code == 403
+    assert response.json() == {"detail": "invalid or missing token"}
+
+
+def test_a_token_just_inside_its_lifetime_is_accepted(api, job_id, settings, monkeypatch):
+    now = time.time()
+    monkeypatch.setattr(time, "time", lambda: now - settings.ADMIN_TOKEN_MAX_AGE + 60)
+    recent = admin_token_issue()
+    monkeypatch.setattr(time, "time", lambda: now)
+
+    assert find(api, job_id, f"Bearer {recent}", name="Anna").status_code == 200
+
+
+def test_find_checks_the_token_before_the_job(api):
+    response = find(api, "0" * 32, None, name="Anna")
+
+    assert response.status_code == 403
+
+
+def test_find_on_an_unknown_job_with_a_token_is_404(api, token):
+    response = find(api, "0" * 32, f"Bearer {token}", name="Anna")
+
+    assert response.status_code == 404
+    assert response.json() == {"detail": "job not found"}

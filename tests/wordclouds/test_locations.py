@@ -1,0 +1,140 @@
+import re
+import sqlite3
+import unicodedata
+
+import numpy as np
+import pytest
+
+from wordclouds.models import Job
+from wordclouds.selectors import jobs_root
+from wordclouds.services.path_data import path_segments
+
+pytestmark = pytest.mark.django_db
+
+NAMES = ["Anna", "anna maria", "Maria 100%", "a_b", "a%b", "x\\y", "Émile", "李雷", "Ännchen", "Anna"]
+
+
+@pytest.fixture
+def job_id(finished_job_dir):
+    return finished_job_dir(names=NAMES)
+
+
+def locations(api, job_id, **params):
+    return api.get(f"/api/jobs/{job_id}/locations", params)
+
+
+def found_names(response) -> list[str]:
+    assert response.status_code == 200, response.content
+    return [match["name"] for match in response.json()["matches"]]
+
+
+def outline_bounds(job_id) -> dict[int, tuple[float, float, float, float]]:
+    """Each word's ink bounds, read from the svg artifact (control points included)."""
+    svg = (jobs_root() / job_id / "wordcloud.svg").read_text()
+    paths = re.findall(r'<path id="w(\d+)"[^>]* d="([^"]*)"', svg)
+    segments = path_segments([d for _, d in paths])
+    points = segments.controls.ravel()
+    word = np.repeat(segments.contour_path[segments.contour], 4)
+    return {
+        int(paths[w][0]): (points[word == w].real.min(), points[word == w].imag.min(),
+                           points[word == w].real.max(), points[word == w].imag.max())
+        for w in np.unique(word)
+    }
+
+
+def test_every_name_is_found_exactly_with_the_box_around_its_outline(api, job_id):
+    ink = outline_bounds(job_id)
+
+    for name in set(NAMES):
+        result = locations(api, job_id, name=name).json()
+
+        assert result["total"] == NAMES.count(name) == len(result["matches"])
+        for match in result["matches"]:
+            assert match["name"] == name
+            left, top, right, bottom = ink[match["id"]]
+            assert match["box_x"] <= left + 0.05 and right - 0.05 <= match["box_x"] + match["box_width"]
+            assert match["box_y"] <= top + 0.05 and bottom - 0.05 <= match["box_y"] + match["box_height"]
+            assert match["x"] == pytest.approx(match["box_x"] + match["box_width"] / 2)
+            assert match["y"] == pytest.approx(match["box_y"] + match["box_height"] / 2)
+            assert match["orientation"] in ("horizontal", "vertical")
+            assert re.fullmatch(r"#[0-9A-Fa-f]{6}", match["color"])
+
+
+def test_the_result_echoes_the_query_and_gives_the_canvas(api, job_id):
+    result = locations(api, job_id, name="Anna").json()
+
+    assert {key: result[key] for key in ("job_id", "query", "mode", "canvas_width", "canvas_height")} == {
+        "job_id": job_id, "query": "Anna", "mode": "exact", "canvas_width": 400, "canvas_height": 300,
+    }
+    assert list(result["matches"][0]) == [
+        "id", "name", "x", "y", "font_size", "color", "orientation",
+        "box_x", "box_y", "box_width", "box_height",
+    ]
+
+
+def test_exact_ignores_surrounding_space_and_unicode_composition(api, job_id):
+    decomposed = unicodedata.normalize("NFD", "Émile")
+
+    assert found_names(locations(api, job_id, name=f"  {decomposed} ")) == ["Émile"]
+    assert found_names(locations(api, job_id, name="anna")) == []
+    assert found_names(locations(api, job_id, name="Ann")) == []
+
+
+def test_contains_is_a_case_insensitive_substring(api, job_id):
+    assert sorted(found_names(locations(api, job_id, name="ANN", mode="contains"))) == [
+        "Anna", "Anna", "anna maria",
+    ]
+    assert found_names(locations(api, job_id, name="änn", mode="contains")) == ["Ännchen"]
+    assert sorted(found_names(locations(api, job_id, name="maria", mode="contains"))) == [
+        "Maria 100%", "anna maria",
+    ]
+
+
+@pytest.mark.parametrize(
+    "query, expected",
+    [("%", ["Maria 100%", "a%b"]), ("_", ["a_b"]), ("a_b", ["a_b"]), ("a%", ["a%b"]), ("\\", ["x\\y"])],
+)
+def test_contains_takes_wildcard_characters_literally(api, job_id, query, expected):
+    assert sorted(found_names(locations(api, job_id, name=query, mode="contains"))) == expected
+
+
+def test_matches_are_ordered_by_id(api, job_id):
+    matches = locations(api, job_id, name="a", mode="contains").json()["matches"]
+
+    ids = [match["id"] for match in matches]
+    assert len(ids) > 3 and ids == sorted(ids)
+
+
+@pytest.mark.parametrize("mode", ["exact", "contains"])
+def test_an_empty_name_gives_every_placement(api, job_id, mode):
+    with sqlite3.connect(jobs_root() / job_id / "positions.db") as connection:
+        ids = [row[0] for row in connection.execute("SELECT id FROM words ORDER BY id")]
+
+    result = locations(api, job_id, name="  ", mode=mode).json()
+
+    assert result["total"] == len(ids) == len(NAMES)
+    assert [match["id"] for match in result["matches"]] == ids
+
+
+def test_a_bad_mode_is_400(api, job_id):
+    response = locations(api, job_id, name="Anna", mode="fuzzy")
+
+    assert response.status_code == 400
+    assert response.json() == {"detail": "mode must be exact or contains"}
+
+
+@pytest.mark.parametrize("job", ["0" * 32, "not-a-job"])
+def test_unknown_job_is_404(api, job):
+    response = locations(api, job, name="Anna")
+
+    assert response.status_code == 404
+    assert response.json() == {"detail": "job not found"}
+
+
+def test_job_without_positions_is_404_artifact_not_ready(api):
+    job = Job.objects.create(status=Job.Status.RUNNING, name_list="names.xlsx")
+
+    response = locations(api, job.id, name="Anna")
+
+    assert response.status_code == 404
+    assert response.json() == {"detail": "artifact not ready"}
