@@ -175,3 +175,16 @@ def test_a_starting_worker_fails_jobs_left_running_without_heartbeat(queued_job,
     post_spawn.send(sender="django_q", proc_name="Process-1")  # what qcluster's worker sends
 
     assert Job.objects.get(id=job_id).error == STALE_ERROR
+
+
+def test_the_heartbeat_touches_a_running_job_and_stops_once_it_failed(queued_job):
+    from wordclouds.services.jobs import job_heartbeat
+
+    job_id = queued_job()
+    job_start(job_id=job_id, worker_pid=1)
+    before = Job.objects.get(id=job_id).updated_at
+
+    assert job_heartbeat(job_id=job_id) is True
+    assert Job.objects.get(id=job_id).updated_at > before
+    job_fail(job_id=job_id, error=STALE_ERROR)
+    assert job_heartbeat(job_id=job_id) is False

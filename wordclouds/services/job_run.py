@@ -56,8 +56,8 @@ def job_execute(*, job_id: str) -> None:
                 font_path=_font_path(job), progress=ProgressRecorder(job_id, out_dir, heartbeat),
             )
         job_succeed(job_id=job_id, artifacts=finished_artifacts(out_dir))
-    except (JobAbandoned, Conflict):
-        logger.warning("job %s was failed elsewhere while this worker ran it", job_id)
+    except (JobAbandoned, Conflict, NotFound):
+        logger.warning("job %s was failed or deleted while this worker ran it", job_id)
     except (engine.InputError, engine.LayoutError) as error:
         _fail(job_id, str(error))
     except Exception:
@@ -68,7 +68,7 @@ def job_execute(*, job_id: str) -> None:
 def _fail(job_id: str, error: str) -> None:
     try:
         job_fail(job_id=job_id, error=error)
-    except Conflict:
+    except (Conflict, NotFound):
         logger.warning("job %s was already finished when it failed: %s", job_id, error)
 
 
@@ -115,7 +115,7 @@ class ProgressRecorder:
         try:
             job_progress(job_id=self.job_id, stage=stage, percent=percent, message=message,
                          artifacts=artifacts)
-        except Conflict:
+        except (Conflict, NotFound):
             raise JobAbandoned(self.job_id) from None
 
 

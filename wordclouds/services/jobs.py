@@ -188,11 +188,12 @@ def _failed(job: Job, error: str) -> Job:
 
 
 def job_heartbeat(*, job_id: str) -> bool:
-    """The worker is still on the job; False once the job is no longer running (failed as
-    stale meanwhile), which tells the worker to stop."""
+    """The worker is still on the job. False once another status is recorded (failed as
+    stale meanwhile), which tells the worker to stop; a row this connection cannot see (yet)
+    is not a reason to stop."""
     touched = Job.objects.filter(id=job_id, status=Job.Status.RUNNING).update(
         updated_at=timezone.now())
-    return touched == 1
+    return touched == 1 or not Job.objects.filter(id=job_id).exists()
 
 
 def jobs_fail_stale(*, job_id: str | None = None) -> int:
