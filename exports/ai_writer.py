@@ -7,7 +7,7 @@ PostScript, so that Ghostscript renders the file too."""
 import math
 from datetime import datetime, timezone
 
-from exports.svg_geometry import Subpath
+from exports.svg_geometry import Matrix, Subpath
 from exports.svg_reader import Drawing, Shape
 
 PRODUCT = "Word-cloud poster service"
@@ -92,8 +92,7 @@ def write_ai(drawing: Drawing, *, title: str) -> bytes:
         "1 1 1 1 0 0 0 79 128 255 Lb",
         "(Layer 1) Ln",
     ]
-    for shape in drawing.shapes:
-        lines.extend(_shape(shape, height))
+    lines.extend("\n".join(_shape(shape, height)) for shape in drawing.shapes)
     lines += ["LB", "%AI5_EndLayer--", "%%PageTrailer", "showpage", "%%Trailer", "end", "%%EOF", ""]
     return "\n".join(lines).encode("latin-1")
 
@@ -108,23 +107,29 @@ def _shape(shape: Shape, height: float) -> list[str]:
         dash = " ".join("%.3f" % v for v in shape.dash)
         lines += [f"{shape.stroke_width:.3f} w", f"{shape.linejoin} j", f"{shape.linecap} J",
                   f"{shape.miterlimit:.3f} M", f"[{dash}] {shape.dash_offset:.3f} d"]
+    a, b, c, d, e, f = shape.matrix
+    to_page = (a, -b, c, -d, e, height - f)  # and y up
     compound = len(shape.subpaths) > 1
     if compound:
         lines.append("*u")
     for sub in shape.subpaths:
-        _subpath(lines, sub, height)
+        _subpath(lines, sub, to_page)
         lines.append(_PAINT_OPS[(fill, stroke, sub.closed)])
     if compound:
         lines.append("*U")
     return lines
 
 
-def _subpath(lines: list[str], sub: Subpath, height: float):
+def _subpath(lines: list[str], sub: Subpath, m: Matrix):
+    a, b, c, d, e, f = m
     x, y = sub.start
-    lines.append("%.3f %.3f m" % (x, height - y))
+    lines.append("%.3f %.3f m" % (a * x + c * y + e, b * x + d * y + f))
     for s in sub.segments:
         if len(s) == 2:
-            lines.append("%.3f %.3f l" % (s[0], height - s[1]))
+            x, y = s
+            lines.append("%.3f %.3f l" % (a * x + c * y + e, b * x + d * y + f))
         else:
-            lines.append("%.3f %.3f %.3f %.3f %.3f %.3f c"
-                         % (s[0], height - s[1], s[2], height - s[3], s[4], height - s[5]))
+            x1, y1, x2, y2, x, y = s
+            lines.append("%.3f %.3f %.3f %.3f %.3f %.3f c" % (
+                a * x1 + c * y1 + e, b * x1 + d * y1 + f, a * x2 + c * y2 + e, b * x2 + d * y2 + f,
+                a * x + c * y + e, b * x + d * y + f))

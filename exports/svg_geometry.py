@@ -14,7 +14,7 @@ _NUMBER_RE = re.compile(NUMBER)
 _TRANSFORM_RE = re.compile(r"(matrix|translate|scale|rotate|skewX|skewY)\s*\(([^)]*)\)")
 
 
-@dataclass
+@dataclass(slots=True)
 class Subpath:
     """A start point and segments: (x, y) for a line, (x1, y1, x2, y2, x, y) for a cubic."""
 
@@ -68,25 +68,6 @@ def _transform_step(name: str, args: list[float]) -> Matrix | None:
     if name == "skewY" and len(args) == 1:
         return (1.0, math.tan(math.radians(args[0])), 0.0, 1.0, 0.0, 0.0)
     return None
-
-
-def transform_subpaths(subpaths: list[Subpath], m: Matrix) -> list[Subpath]:
-    if m == IDENTITY:
-        return subpaths
-    a, b, c, d, e, f = m
-    result = []
-    for sub in subpaths:
-        x, y = sub.start
-        segments = []
-        for s in sub.segments:
-            if len(s) == 2:
-                segments.append((a * s[0] + c * s[1] + e, b * s[0] + d * s[1] + f))
-            else:
-                segments.append((a * s[0] + c * s[1] + e, b * s[0] + d * s[1] + f,
-                                 a * s[2] + c * s[3] + e, b * s[2] + d * s[3] + f,
-                                 a * s[4] + c * s[5] + e, b * s[4] + d * s[5] + f))
-        result.append(Subpath((a * x + c * y + e, b * x + d * y + f), segments, sub.closed))
-    return result
 
 
 def arc_to_cubics(x0, y0, rx, ry, rotation, large, sweep, x, y) -> list[tuple[float, ...]]:

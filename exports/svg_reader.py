@@ -2,6 +2,7 @@
 page points (y down), the form the Illustrator writer needs. XML is parsed with defusedxml:
 entity declarations and external references are refused before anything is expanded."""
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from xml.etree.ElementTree import ParseError
 
@@ -10,7 +11,7 @@ from defusedxml.ElementTree import fromstring
 
 from config.errors import InvalidInput, Unprocessable
 from exports.svg_geometry import (IDENTITY, Matrix, Subpath, ellipse_subpath, multiply, numbers,
-                                  parse_transform, points_subpath, rect_subpath, transform_subpaths)
+                                  parse_transform, points_subpath, rect_subpath)
 from exports.svg_path import parse_path
 from exports.svg_style import (DEFAULT_STYLE, RGB, cascade, colour_is_translucent, declarations,
                                length, opacity_below_one, parse_paint)
@@ -25,6 +26,8 @@ FORBIDDEN_ELEMENTS = {"image", "pattern", "linearGradient", "radialGradient", "c
 _REFERENCE_PROPERTIES = {"clip-path": "clipPath", "mask": "mask", "filter": "filter",
                          "marker": "marker", "marker-start": "marker", "marker-mid": "marker",
                          "marker-end": "marker"}
+_SCANNED_ATTRIBUTES = {"style", "href", "{http://www.w3.org/1999/xlink}href", "fill", "stroke", "color",
+                       "opacity", "fill-opacity", "stroke-opacity", *_REFERENCE_PROPERTIES}
 _SKIPPED = {"defs", "title", "desc", "metadata", "symbol", "script"}
 _CONTAINERS = {"g", "a", "switch"}
 _CAPS = {"butt": 0, "round": 1, "square": 2}
@@ -32,9 +35,13 @@ _JOINS = {"miter": 0, "miter-clip": 0, "arcs": 0, "round": 1, "bevel": 2}
 XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
 
 
-@dataclass
+@dataclass(slots=True)
 class Shape:
+    """Subpaths in their element's user space; `matrix` takes them to page points (y down).
+    Stroke width and dashes are already in points."""
+
     subpaths: list[Subpath]
+    matrix: Matrix
     fill: RGB | None
     stroke: RGB | None
     fill_rule: str = "nonzero"
@@ -50,7 +57,7 @@ class Shape:
 class Drawing:
     width: float  # points
     height: float
-    shapes: list[Shape]
+    shapes: Iterator[Shape]  # produced while the writer consumes them: memory stays flat
 
 
 def local_name(element) -> str:
@@ -90,6 +97,8 @@ def unsupported_content(root) -> set[str]:
         name = local_name(element)
         if name in FORBIDDEN_ELEMENTS:
             found.add("style sheet" if name == "style" else name)
+        if _SCANNED_ATTRIBUTES.isdisjoint(element.attrib):
+            continue
         href = element.get("href") or element.get(XLINK_HREF)
         if href is not None and not href.strip().startswith(("#", "data:")):
             found.add("external reference")
@@ -118,7 +127,6 @@ class _Reader:
     def __init__(self, root):
         self.root = root
         self.ids = {el.get("id"): el for el in root.iter() if el.get("id")}
-        self.shapes: list[Shape] = []
         self.expansions = 0
 
     def read(self) -> Drawing:
@@ -127,14 +135,13 @@ class _Reader:
         height = _root_length(self.root.get("height"), self.root, 3) or 150.0
         page = (PX_TO_PT, 0.0, 0.0, PX_TO_PT, 0.0, 0.0)
         viewport = multiply(page, _viewbox_matrix(self.root, width, height))
-        self._children(self.root, style, viewport, 0)
-        return Drawing(width * PX_TO_PT, height * PX_TO_PT, self.shapes)
+        return Drawing(width * PX_TO_PT, height * PX_TO_PT, self._children(self.root, style, viewport, 0))
 
-    def _children(self, element, style, ctm: Matrix, depth: int):
+    def _children(self, element, style, ctm: Matrix, depth: int) -> Iterator[Shape]:
         for child in element:
-            self._element(child, style, ctm, depth + 1)
+            yield from self._element(child, style, ctm, depth + 1)
 
-    def _element(self, element, parent_style, ctm: Matrix, depth: int):
+    def _element(self, element, parent_style, ctm: Matrix, depth: int) -> Iterator[Shape]:
         if depth > MAX_DEPTH:
             raise unsupported({"nesting deeper than 256 levels"})
         name = local_name(element)
@@ -143,28 +150,30 @@ class _Reader:
         style = cascade(parent_style, element)
         if style["display"] == "none":
             return
-        ctm = multiply(ctm, parse_transform(element.get("transform")))
+        transform = element.get("transform")
+        if transform:
+            ctm = multiply(ctm, parse_transform(transform))
         if name in _CONTAINERS:
-            self._children(element, style, ctm, depth)
+            yield from self._children(element, style, ctm, depth)
         elif name == "svg":
-            self._nested_svg(element, style, ctm, depth)
+            yield from self._nested_svg(element, style, ctm, depth)
         elif name == "use":
-            self._use(element, style, ctm, depth)
+            yield from self._use(element, style, ctm, depth)
         elif name == "text":
             for run_style, subpaths in text_runs(element, style):
-                self._add(subpaths, run_style, ctm)
+                yield from _shape(subpaths, run_style, ctm)
         else:
-            self._add(_shape_subpaths(name, element, style), style, ctm)
+            yield from _shape(_shape_subpaths(name, element, style), style, ctm)
 
-    def _nested_svg(self, element, style, ctm: Matrix, depth: int):
+    def _nested_svg(self, element, style, ctm: Matrix, depth: int) -> Iterator[Shape]:
         x = length(element.get("x")) or 0.0
         y = length(element.get("y")) or 0.0
         width = length(element.get("width") or "100%", reference=100.0) or 0.0
         height = length(element.get("height") or "100%", reference=100.0) or 0.0
         inner = multiply((1.0, 0.0, 0.0, 1.0, x, y), _viewbox_matrix(element, width, height))
-        self._children(element, style, multiply(ctm, inner), depth)
+        yield from self._children(element, style, multiply(ctm, inner), depth)
 
-    def _use(self, element, style, ctm: Matrix, depth: int):
+    def _use(self, element, style, ctm: Matrix, depth: int) -> Iterator[Shape]:
         href = element.get("href") or element.get(XLINK_HREF) or ""
         target = self.ids.get(href[1:]) if href.startswith("#") else None
         if target is None:
@@ -178,39 +187,44 @@ class _Reader:
             width = length(element.get("width") or "100%", reference=100.0) or 0.0
             height = length(element.get("height") or "100%", reference=100.0) or 0.0
             symbol_style = cascade(style, target)
-            self._children(target, symbol_style, multiply(ctm, _viewbox_matrix(target, width, height)), depth)
+            yield from self._children(target, symbol_style,
+                                      multiply(ctm, _viewbox_matrix(target, width, height)), depth)
         else:
-            self._element(target, style, ctm, depth + 1)
+            yield from self._element(target, style, ctm, depth + 1)
 
-    def _add(self, subpaths: list[Subpath], style: dict[str, str], ctm: Matrix):
-        subpaths = [sub for sub in subpaths if sub.segments]
-        if not subpaths or style["visibility"] in ("hidden", "collapse"):
-            return
-        fill = parse_paint(style["fill"], style["color"])
-        stroke = parse_paint(style["stroke"], style["color"])
-        scale = math.sqrt(abs(ctm[0] * ctm[3] - ctm[1] * ctm[2]))
-        width = (length(style["stroke-width"], reference=100.0) or 0.0) * scale
-        if width <= 0:
-            stroke = None
-        if fill is None and stroke is None:
-            return
-        dash = [(length(v, reference=100.0) or 0.0) * scale
-                for v in style["stroke-dasharray"].replace(",", " ").split()] if style["stroke-dasharray"] != "none" else []
-        if any(v < 0 for v in dash) or sum(dash) <= 0:
-            dash = []
-        elif len(dash) % 2:
-            dash = dash * 2
-        self.shapes.append(Shape(
-            subpaths=transform_subpaths(subpaths, ctm),
-            fill=fill, stroke=stroke,
-            fill_rule="evenodd" if style["fill-rule"] == "evenodd" else "nonzero",
-            stroke_width=width,
-            linecap=_CAPS.get(style["stroke-linecap"], 0),
-            linejoin=_JOINS.get(style["stroke-linejoin"], 0),
-            miterlimit=max(1.0, (numbers(style["stroke-miterlimit"]) or [4.0])[0]),
-            dash=dash,
-            dash_offset=(length(style["stroke-dashoffset"], reference=100.0) or 0.0) * scale if dash else 0.0,
-        ))
+
+def _shape(subpaths: list[Subpath], style: dict[str, str], ctm: Matrix) -> Iterator[Shape]:
+    """The painted shape, if it has ink: nothing for hidden or unpainted elements."""
+    subpaths = [sub for sub in subpaths if sub.segments]
+    if not subpaths or style["visibility"] in ("hidden", "collapse"):
+        return
+    fill = parse_paint(style["fill"], style["color"])
+    stroke = parse_paint(style["stroke"], style["color"])
+    scale = math.sqrt(abs(ctm[0] * ctm[3] - ctm[1] * ctm[2]))
+    width = (length(style["stroke-width"], reference=100.0) or 0.0) * scale
+    if width <= 0:
+        stroke = None
+    if fill is None and stroke is None:
+        return
+    shape = Shape(subpaths, ctm, fill, stroke,
+                  "evenodd" if style["fill-rule"] == "evenodd" else "nonzero")
+    if stroke is not None:
+        shape.stroke_width = width
+        shape.linecap = _CAPS.get(style["stroke-linecap"], 0)
+        shape.linejoin = _JOINS.get(style["stroke-linejoin"], 0)
+        shape.miterlimit = max(1.0, length(style["stroke-miterlimit"]) or 4.0)
+        shape.dash, shape.dash_offset = _dash(style, scale)
+    yield shape
+
+
+def _dash(style: dict[str, str], scale: float) -> tuple[list[float], float]:
+    values = style["stroke-dasharray"].replace(",", " ").split() if style["stroke-dasharray"] != "none" else []
+    dash = [(length(v, reference=100.0) or 0.0) * scale for v in values]
+    if any(v < 0 for v in dash) or sum(dash) <= 0:
+        return [], 0.0
+    if len(dash) % 2:
+        dash = dash * 2
+    return dash, (length(style["stroke-dashoffset"], reference=100.0) or 0.0) * scale
 
 
 def _root_length(value: str | None, root, viewbox_index: int) -> float | None:

@@ -2,6 +2,7 @@
 attribute), how they inherit, and how colours and lengths read."""
 import colorsys
 import re
+from functools import lru_cache
 
 from PIL.ImageColor import colormap
 
@@ -25,13 +26,15 @@ DEFAULT_STYLE = dict(INHERITED)
 _UNITS_PX = {"": 1.0, "px": 1.0, "pt": 4 / 3, "pc": 16.0, "in": 96.0, "mm": 96 / 25.4,
              "cm": 96 / 2.54, "q": 96 / 101.6}
 _LENGTH_RE = re.compile(r"^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*([a-zA-Z%]*)\s*$")
+_PLAIN_NUMBER_RE = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+_HEX_RE = re.compile(r"[0-9a-f]+")
 _FUNCTION_RE = re.compile(r"^(rgba?|hsla?)\((.*)\)$")
 
 
 def declarations(element) -> dict[str, str]:
     """Properties the element declares itself: presentation attributes, overridden by the
     `style` attribute (which wins, as in CSS)."""
-    declared = {name: element.attrib[name].strip() for name in PROPERTIES if name in element.attrib}
+    declared = {name: value.strip() for name, value in element.attrib.items() if name in PROPERTIES}
     for item in (element.get("style") or "").split(";"):
         name, sep, value = item.partition(":")
         name = name.strip().lower()
@@ -42,7 +45,7 @@ def declarations(element) -> dict[str, str]:
 
 def cascade(parent: dict[str, str], element) -> dict[str, str]:
     """The element's computed style from its parent's and its own declarations."""
-    style = {name: parent[name] for name in INHERITED}
+    style = parent.copy()  # then reset what does not inherit: both C-level, per element
     style.update(NOT_INHERITED)
     for name, value in declarations(element).items():
         if value == "inherit":
@@ -59,6 +62,8 @@ def cascade(parent: dict[str, str], element) -> dict[str, str]:
 
 def length(value: str | None, *, reference: float = 0.0, font_size: float = 16.0) -> float | None:
     """A CSS length in user units (px); percentages of `reference`; None when unreadable."""
+    if value and _PLAIN_NUMBER_RE.fullmatch(value):  # most coordinates: no unit, no regex groups
+        return float(value)
     match = _LENGTH_RE.match(value or "")
     if not match:
         return None
@@ -78,6 +83,7 @@ class _Invalid:
 _INVALID = _Invalid()
 
 
+@lru_cache(maxsize=4096)
 def parse_paint(value: str, current_color: str) -> RGB | None | _Invalid:
     """A solid paint as RGB in 0..1, None for no paint, _INVALID when unreadable. Paint
     servers (url(...)) and translucent colours are refused earlier by the reader."""
@@ -91,6 +97,7 @@ def parse_paint(value: str, current_color: str) -> RGB | None | _Invalid:
     return _INVALID if colour is None else colour[:3]
 
 
+@lru_cache(maxsize=4096)
 def parse_colour(value: str) -> tuple[float, float, float, float] | None:
     """A CSS colour as (r, g, b, alpha) in 0..1, or None."""
     value = value.strip().lower()
@@ -98,10 +105,13 @@ def parse_colour(value: str) -> tuple[float, float, float, float] | None:
         digits = value[1:]
         if len(digits) in (3, 4):
             digits = "".join(ch * 2 for ch in digits)
-        if len(digits) not in (6, 8) or any(ch not in "0123456789abcdef" for ch in digits):
+        if len(digits) not in (6, 8) or not _HEX_RE.fullmatch(digits):
             return None
-        channels = [int(digits[i:i + 2], 16) / 255 for i in range(0, len(digits), 2)]
-        return (*channels[:3], channels[3] if len(channels) == 4 else 1.0)
+        n = int(digits, 16)
+        alpha = 1.0
+        if len(digits) == 8:
+            n, alpha = n >> 8, (n & 255) / 255
+        return ((n >> 16) / 255, ((n >> 8) & 255) / 255, (n & 255) / 255, alpha)
     match = _FUNCTION_RE.match(value)
     if match:
         return _colour_function(match.group(1), match.group(2))
