@@ -1,5 +1,6 @@
 """Shared helpers for the word-cloud tests: name-list workbooks, jobs that really ran through
 the engine (with and without a record), and the real web + worker processes for e2e tests."""
+import json
 import os
 import shutil
 import signal
@@ -75,17 +76,11 @@ def finished_job(db, names_xlsx, django_capture_on_commit_callbacks):
         path = names_xlsx(names or sample_names(12))
         upload = SimpleUploadedFile("names.xlsx", path.read_bytes())
         with django_capture_on_commit_callbacks(execute=False):
-            job = job_create(params=_json(params or SMALL_PARAMS), name_list=upload)
+            job = job_create(params=json.dumps(params or SMALL_PARAMS), name_list=upload)
         job_execute(job_id=job.id)
         return job.id
 
     return make
-
-
-def _json(value) -> str:
-    import json
-
-    return json.dumps(value)
 
 
 # --- real processes -------------------------------------------------------------------
@@ -155,7 +150,7 @@ class Service:
     def submit(self, names_path: Path, params: dict) -> str:
         with names_path.open("rb") as names:
             response = httpx.post(f"{self.url}/api/jobs", files={"name_list": names},
-                                  data={"params": _json(params)}, timeout=60)
+                                  data={"params": json.dumps(params)}, timeout=60)
         assert response.status_code == 201, response.text
         return response.json()["job_id"]
 
