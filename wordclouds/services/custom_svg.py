@@ -198,7 +198,7 @@ def _path_elements(polygons: np.ndarray, paint: str) -> list[str]:
     """One `<path>` per polygon, its rings as closed subpaths (holes drawn even-odd)."""
     rings, ring_polygon = shapely.get_rings(polygons, return_index=True)
     coordinates, ring_of = shapely.get_coordinates(rings, return_index=True)
-    text = [f"{_number(x)} {_number(y)}" for x, y in np.round(coordinates, 2).tolist()]
+    text = [f"{x:.2f} {y:.2f}" for x, y in coordinates.tolist()]
     ring_text = [""] * len(rings)
     first = np.searchsorted(ring_of, np.arange(len(rings)))
     ends = np.append(first[1:], len(ring_of))

@@ -150,34 +150,40 @@ def round_marks(shapes, word, x, y, *, outer: float, inner: float = 0.0):
     return whole, cut, edge[index]
 
 
-def strip_geometry(bounds: np.ndarray, *, pitch: float, width: float, angle: float):
-    """The strips of a line fill over each box: lines at `angle` degrees (clockwise from
-    the x axis, y pointing down), one every `pitch` px measured across them (a line passes
-    through the origin), each `width` px wide: (rectangles, index of the box of each)."""
+def line_fill(shapes: np.ndarray, *, pitch: float, width: float, angle: float):
+    """Each shape cut into the strips of a line fill: lines at `angle` degrees (clockwise
+    from the x axis, y pointing down), one every `pitch` px measured across them (one
+    passes through the origin), `width` px wide. Returns (polygons, index of the shape of
+    each).
+
+    The shapes are turned so the lines run along the x axis; there each strip is a band
+    between two y values, and cutting a glyph polygon to a band's rectangle is a cheap clip
+    instead of a general polygon intersection."""
+    if width >= pitch:  # the strips touch or overlap: the fill is solid
+        return _polygon_parts(shapes)
     theta = math.radians(angle)
     along = np.array([math.cos(theta), math.sin(theta)])
     across = np.array([-math.sin(theta), math.cos(theta)])
-    corners = np.stack([bounds[:, [0, 1]], bounds[:, [2, 1]], bounds[:, [2, 3]], bounds[:, [0, 3]]], axis=1)
-    offsets, lengths = corners @ across, corners @ along
-    first = np.ceil((offsets.min(axis=1) - width / 2) / pitch)
-    last = np.floor((offsets.max(axis=1) + width / 2) / pitch)
-    counts = np.nan_to_num(np.clip(last - first + 1, 0, None)).astype(np.int64)
-    box = np.repeat(np.arange(len(bounds)), counts)
-    k = np.repeat(np.nan_to_num(first), counts) + np.arange(len(box)) - np.repeat(np.cumsum(counts) - counts, counts)
-    centre = (k * pitch)[:, None] * across
-    start = centre + (lengths.min(axis=1)[box] - 1)[:, None] * along
-    end = centre + (lengths.max(axis=1)[box] + 1)[:, None] * along
-    half = width / 2 * across
-    rectangles = shapely.polygons(np.stack([start - half, end - half, end + half, start + half], axis=1))
-    return rectangles, box
-
-
-def line_fill(shapes: np.ndarray, *, pitch: float, width: float, angle: float):
-    """Each shape cut into strips of a line fill: (polygons, index of the shape of each)."""
-    if width >= pitch:  # the strips touch or overlap: the fill is solid
-        return _polygon_parts(shapes)
-    rectangles, owner = strip_geometry(shapely.bounds(shapes), pitch=pitch, width=width, angle=angle)
-    present, rank = np.unique(owner, return_inverse=True)
-    strips = shapely.multipolygons(rectangles, indices=rank)
-    cut, index = _polygon_parts(shapely.intersection(strips, shapes[present]))
-    return cut, present[index]
+    turned = shapely.transform(shapes, lambda xy: np.column_stack((xy @ along, xy @ across)))
+    parts, owner = _polygon_parts(turned)
+    bounds = shapely.bounds(parts)
+    first = np.ceil((bounds[:, 1] - width / 2) / pitch)
+    last = np.floor((bounds[:, 3] + width / 2) / pitch)
+    counts = np.clip(last - first + 1, 0, None).astype(np.int64)
+    part = np.repeat(np.arange(len(parts)), counts)
+    band = np.repeat(first, counts) + np.arange(len(part)) - np.repeat(np.cumsum(counts) - counts, counts)
+    left, right = bounds[:, 0].min() - 1, bounds[:, 2].max() + 1
+    pieces = np.empty(len(part), dtype=object)
+    order = np.argsort(band, kind="stable")
+    starts = np.flatnonzero(np.diff(band[order], prepend=np.nan) != 0)
+    for start, end in zip(starts.tolist(), np.append(starts[1:], len(order)).tolist()):
+        chosen = order[start:end]
+        low, high = band[chosen[0]] * pitch - width / 2, band[chosen[0]] * pitch + width / 2
+        try:
+            pieces[chosen] = shapely.clip_by_rect(parts[part[chosen]], left, low, right, high)
+        except shapely.errors.GEOSException:
+            # GEOS's fast rectangle clip rejects some slivers it makes; overlay them instead.
+            pieces[chosen] = shapely.intersection(parts[part[chosen]], shapely.box(left, low, right, high))
+    pieces, index = _polygon_parts(pieces)
+    pieces = shapely.transform(pieces, lambda xy: xy[:, :1] * along + xy[:, 1:] * across)
+    return pieces, owner[part[index]]
