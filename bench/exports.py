@@ -7,6 +7,8 @@ Two inputs:
    one <path>, random size, position, colour and 0/90 degree rotation on a 4000 x 4000
    canvas; the output says which).
 2. A 25 MB SVG: such name paths repeated until the document is just under 25 MB.
+3. A 25 MB SVG of about 490,000 small circles with random colours: the worst case per byte
+   (one element, one style and one shape per 53 bytes; what a dot fill style tends to).
 
 Each is converted through a real converter process (`manage.py runconverter` on a free
 loopback port, POST /convert; wall time, best of 3) and once more through the same forked,
@@ -97,6 +99,18 @@ def up_to_25_mb(paths: list[str]) -> str:
             size += len(path.encode())
 
 
+def small_circles() -> str:
+    rng = random.Random(2)
+    circles, size = [], len(document([]))
+    while True:
+        circle = (f'<circle cx="{rng.uniform(0, 4000):.1f}" cy="{rng.uniform(0, 4000):.1f}" r="3" '
+                  f'fill="#{rng.randrange(16 ** 6):06x}"/>')
+        if size + len(circle) > LIMIT:
+            return document(circles)
+        circles.append(circle)
+        size += len(circle)
+
+
 def start_converter() -> tuple[subprocess.Popen, int]:
     import httpx
 
@@ -145,16 +159,17 @@ def main():
         paths = name_paths(names)
         if svg is None:
             svg = document(paths)
-        cases = {f"10,000 names ({source})": svg.encode(), "25 MB": up_to_25_mb(paths).encode()}
+        cases = {f"10,000 names ({source})": svg.encode(), "25 MB of name paths": up_to_25_mb(paths).encode(),
+                 "25 MB of small circles": small_circles().encode()}
     process, port = start_converter()
     try:
-        print("| input | SVG size | paths | .ai size | convert (HTTP, best of 3) | peak RSS of conversion |")
+        print("| input | SVG size | elements | .ai size | convert (HTTP, best of 3) | peak RSS of conversion |")
         print("|---|---|---|---|---|---|")
         for label, data in cases.items():
             seconds, status, ai_size = through_http(port, data)
             assert status == 200, status
             peak = child_peak_rss(data)
-            print(f"| {label} | {len(data) / 2**20:.1f} MB | {data.count(b'<path')} | "
+            print(f"| {label} | {len(data) / 2**20:.1f} MB | {data.count(b'<path') + data.count(b'<circle')} | "
                   f"{ai_size / 2**20:.1f} MB | {seconds:.2f} s | {peak:.0f} MB |")
     finally:
         process.terminate()
