@@ -39,3 +39,4 @@ test: setup system-deps
 bench: setup
 	$(PY) -m pip install --quiet -r requirements-bench.txt
 	$(PY) bench/engine.py
+	$(PY) bench/exports.py
