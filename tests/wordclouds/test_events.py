@@ -135,3 +135,13 @@ def test_with_redis_an_announced_event_wakes_a_waiting_stream():
 
     assert asyncio.run(wait_for(announce=False)) is False
     assert asyncio.run(wait_for(announce=True)) is True
+
+
+def test_with_redis_unreachable_the_stream_still_ends(api, finished_job, settings):
+    job_id = finished_job()
+    settings.REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens there
+
+    *events, end = events_of(read_stream(api, f"/api/jobs/{job_id}/events"))
+
+    assert [int(m["id"]) for m in events][:2] == [1, 2]
+    assert end == {"event": "end", "data": '{"status": "success"}'}

@@ -17,6 +17,8 @@ logger = logging.getLogger(__name__)
 # With Redis the stream is woken by announcements; it still looks at the table this often,
 # so a lost announcement or a job failed by another process is never missed for long.
 REDIS_SAFETY_POLL_SECONDS = 5.0
+# A Redis that does not answer must neither hold up the worker's commits nor a stream's start.
+REDIS_TIMEOUT_SECONDS = 2.0
 
 
 def job_event_append(*, job: Job, type: str, message: str) -> JobEvent:
@@ -41,7 +43,8 @@ def _channel(job_id: str) -> str:
 def _publisher():
     import redis
 
-    return redis.Redis.from_url(settings.REDIS_URL)
+    return redis.Redis.from_url(settings.REDIS_URL, socket_timeout=REDIS_TIMEOUT_SECONDS,
+                                socket_connect_timeout=REDIS_TIMEOUT_SECONDS)
 
 
 def _announce(job_id: str) -> None:
@@ -68,9 +71,11 @@ class EventWaiter:
             import redis.asyncio
 
             try:
-                self._client = redis.asyncio.Redis.from_url(settings.REDIS_URL)
+                self._client = redis.asyncio.Redis.from_url(
+                    settings.REDIS_URL, socket_connect_timeout=REDIS_TIMEOUT_SECONDS)
                 self._pubsub = self._client.pubsub()
-                await self._pubsub.subscribe(_channel(self.job_id))
+                await asyncio.wait_for(self._pubsub.subscribe(_channel(self.job_id)),
+                                       REDIS_TIMEOUT_SECONDS)
             except Exception:
                 logger.warning("Redis unavailable; event stream of job %s polls", self.job_id)
                 await self._close()
