@@ -80,6 +80,12 @@ def start_server(folder: Path, port: int) -> subprocess.Popen:
     raise RuntimeError("the server did not start")
 
 
+def server_cpu(pid: int) -> float:
+    """CPU seconds (user + system) the server process has used so far (Linux)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def timed(client: httpx.Client, method: str, url: str, **kwargs) -> float:
     start = time.perf_counter()
     response = client.request(method, url, **kwargs)
@@ -113,7 +119,7 @@ def main() -> None:
         port = free_port()
         server = start_server(folder, port)
         try:
-            run(port, job_id, big, names, big_rows, args.lookups)
+            run(port, server.pid, job_id, big, names, big_rows, args.lookups)
         finally:
             server.terminate()
             server.wait(timeout=10)
@@ -121,7 +127,8 @@ def main() -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def run(port: int, job_id: str, big: str, names: list[str], big_rows: int, lookups: int) -> None:
+def run(port: int, pid: int, job_id: str, big: str, names: list[str], big_rows: int,
+        lookups: int) -> None:
     rng = random.Random(1)
     base = f"http://127.0.0.1:{port}/api"
     rows = []
@@ -138,9 +145,9 @@ def run(port: int, job_id: str, big: str, names: list[str], big_rows: int, looku
             contains = [timed(client, "GET", f"{base}/jobs/{job}/locations",
                               params={"name": rng.choice(names)[:1], "mode": "contains"})
                         for _ in range(max(5, lookups // 10))]
-            rows += [(f"locations exact, {label}", median_ms(exact), lookups),
-                     (f"find exact (token), {label}", median_ms(found), lookups),
-                     (f"locations contains (1 character), {label}", median_ms(contains),
+            rows += [(f"locations exact, {label}", median_ms(exact), "", lookups),
+                     (f"find exact (token), {label}", median_ms(found), "", lookups),
+                     (f"locations contains (1 character), {label}", median_ms(contains), "",
                       max(5, lookups // 10))]
         for label, method, path, kwargs in (
             ("custom.svg fill=line (defaults)", "GET", "custom.svg", {"params": {"fill": "line"}}),
@@ -149,11 +156,16 @@ def run(port: int, job_id: str, big: str, names: list[str], big_rows: int, looku
             ("analyze-line-spacing (defaults)", "POST", "analyze-line-spacing", {"json": {}}),
             ("occupancy_mask", "GET", "occupancy_mask", {}),
         ):
-            samples = [timed(client, method, f"{base}/jobs/{job_id}/{path}", **kwargs) for _ in range(3)]
-            rows.append((f"{label}, {len(names):,} names", f"{statistics.median(samples):.2f} s", 3))
-    print("| request | median | requests |\n|---|---|---|")
-    for label, value, count in rows:
-        print(f"| {label} | {value} | {count} |")
+            samples, cpu = [], []
+            for _ in range(3):
+                before = server_cpu(pid)
+                samples.append(timed(client, method, f"{base}/jobs/{job_id}/{path}", **kwargs))
+                cpu.append(server_cpu(pid) - before)
+            rows.append((f"{label}, {len(names):,} names", f"{statistics.median(samples):.2f} s",
+                         f"{statistics.median(cpu):.2f} s", 3))
+    print("| request | median time | median server CPU | requests |\n|---|---|---|---|")
+    for label, value, cpu_time, count in rows:
+        print(f"| {label} | {value} | {cpu_time} | {count} |")
 
 
 if __name__ == "__main__":
