@@ -7,7 +7,7 @@ import select
 import signal
 import time
 
-from config.errors import ServiceError, Unprocessable
+from config.errors import ServiceError
 from exports.ai_writer import write_ai
 from exports.svg_reader import read_svg
 

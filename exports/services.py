@@ -15,6 +15,7 @@ SVG_TOO_LARGE = "svg exceeds 25 MB"
 CONVERTER_UNAVAILABLE = "converter unavailable"
 DEFAULT_FILENAME = "wordcloud"
 _UNSAFE_RE = re.compile(r'[\x00-\x1f\x7f"\\/:*?<>|;]+')
+_XML_ENCODING_RE = re.compile(r"""^(\s*<\?xml[^>]*?\bencoding\s*=\s*)["'][^"']*["']""")
 _ERRORS = {400: InvalidInput, 413: TooLarge, 422: Unprocessable}
 
 
@@ -46,7 +47,9 @@ def ai_export(*, svg: object, filename: object) -> AiFile:
     detail, and an unreachable converter is 502 `converter unavailable`."""
     if not isinstance(svg, str) or not svg.strip():
         raise InvalidInput(SVG_REQUIRED)
-    data = svg.encode("utf-8")
+    # The JSON string is already text: a declared encoding (GB2312, Latin-1...) no longer
+    # holds for the UTF-8 bytes sent on, and would make the parser misread them.
+    data = _XML_ENCODING_RE.sub(r'\1"UTF-8"', svg, count=1).encode("utf-8")
     if len(data) > settings.SVG_EXPORT_MAX_BYTES:
         raise TooLarge(SVG_TOO_LARGE)
     name = ai_filename(filename)

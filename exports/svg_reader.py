@@ -78,20 +78,20 @@ def read_svg(data: bytes) -> Drawing:
         raise InvalidInput(NOT_SVG)
     if local_name(root) != "svg":
         raise InvalidInput(NOT_SVG)
-    found = unsupported_content(root)
+    ids = {el.get("id"): el for el in root.iter() if el.get("id")}
+    found = unsupported_content(root, ids)
     if found:
         raise unsupported(found)
-    return _Reader(root).read()
+    return _Reader(root, ids).read()
 
 
 def unsupported(names: set[str]) -> Unprocessable:
     return Unprocessable(f"svg uses unsupported content: {', '.join(sorted(names))}")
 
 
-def unsupported_content(root) -> set[str]:
+def unsupported_content(root, ids: dict) -> set[str]:
     """Names of everything the legacy format cannot hold: images, paint servers, clipping,
     masks, filters, markers, style sheets, any opacity below 1, external references."""
-    ids = {el.get("id"): el for el in root.iter() if el.get("id")}
     found = set()
     for element in root.iter():
         name = local_name(element)
@@ -124,9 +124,9 @@ def _paint_problems(value: str, ids: dict) -> set[str]:
 
 
 class _Reader:
-    def __init__(self, root):
+    def __init__(self, root, ids: dict):
         self.root = root
-        self.ids = {el.get("id"): el for el in root.iter() if el.get("id")}
+        self.ids = ids
         self.expansions = 0
 
     def read(self) -> Drawing:

@@ -137,3 +137,16 @@ def test_local_file_references_are_refused(api, converter, svg, found):
     assert response.json() == {"detail": f"svg uses unsupported content: {found}"}
     assert b"root:" not in response.content
     assert_converter_still_answers(api)
+
+
+@pytest.mark.e2e
+def test_a_declared_encoding_and_the_svg_11_doctype_are_fine(api, converter):
+    # given the text of a document that once was GB2312, with the SVG 1.1 DOCTYPE
+    svg = ('<?xml version="1.0" encoding="GB2312"?>\n'
+           '<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">\n'
+           + svg_document('<text x="5" y="50" font-size="40">词云</text>'))
+    # when it is exported; then the Chinese text is drawn (two glyphs, not mojibake)
+    response = export(api, svg)
+    assert response.status_code == 200
+    body = response.content.decode("latin-1").splitlines()
+    assert body.count("*u") == 1 and body.count("f") > 2
