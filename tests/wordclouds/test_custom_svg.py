@@ -196,3 +196,11 @@ def test_job_without_positions_is_404_artifact_not_ready(api):
 
     assert response.status_code == 404
     assert response.json() == {"detail": "artifact not ready"}
+
+
+@pytest.mark.parametrize("fill", ["dot", "ring"])
+def test_a_grid_that_misses_every_glyph_gives_an_empty_drawing(api, job_id, fill):
+    root = parsed(custom_svg(api, job_id, fill=fill, spacing=5000, ring_spacing=5000))
+
+    assert root.get("viewBox") == "0 0 360 240"
+    assert list(root) == []

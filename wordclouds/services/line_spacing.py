@@ -40,7 +40,7 @@ def outlines_read(svg_path: Path) -> Outlines:
     try:
         root = ElementTree.parse(svg_path).getroot()
         width, height = _svg_size(root)
-        paths = list(_paths(root, np.identity(3)))
+        paths = list(_paths(root, IDENTITY))
         segments = path_segments([d for d, _ in paths])
     except (ElementTree.ParseError, ValueError) as error:
         raise Unprocessable(f"svg artifact is not readable: {error}") from error
