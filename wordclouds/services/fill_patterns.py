@@ -51,12 +51,9 @@ def glyph_shapes(path_data: Sequence[str]) -> np.ndarray:
 def _containment(rings: np.ndarray, word: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Pairs (i, j) of contours of the same word where contour i encloses contour j.
     Polygons are built only for the few contours whose box holds another's."""
-    size = np.bincount(word)[word]
-    first = np.searchsorted(word, word)
-    i = np.repeat(np.arange(len(word)), size)
-    j = np.repeat(first, size) + np.arange(len(i)) - np.repeat(np.cumsum(size) - size, size)
+    j, i = shapely.STRtree(rings).query(rings)  # boxes that meet: few pairs, any word size
     bounds = shapely.bounds(rings)
-    candidate = (i != j) & np.all(bounds[i, :2] <= bounds[j, :2], axis=1) & np.all(
+    candidate = (i != j) & (word[i] == word[j]) & np.all(bounds[i, :2] <= bounds[j, :2], axis=1) & np.all(
         bounds[i, 2:] >= bounds[j, 2:], axis=1
     )
     i, j = i[candidate], j[candidate]
