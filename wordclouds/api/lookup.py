@@ -3,38 +3,16 @@ from django.http import HttpResponse
 from django.urls import path
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import serializers
 from rest_framework.decorators import api_view, permission_classes
 from rest_framework.response import Response
 
 from wordclouds.admin_token import HasAdminToken
+from wordclouds.serializers.lookup import (
+    LineSpacingRequestSerializer, LineSpacingSummarySerializer, LocationResultSerializer,
+)
 from wordclouds.services.custom_svg import CustomSvgOptions, custom_svg_options, custom_svg_render
 from wordclouds.services.line_spacing import line_spacing_analyze, line_spacing_options
 from wordclouds.services.lookup import locations_find, occupancy_mask_png
-
-
-class LocationMatchSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    name = serializers.CharField()
-    x = serializers.FloatField()
-    y = serializers.FloatField()
-    font_size = serializers.FloatField()
-    color = serializers.CharField(help_text="#RRGGBB")
-    orientation = serializers.ChoiceField(choices=["horizontal", "vertical"])
-    box_x = serializers.FloatField()
-    box_y = serializers.FloatField()
-    box_width = serializers.FloatField()
-    box_height = serializers.FloatField()
-
-
-class LocationResultSerializer(serializers.Serializer):
-    job_id = serializers.CharField()
-    query = serializers.CharField(allow_blank=True)
-    mode = serializers.ChoiceField(choices=["exact", "contains"])
-    total = serializers.IntegerField()
-    canvas_width = serializers.FloatField()
-    canvas_height = serializers.FloatField()
-    matches = LocationMatchSerializer(many=True)
 
 
 def _lookup_schema(forbidden: bool = False):
@@ -125,31 +103,6 @@ def custom_svg(request, job_id: str):
     no patterns, clip paths, masks or opacity. See docs/lookup.md."""
     options = custom_svg_options(request.query_params)
     return HttpResponse(custom_svg_render(job_id=job_id, options=options), content_type="image/svg+xml")
-
-
-class LineSpacingRequestSerializer(serializers.Serializer):
-    percentile = serializers.FloatField(required=False, min_value=0, max_value=100, default=5)
-    sampleStep = serializers.FloatField(required=False, min_value=0.25, max_value=100, default=2)
-    elementWidth = serializers.FloatField(
-        required=False, help_text="millimetres, > 0; default: the SVG width at 96 dpi"
-    )
-    elementHeight = serializers.FloatField(
-        required=False, help_text="millimetres, > 0; default: the SVG height at 96 dpi"
-    )
-
-
-class LineSpacingSummarySerializer(serializers.Serializer):
-    percentile = serializers.FloatField()
-    spacingPx = serializers.FloatField()
-    spacingMm = serializers.FloatField()
-    minSpacingPx = serializers.FloatField()
-    minSpacingMm = serializers.FloatField()
-    curveCount = serializers.IntegerField()
-    segmentCount = serializers.IntegerField()
-    sourceWidth = serializers.FloatField()
-    sourceHeight = serializers.FloatField()
-    elementWidth = serializers.FloatField()
-    elementHeight = serializers.FloatField()
 
 
 @extend_schema(
