@@ -2,6 +2,7 @@ import io
 import math
 import re
 import sqlite3
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -9,6 +10,7 @@ import resvg_py
 from defusedxml import ElementTree
 from PIL import Image
 
+from wordclouds import engine
 from wordclouds.models import Job
 from wordclouds.selectors import jobs_root
 
@@ -204,3 +206,28 @@ def test_a_grid_that_misses_every_glyph_gives_an_empty_drawing(api, job_id, fill
 
     assert root.get("viewBox") == "0 0 360 240"
     assert list(root) == []
+
+
+def test_the_job_font_file_is_the_one_drawn(api, job_id):
+    # given the job's record names an uploaded font file in the job's input folder
+    plain = custom_svg(api, job_id).content
+    input_folder = jobs_root() / job_id / "input"
+    input_folder.mkdir()
+    (input_folder / "font.ttc").write_bytes(Path(engine.default_font_path()).read_bytes())
+    Job.objects.create(id=job_id, status=Job.Status.SUCCESS, name_list="names.xlsx", font_file="font.ttc")
+
+    # when custom.svg is fetched, then it draws with that file (the same glyphs here)
+    assert custom_svg(api, job_id).content == plain
+    (input_folder / "font.ttc").unlink()
+    response = custom_svg(api, job_id)
+    assert response.status_code == 409
+    assert response.json() == {"detail": "the job's font no longer exists"}
+
+
+def test_a_job_whose_font_id_is_gone_is_409(api, job_id):
+    Job.objects.create(id=job_id, status=Job.Status.SUCCESS, name_list="names.xlsx", font_id="0" * 32)
+
+    response = custom_svg(api, job_id)
+
+    assert response.status_code == 409
+    assert response.json() == {"detail": "the job's font no longer exists"}

@@ -1,4 +1,7 @@
+import re
+
 import pytest
+from svgpathtools import Line, parse_path
 
 from wordclouds.models import Job
 from wordclouds.selectors import jobs_root
@@ -146,3 +149,20 @@ def test_job_without_svg_is_404_artifact_not_ready(api):
 
     assert response.status_code == 404
     assert response.json() == {"detail": "artifact not ready"}
+
+
+def test_counts_on_an_engine_made_job_match_an_independent_reader(api, finished_job_dir):
+    job_id = finished_job_dir()
+    svg = (jobs_root() / job_id / "wordcloud.svg").read_text()
+    contours = segments = 0
+    for d in re.findall(r'<path id="w\d+"[^>]* d="([^"]*)"', svg):
+        for subpath in parse_path(d).continuous_subpaths():
+            drawn = [s for s in subpath if not (isinstance(s, Line) and abs(s.end - s.start) < 1e-6)]
+            contours += bool(drawn)
+            segments += len(drawn)
+
+    summary = analyze(api, job_id).json()
+
+    assert (summary["curveCount"], summary["segmentCount"]) == (contours, segments)
+    assert (summary["sourceWidth"], summary["sourceHeight"]) == (400, 300)
+    assert 0 <= summary["minSpacingPx"] <= summary["spacingPx"]
