@@ -231,3 +231,15 @@ def test_a_job_whose_font_id_is_gone_is_409(api, job_id):
 
     assert response.status_code == 409
     assert response.json() == {"detail": "the job's font no longer exists"}
+
+
+def test_a_font_file_that_no_longer_reads_is_422(api, job_id):
+    input_folder = jobs_root() / job_id / "input"
+    input_folder.mkdir()
+    (input_folder / "font.ttf").write_bytes(b"not a font at all")
+    Job.objects.create(id=job_id, status=Job.Status.SUCCESS, name_list="names.xlsx", font_file="font.ttf")
+
+    response = custom_svg(api, job_id)
+
+    assert response.status_code == 422
+    assert response.json() == {"detail": "font_file is not a valid font"}

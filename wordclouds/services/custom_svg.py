@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import shapely
 
-from config.errors import Conflict, InvalidInput
+from config.errors import Conflict, InvalidInput, Unprocessable
 from wordclouds import engine
 from wordclouds.selectors import JobView, artifact_path, job_get
 from wordclouds.services.fill_patterns import (
@@ -139,9 +139,12 @@ def custom_svg_render(*, job_id: str, options: CustomSvgOptions) -> str:
         raise InvalidInput("pattern too dense")
     font_path = job_font_path(job, meta)
     ids, outlines = [], []
-    for row, path_d in engine.placement_outlines(db_path, font_path):
-        ids.append(row["id"])
-        outlines.append(path_d)
+    try:
+        for row, path_d in engine.placement_outlines(db_path, font_path):
+            ids.append(row["id"])
+            outlines.append(path_d)
+    except engine.InputError as error:  # the font file no longer reads as a font
+        raise Unprocessable(str(error)) from error
     groups = _pattern_elements(outlines, options)
     paint = f'fill="none" stroke="{options.color}" stroke-width="{_number(options.line_width)}"'
     parts = [
