@@ -166,3 +166,17 @@ def test_detail_keeps_only_the_last_50_events(api, queued_job):
 
     assert [event["id"] for event in recent] == list(range(13, 63))
     assert recent[-1]["message"] == "step 59" and recent[-1]["progress_percent"] == 59
+
+
+def test_a_finished_folder_without_record_answers_status_detail_and_result(api,
+                                                                          finished_job_dir):
+    job_id = finished_job_dir()
+
+    status = api.get(f"/api/jobs/{job_id}").json()
+    detail = api.get(f"/api/jobs/{job_id}/detail").json()
+    result = api.get(f"/api/jobs/{job_id}/result").json()
+
+    assert (status["status"], status["stage"], status["progress_percent"]) == \
+        ("success", "done", 100)
+    assert detail == {"status": status, "recent_events": []}
+    assert (result["status"], result["db_url"]) == ("success", f"/api/jobs/{job_id}/files/db")
