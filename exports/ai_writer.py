@@ -7,10 +7,12 @@ PostScript, so that Ghostscript renders the file too."""
 import math
 from datetime import datetime, timezone
 
+from config.errors import Unprocessable
 from exports.svg_geometry import Matrix, Subpath
 from exports.svg_reader import Drawing, Shape
 
 PRODUCT = "Word-cloud poster service"
+TOO_LARGE_NUMBERS = "svg uses unsupported content: numbers too large"
 PROCSET = "WordcloudAI8Procs"
 
 # Fill and stroke colours are kept apart (as Illustrator does) and applied at paint time.
@@ -92,7 +94,11 @@ def write_ai(drawing: Drawing, *, title: str) -> bytes:
         "1 1 1 1 0 0 0 79 128 255 Lb",
         "(Layer 1) Ln",
     ]
-    lines.extend("\n".join(_shape(shape, height)) for shape in drawing.shapes)
+    for shape in drawing.shapes:
+        text = "\n".join(_shape(shape, height))
+        if "inf" in text or "nan" in text:  # a number beyond float range ("1e400") in the SVG
+            raise Unprocessable(TOO_LARGE_NUMBERS)
+        lines.append(text)
     lines += ["LB", "%AI5_EndLayer--", "%%PageTrailer", "showpage", "%%Trailer", "end", "%%EOF", ""]
     return "\n".join(lines).encode("latin-1")
 

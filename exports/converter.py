@@ -1,6 +1,7 @@
 """One conversion, SVG bytes to Illustrator bytes, run in a forked child with a hard memory
 and time limit, so that no input can take the converter down with it."""
 import json
+import logging
 import os
 import resource
 import select
@@ -11,6 +12,7 @@ from config.errors import ServiceError
 from exports.ai_writer import write_ai
 from exports.svg_reader import read_svg
 
+logger = logging.getLogger(__name__)
 TIME_LIMIT_SECONDS = 60.0
 MEMORY_LIMIT_BYTES = 1536 * 1024 * 1024  # address space a conversion may add to the server's
 TOO_SLOW = "svg takes longer than 60 s to convert"
@@ -70,6 +72,9 @@ def _convert_limited(svg: bytes, title: str) -> tuple[int, bytes]:
         outcome = error.status_code, _detail(error.detail)
     except (MemoryError, RecursionError):
         pass
+    except Exception:  # a bug, not the input's fault: logged, answered 500, the server goes on
+        logger.exception("conversion failed")
+        outcome = 500, _detail("conversion failed")
     finally:
         resource.setrlimit(resource.RLIMIT_AS, (soft, hard))  # room to report
     return outcome or (422, _detail(TOO_BIG))

@@ -32,7 +32,7 @@ def multiply(outer: Matrix, inner: Matrix) -> Matrix:
 
 
 def numbers(text: str) -> list[float]:
-    return [float(n) for n in _NUMBER_RE.findall(text or "")]
+    return [v for v in map(float, _NUMBER_RE.findall(text or "")) if math.isfinite(v)]
 
 
 def parse_transform(text: str | None) -> Matrix:

@@ -1,6 +1,7 @@
 """SVG presentation properties: where they are declared (attributes, the `style`
 attribute), how they inherit, and how colours and lengths read."""
 import colorsys
+import math
 import re
 from functools import lru_cache
 
@@ -63,9 +64,10 @@ def cascade(parent: dict[str, str], element) -> dict[str, str]:
 def length(value: str | None, *, reference: float = 0.0, font_size: float = 16.0) -> float | None:
     """A CSS length in user units (px); percentages of `reference`; None when unreadable."""
     if value and _PLAIN_NUMBER_RE.fullmatch(value):  # most coordinates: no unit, no regex groups
-        return float(value)
+        number = float(value)
+        return number if math.isfinite(number) else None
     match = _LENGTH_RE.match(value or "")
-    if not match:
+    if not match or not math.isfinite(float(match.group(1))):
         return None
     number, unit = float(match.group(1)), match.group(2).lower()
     if unit == "%":

@@ -1,6 +1,9 @@
 """The Illustrator 8 file layout: header comments, prolog, layer, body operators."""
 import re
 
+import pytest
+
+from config.errors import Unprocessable
 from exports.converter import convert
 from tests.exports.samples import HAND_MADE, svg_document
 
@@ -67,3 +70,10 @@ def test_multi_contour_shapes_are_compound_paths_with_their_fill_rule():
     rules = [lines[i - 2] if lines[i - 1].endswith("Xa") else lines[i - 1] for i in compounds]
     assert rules == ["1 XR", "0 XR"]
     assert lines.count("*U") == 2
+
+
+def test_numbers_beyond_float_range_are_refused_not_written():
+    with pytest.raises(Unprocessable, match="numbers too large"):
+        ai_lines(svg_document('<path d="M0 0 L1e400 5"/>'))
+    # an unreadable page size falls back to the default instead
+    assert "%%BoundingBox: 0 0 225 113" in ai_lines('<svg xmlns="http://www.w3.org/2000/svg" width="1e999"/>')

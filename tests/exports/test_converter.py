@@ -42,3 +42,14 @@ def test_a_conversion_over_the_memory_limit_is_stopped():
     result = subprocess.run([sys.executable, "-c", script], cwd=settings.BASE_DIR, capture_output=True,
                             text=True, timeout=120, env={**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"})
     assert json.loads(result.stdout.splitlines()[-1]) == [422, {"detail": converter.TOO_BIG}]
+
+
+def test_an_unexpected_error_is_500_and_the_next_conversion_works(monkeypatch):
+    def broken(svg, *, title):
+        raise KeyError("a bug")
+
+    monkeypatch.setattr(converter, "convert", broken)
+    status, body = converter.convert_isolated(b"<svg/>", title="a.ai")
+    assert (status, json.loads(body)) == (500, {"detail": "conversion failed"})
+    monkeypatch.undo()
+    assert converter.convert_isolated(svg_document("").encode(), title="a.ai")[0] == 200
