@@ -7,7 +7,7 @@ Runs, each in its own process so time and peak memory cover the whole command:
 - `wordcloud.WordCloud(...).generate_from_frequencies` with equal weights, the same mask,
   font and canvas, then `to_file` (the PNG), on the first two cases.
 Writes the table into the engine section of docs/benchmarks.md. Options: --skip-peer,
---only CASE.
+--only CASE (the other cases' rows stay).
 """
 
 import argparse
@@ -108,11 +108,13 @@ def run_engine(names, side, out, env=None):
             "median_size": metrics["font_size"]["median"]}, command
 
 
-def row(case, engine, result):
+def row(case, engine, result, ours=None):
+    speed_up = (f"{result['seconds'] / ours['seconds']:.0f}× (CPU "
+                f"{result['cpu'] / ours['cpu']:.0f}×)" if ours else "")
     return (f"| {case} | {engine} | {result['seconds']:.2f} s | {result['cpu']:.2f} s | "
             f"{result['memory']:.0f} MB | "
             f"{result['placed']:,} / {result['names']:,} | {result['coverage']:.3f} | "
-            f"{result['min_size']:g} | {result['median_size']:g} |")
+            f"{result['min_size']:g} | {result['median_size']:g} | {speed_up} |")
 
 
 def main():
@@ -123,7 +125,7 @@ def main():
     font = subprocess.run([sys.executable, "-c", "from wordclouds.engine import "
                            "default_font_path; print(default_font_path())"], cwd=ROOT,
                           capture_output=True, text=True, check=True).stdout.strip()
-    rows, commands, ratios = [], [], []
+    rows, commands = [], []
     with tempfile.TemporaryDirectory() as folder:
         folder = Path(folder)
         for case, (source, side) in CASES.items():
@@ -148,18 +150,27 @@ def main():
                         [sys.executable, "-c", PEER, str(names), str(SHARED / "heart.png"),
                          str(side), font, str(folder / f"peer-{case}.png"), str(smallest)])
                     peer = dict(json.loads(out), seconds=seconds, cpu=cpu, memory=memory)
-                    rows.append(row(label, f"wordcloud 1.9.6, min_font_size={smallest}", peer))
-                    ratios.append(f"{case} names, min_font_size={smallest}: "
-                                  f"{peer['seconds'] / ours['seconds']:.0f}× "
-                                  f"(CPU {peer['cpu'] / ours['cpu']:.0f}×)")
+                    rows.append(row(label, f"wordcloud 1.9.6, min_font_size={smallest}", peer,
+                                    ours))
             print(*rows[-4:], sep="\n", flush=True)
-    write_section(rows, commands, ratios)
+    write_section(rows, commands)
 
 
-def write_section(rows, commands, ratios):
+def write_section(rows, commands):
+    """Write the section, keeping the rows of cases not run this time (``--only``)."""
+    text = DOC.read_text(encoding="utf-8") if DOC.exists() else "# Benchmarks\n"
+    pattern = re.compile(re.escape(SECTION) + r".*?(?=\n## |\Z)", re.S)
+    found = pattern.search(text)
+    cases_run = {r.split(" | ")[0] for r in rows}
+    kept = [line for line in (found.group(0).splitlines() if found else [])
+            if line.startswith("| ") and " names, " in line
+            and line.split(" | ")[0] not in cases_run]
+    order = [f"| {case} names" for case in CASES]
+    rows = sorted(rows + kept, key=lambda line: next(
+        (i for i, prefix in enumerate(order) if line.startswith(prefix)), len(order)))
     table = "\n".join(["| case | engine | wall time | CPU time | peak memory | names placed "
-                       "| box coverage | smallest font px | median font px |",
-                       "|---|---|---|---|---|---|---|---|---|", *rows])
+                       "| box coverage | smallest font px | median font px | our speed-up |",
+                       "|---|---|---|---|---|---|---|---|---|---|", *rows])
     body = f"""{SECTION}
 
 Command: `.venv/bin/python bench/engine.py` (after `pip install -r requirements-bench.txt`;
@@ -170,13 +181,12 @@ command line writing all five files, e.g.
 the peer is `WordCloud(width, height, mask, font_path, margin=2, prefer_horizontal=0.9,
 max_words=all, min_font_size=4 (its default) or 8 (ours), random_state=1)
 .generate_from_frequencies` with weight 1 for every name, then `to_file`, on the same mask,
-font file and canvas. Machine: 2 cores, shared
-with other test runs at the time, so wall time is up to twice the CPU time; run on
-{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.
+font file and canvas. Machine: 2 cores, shared with other test runs at the time, so wall
+time is up to twice the CPU time. Last run on
+{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} (`--only` re-measures one case and
+keeps the other rows). "Our speed-up" is the peer's time ÷ ours on the same case.
 
 {table}
-
-Speed-up over `wordcloud` (its time ÷ ours): {', '.join(ratios) or 'not measured'}.
 
 - Box coverage is the union of the word boxes inside the mask ÷ the mask's area. Ours are the
   `box_*` of positions.db (the characters' em boxes joined with the ink box; the tight ink
@@ -199,9 +209,7 @@ Speed-up over `wordcloud` (its time ÷ ours): {', '.join(ratios) or 'not measure
 - Importing numba costs about half a second of every run, part of it SciPy's BLAS, which
   numba probes at import when SciPy is installed.
 """
-    text = DOC.read_text(encoding="utf-8") if DOC.exists() else "# Benchmarks\n"
-    pattern = re.compile(re.escape(SECTION) + r".*?(?=\n## |\Z)", re.S)
-    text = (pattern.sub(lambda _: body.rstrip("\n"), text) if pattern.search(text)
+    text = (pattern.sub(lambda _: body.rstrip("\n"), text) if found
             else text.rstrip("\n") + "\n\n" + body)
     DOC.write_text(text.rstrip("\n") + "\n", encoding="utf-8")
 
