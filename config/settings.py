@@ -149,7 +149,9 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            # Job event streams are woken through this layer; a Redis that is down must not
+            # hold a stream or the worker for long.
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_connect_timeout": 2}]},
         }
     }
 else:

@@ -140,6 +140,10 @@ def test_with_redis_an_announced_event_wakes_a_waiting_stream():
 def test_with_redis_unreachable_the_stream_still_ends(api, finished_job, settings):
     job_id = finished_job()
     settings.REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens there
+    settings.CHANNEL_LAYERS = {"default": {
+        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "CONFIG": {"hosts": [{"address": settings.REDIS_URL, "socket_connect_timeout": 2}]},
+    }}
 
     *events, end = events_of(read_stream(api, f"/api/jobs/{job_id}/events"))
 

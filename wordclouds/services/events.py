@@ -1,10 +1,11 @@
 """Job events: appended to the JobEvent table (the source of truth every stream reads), and
-announced through Redis pub/sub when REDIS_URL is set so streams wake at once instead of
-waiting for their next poll of the table."""
+announced on the channel layer (channels-redis) when REDIS_URL is set, so streams wake at
+once instead of waiting for their next poll of the table."""
 import asyncio
 import logging
-from functools import cache
 
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Max
@@ -35,88 +36,78 @@ def job_event_append(*, job: Job, type: str, message: str) -> JobEvent:
     return event
 
 
-def _channel(job_id: str) -> str:
-    return f"wordclouds:job-events:{job_id}"
-
-
-@cache
-def _publisher():
-    import redis
-
-    return redis.Redis.from_url(settings.REDIS_URL, socket_timeout=REDIS_TIMEOUT_SECONDS,
-                                socket_connect_timeout=REDIS_TIMEOUT_SECONDS)
+def _group(job_id: str) -> str:
+    return f"job-events.{job_id}"
 
 
 def _announce(job_id: str) -> None:
     try:
-        _publisher().publish(_channel(job_id), "1")
+        async_to_sync(_announce_async)(job_id)
     except Exception:
         # Streams still poll the table, so a lost wake-up only delays delivery.
         logger.warning("could not announce events of job %s through Redis", job_id, exc_info=True)
 
 
+async def _announce_async(job_id: str) -> None:
+    await asyncio.wait_for(get_channel_layer().group_send(_group(job_id), {"type": "job.event"}),
+                           REDIS_TIMEOUT_SECONDS)
+
+
 class EventWaiter:
     """Lets a stream sleep until the job has new events or `timeout` passes.
 
-    Without Redis it simply sleeps (the caller polls the table); with Redis it wakes as soon
-    as the worker announces an event."""
+    Without Redis it simply sleeps (the caller polls the table); with Redis it joins the
+    job's group on the channel layer (channels-redis) and wakes as soon as the worker
+    announces an event."""
 
     def __init__(self, job_id: str):
         self.job_id = job_id
-        self._client = None
-        self._pubsub = None
+        self._layer = None
+        self._channel = None
 
     async def __aenter__(self):
         if settings.REDIS_URL:
-            import redis.asyncio
-
+            layer = get_channel_layer()
             try:
-                self._client = redis.asyncio.Redis.from_url(
-                    settings.REDIS_URL, socket_connect_timeout=REDIS_TIMEOUT_SECONDS)
-                self._pubsub = self._client.pubsub()
-                await asyncio.wait_for(self._pubsub.subscribe(_channel(self.job_id)),
+                channel = await asyncio.wait_for(layer.new_channel(), REDIS_TIMEOUT_SECONDS)
+                await asyncio.wait_for(layer.group_add(_group(self.job_id), channel),
                                        REDIS_TIMEOUT_SECONDS)
             except Exception:
                 logger.warning("Redis unavailable; event stream of job %s polls", self.job_id)
-                await self._close()
+            else:
+                self._layer, self._channel = layer, channel
         return self
 
     async def __aexit__(self, *exc_info):
-        await self._close()
+        await self._leave()
 
-    async def _close(self):
-        if self._pubsub is not None:
-            await self._pubsub.aclose()
-        if self._client is not None:
-            await self._client.aclose()
-        self._client = self._pubsub = None
+    async def _leave(self):
+        if self._channel is not None:
+            layer, channel = self._layer, self._channel
+            self._layer = self._channel = None
+            try:
+                await asyncio.wait_for(layer.group_discard(_group(self.job_id), channel),
+                                       REDIS_TIMEOUT_SECONDS)
+            except Exception:
+                logger.warning("could not leave the event group of job %s", self.job_id)
 
     @property
     def poll_seconds(self) -> float:
         """How long a stream may sleep before looking at the table again."""
-        if self._pubsub is None:
+        if self._channel is None:
             return settings.EVENTS_POLL_SECONDS
         return max(settings.EVENTS_POLL_SECONDS, REDIS_SAFETY_POLL_SECONDS)
 
     async def wait(self, timeout: float) -> bool:
         """Sleep until an announcement for this job arrives (True) or `timeout` passes."""
-        if self._pubsub is not None:
+        if self._channel is not None:
             try:
-                return await self._announced(timeout)
-            except Exception:
-                logger.warning("lost Redis subscription of job %s; polling", self.job_id)
-                await self._close()
-        await asyncio.sleep(timeout)
-        return False
-
-    async def _announced(self, timeout: float) -> bool:
-        # get_message answers None at once when what it read was the subscription's
-        # confirmation, so keep reading until the deadline.
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while (remaining := deadline - loop.time()) > 0:
-            message = await self._pubsub.get_message(ignore_subscribe_messages=True,
-                                                     timeout=remaining)
-            if message is not None:
+                await asyncio.wait_for(self._layer.receive(self._channel), timeout)
                 return True
+            except TimeoutError:
+                return False
+            except Exception:
+                logger.warning("lost the event group of job %s; polling", self.job_id)
+                await self._leave()
+        await asyncio.sleep(timeout)
         return False
