@@ -117,9 +117,11 @@ def parse_colour(value: str) -> tuple[float, float, float, float] | None:
     match = _FUNCTION_RE.match(value)
     if match:
         return _colour_function(match.group(1), match.group(2))
-    if value in colormap:
-        return parse_colour(colormap[value])
-    return None
+    named = colormap.get(value)
+    if isinstance(named, tuple):
+        # Pillow's ImageColor.getrgb() replaces the names it has parsed by their (r, g, b).
+        return (named[0] / 255, named[1] / 255, named[2] / 255, 1.0)
+    return None if named is None else parse_colour(named)
 
 
 def _colour_function(name: str, body: str):

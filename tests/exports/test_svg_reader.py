@@ -1,9 +1,11 @@
 """The SVG reader: geometry, transforms, viewports, styles and what it refuses."""
 import pytest
+from PIL import ImageColor
 
 from config.errors import InvalidInput, Unprocessable
 from exports.svg_geometry import parse_transform
 from exports.svg_reader import read_svg
+from exports.svg_style import parse_colour
 from tests.exports.samples import svg_document
 
 
@@ -114,3 +116,10 @@ def test_opacity_of_one_is_fine():
     assert len(shapes_of('<rect width="5" height="5" opacity="1" fill-opacity="100%"/>')) == 1
 
 
+
+
+def test_colour_names_read_the_same_after_pillow_has_parsed_them():
+    # Pillow's getrgb() rewrites its shared colour table in place (name -> tuple).
+    ImageColor.getrgb("olive")
+
+    assert parse_colour("olive") == (128 / 255, 128 / 255, 0.0, 1.0)
