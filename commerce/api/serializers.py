@@ -2,23 +2,16 @@
 with a `Z` suffix). Inputs reject unknown keys, so a client cannot slip in a user id or an
 amount."""
 from collections.abc import Mapping
-from datetime import timezone
 
 from rest_framework import serializers
 
 from commerce.models import Address, DesignList, EndUser, Order, OrderItem, Product
 from config.errors import InvalidInput
+from config.serializers import UtcDateTimeField
 
 MAX_QUANTITY = 999
 MAX_ORDER_LINES = 100
 MAX_DESIGN_ITEMS = 200
-
-
-class UtcDateTimeField(serializers.DateTimeField):
-    def to_representation(self, value):
-        if value is None:
-            return None
-        return value.astimezone(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 class StrictInput(serializers.Serializer):

@@ -3,8 +3,8 @@ assets, projects, fonts"). Inputs are multipart forms parsed by the services, wh
 error texts; the input serializers here describe those forms in the OpenAPI schema."""
 from rest_framework import serializers
 
+from config.serializers import UtcDateTimeField
 from wordclouds.models import Asset, Project, Template
-from wordclouds.serializers.jobs import UtcDateTimeField
 
 
 class FontSerializer(serializers.Serializer):

@@ -1,19 +1,8 @@
 """Output shapes of the job endpoints (decisions.md: snake_case, UTC timestamps with `Z`
 and milliseconds)."""
-from datetime import datetime, timezone
-
 from rest_framework import serializers
 
-
-def iso_utc(moment: datetime) -> str:
-    """`2026-11-22T04:07:00.123Z`"""
-    return moment.astimezone(timezone.utc).isoformat(timespec="milliseconds").replace(
-        "+00:00", "Z")
-
-
-class UtcDateTimeField(serializers.DateTimeField):
-    def to_representation(self, value):
-        return iso_utc(value)
+from config.serializers import UtcDateTimeField
 
 
 class JobStatusSerializer(serializers.Serializer):
