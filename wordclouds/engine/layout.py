@@ -182,7 +182,7 @@ def _place_primaries(names, shapes, layout, params, size_range, fill, report):
         if k % step == 0:
             report(k, count, f"placed {k} of {count} names")
         scale = _planned_sizes(units, fill * layout.free, k)
-        size = min(max_size, max(min_size, scale * profile[k]))
+        size = min(max_size, max(min_size, float(scale * profile[k])))
         vertical = bool(layout.rng.random() >= params.prefer_horizontal)
         placement = _place_one(name, 1, vertical, size, min_size, shapes, layout, params)
         if placement is None:
