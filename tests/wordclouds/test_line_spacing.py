@@ -1,10 +1,12 @@
 import re
 
+import numpy as np
 import pytest
 from svgpathtools import Line, parse_path
 
 from wordclouds.models import Job
 from wordclouds.selectors import jobs_root
+from wordclouds.services.line_spacing import spacing_figures
 
 pytestmark = pytest.mark.django_db
 
@@ -166,3 +168,21 @@ def test_counts_on_an_engine_made_job_match_an_independent_reader(api, finished_
     assert (summary["curveCount"], summary["segmentCount"]) == (contours, segments)
     assert (summary["sourceWidth"], summary["sourceHeight"]) == (400, 300)
     assert 0 <= summary["minSpacingPx"] <= summary["spacingPx"]
+
+
+@pytest.mark.parametrize("percentile", [0, 5, 37.5, 50, 100])
+def test_the_figures_equal_a_brute_force_search(percentile):
+    # Samples along 12 random polylines: dense along each, so k nearest are mostly their own.
+    rng = np.random.default_rng(4)
+    starts = rng.uniform(0, 60, size=(12, 2))
+    steps = rng.normal(0, 0.4, size=(12, 80, 2)).cumsum(axis=1)
+    points = (starts[:, None, :] + steps).reshape(-1, 2)
+    contour = np.repeat(np.arange(12), 80)
+    pairwise = np.hypot(*(points[:, None, :] - points[None, :, :]).transpose(2, 0, 1))
+    pairwise[contour[:, None] == contour[None, :]] = np.inf
+    nearest = pairwise.min(axis=1)
+
+    spacing, least = spacing_figures(points, contour, percentile)
+
+    assert spacing == pytest.approx(np.percentile(nearest, percentile))
+    assert least == pytest.approx(nearest.min())

@@ -23,6 +23,7 @@ MM_PER_INCH = 25.4
 CSS_DPI = 96
 SVG_NS = "{http://www.w3.org/2000/svg}"
 IDENTITY = np.identity(3)
+NEIGHBOURS_PER_QUERY = 4_000_000  # bounds the memory of one k-d tree query (~100 MB)
 
 
 @dataclass(frozen=True)
@@ -118,9 +119,10 @@ def spacing_figures(points: np.ndarray, contour: np.ndarray, percentile: float) 
 
     A k-d tree gives each sample its k nearest samples. Where all of them lie on the
     sample's own contour, the k-th distance is only a lower bound; such a sample is asked
-    again with a larger k only while that bound could still change the answer (it is at
-    or below the order statistic the percentile needs), so the result is exact but the
-    far-apart samples cost one query each."""
+    again with a larger k only while that bound could still change the answer (it is not
+    above the order statistic the percentile needs), so the result is exact while most
+    samples cost one query. High percentiles at small steps need many samples resolved
+    and take longer; queries are chunked so memory stays bounded."""
     if len(np.unique(contour)) < 2:
         return 0.0, 0.0
     count = len(points)
@@ -131,13 +133,16 @@ def spacing_figures(points: np.ndarray, contour: np.ndarray, percentile: float) 
     pending, k = np.arange(count), 4
     while len(pending):
         k = min(k, count)
-        found, neighbours = tree.query(points[pending], k=k, workers=-1)
-        other = contour[neighbours] != contour[pending][:, None]
-        hit = other.any(axis=1)
-        first = np.where(hit, other.argmax(axis=1), k - 1)
-        distance[pending] = found[np.arange(len(pending)), first]
-        exact[pending[hit]] = True
-        bound = np.partition(distance, needed)[needed]
+        for chunk in np.array_split(pending, math.ceil(len(pending) * k / NEIGHBOURS_PER_QUERY)):
+            found, neighbours = tree.query(points[chunk], k=k, workers=-1)
+            other = contour[neighbours] != contour[chunk][:, None]
+            hit = other.any(axis=1)
+            first = np.where(hit, other.argmax(axis=1), k - 1)
+            distance[chunk] = found[np.arange(len(chunk)), first]
+            exact[chunk[hit]] = True
+        # The needed order statistic is at most `bound`, computed as if every unresolved
+        # sample were infinitely far; only a lower bound at or below it can still matter.
+        bound = np.partition(np.where(exact, distance, np.inf), needed)[needed]
         pending = np.flatnonzero(~exact & (distance <= bound))
         k *= 4
     return float(np.percentile(distance, percentile)), float(distance.min())
