@@ -7,7 +7,7 @@ import pytest
 
 from wordclouds.models import Job
 from wordclouds.selectors import jobs_root
-from wordclouds.services.path_data import path_segments
+from wordclouds.engine.path_data import path_segments
 
 pytestmark = pytest.mark.django_db
 

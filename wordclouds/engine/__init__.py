@@ -6,7 +6,7 @@ exists (:func:`parse_params`, :func:`read_names`, :func:`load_mask`, :func:`chec
 and :func:`placement_outlines` / :func:`path_contours` for redrawing a finished job.
 """
 
-from .contours import path_contours
+from .path_data import path_contours
 from .errors import InputError, LayoutError
 from .fonts import FontInfo, check_font, default_font_path
 from .generate import ARTIFACTS, STAGES, generate

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import numpy as np
 import shapely
 
-from wordclouds.services.path_data import curve_pieces, path_segments
+from wordclouds.engine.path_data import curve_pieces, path_segments
 
 TOLERANCE = 0.05  # px: how far flattened curves may stray from the glyph outlines
 CIRCLE_SEGMENTS = 16  # per quarter circle, for discs and rings cut at a glyph edge

@@ -17,7 +17,7 @@ from svgpathtools.parser import parse_transform
 
 from config.errors import InvalidInput, Unprocessable
 from wordclouds.selectors import artifact_path, job_get
-from wordclouds.services.path_data import Segments, curve_pieces, path_segments
+from wordclouds.engine.path_data import Segments, curve_pieces, path_segments
 
 MM_PER_INCH = 25.4
 CSS_DPI = 96

@@ -4,8 +4,8 @@ A poster of 10,000 names has over a million path segments; a per-segment Python 
 (svgpathtools, fontTools) needs seconds for them, so the common commands (M L H V C Q Z,
 absolute and relative, implicit repeats) are read by one compiled pass (numba) over the
 bytes of all paths together. A path using S, T or A is read by svgpathtools instead, with
-the same result shape. The line-spacing analysis and the styled re-export (custom.svg) both
-read outlines through here."""
+the same result shape. The line-spacing analysis, the styled re-export (custom.svg) and
+`path_contours` (polygons of one placement) all read outlines through here."""
 import math
 import re
 from collections.abc import Sequence
@@ -277,3 +277,12 @@ def _bezier(controls: np.ndarray, t: np.ndarray) -> np.ndarray:
     u = 1 - t
     p0, p1, p2, p3 = controls.T
     return u**3 * p0 + 3 * u * u * t * p1 + 3 * u * t * t * p2 + t**3 * p3
+
+
+def path_contours(path_d: str, tolerance: float = 0.25) -> list[np.ndarray]:
+    """The contours of one path as (n, 2) arrays of canvas points (each implicitly closed),
+    curves flattened to within `tolerance` px. Filling them with the nonzero rule gives the
+    glyphs."""
+    starts, _, contour = curve_pieces(path_segments([path_d]), tolerance)
+    points = np.column_stack([starts.real, starts.imag])
+    return np.split(points, np.flatnonzero(np.diff(contour)) + 1)
