@@ -24,7 +24,7 @@ system-deps:
 		echo "installing ghostscript and scribus from Debian's packages"; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update -q && \
-		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q --no-install-recommends \
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q \
 			ghostscript scribus >/dev/null; }
 
 migrate: setup
