@@ -12,7 +12,6 @@ import json
 import os
 import random
 import shutil
-import socket
 import sqlite3
 import statistics
 import subprocess
@@ -25,13 +24,11 @@ from pathlib import Path
 import httpx
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.processes import free_port  # noqa: E402
+
 SHARED = Path("/work/shared/bench")
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def make_job(names: Path, mask: Path, jobs: Path) -> str:

@@ -1,6 +1,8 @@
 import pytest
 from rest_framework.test import APIClient
 
+from tests.processes import DatabaseTemplate
+
 
 @pytest.fixture(autouse=True)
 def media_root(tmp_path, settings):
@@ -14,3 +16,10 @@ def media_root(tmp_path, settings):
 @pytest.fixture
 def api():
     return APIClient()
+
+
+@pytest.fixture(scope="session")
+def database_template(tmp_path_factory):
+    template = DatabaseTemplate(tmp_path_factory.mktemp("database-template"))
+    yield template
+    template.drop()

@@ -1,20 +1,15 @@
-"""Races against a real server: a daphne process (as `make run` starts it) on its own
-database — a fresh SQLite file, or a fresh PostgreSQL database when DATABASE_URL names one —
+"""Races against a real server: a daphne process (as `make run` starts it) on a database of
+its own — a copy of the session's migrated SQLite file, or of its PostgreSQL template —
 and many truly simultaneous HTTP requests (threads released together by a barrier).
 Django's ASGI handler runs each request's sync view in its own thread with its own
 database connection, so these are real concurrent transactions."""
-import os
-import socket
 import sqlite3
-import subprocess
-import sys
 import threading
 import time
 import uuid
-from contextlib import contextmanager
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
-from urllib.parse import urlparse, urlunparse
+from contextlib import contextmanager
+from urllib.parse import urlparse
 
 import httpx
 import psycopg
@@ -22,34 +17,12 @@ import pytest
 from django.conf import settings
 
 from tests.commerce.conftest import APP_ID, APP_SECRET
+from tests.processes import Service
 from wordclouds.admin_token import admin_token_issue
 
 pytestmark = pytest.mark.e2e
 
-ROOT = Path(settings.BASE_DIR)
 CONCURRENCY = 20
-
-
-def _fresh_database(tmp_dir: Path):
-    """(database URL, cleanup) for a database nobody else uses."""
-    url = os.environ.get("DATABASE_URL", "")
-    if not url.startswith(("postgres://", "postgresql://")):
-        return f"sqlite:///{tmp_dir / 'commerce-e2e.sqlite3'}", lambda: None
-    name = f"commerce_e2e_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(url, autocommit=True) as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-
-    def drop():
-        with psycopg.connect(url, autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-    return urlunparse(urlparse(url)._replace(path=f"/{name}")), drop
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def _wait_for_lock_waiters(database_url: str, waiters: int) -> None:
@@ -86,39 +59,19 @@ def orders_held(database_url: str, waiters: int):
 
 
 @pytest.fixture(scope="module")
-def server(identity_platform_server, tmp_path_factory):
-    """(base URL, database URL) of a migrated daphne server that uses the fake identity platform."""
-    tmp_dir = tmp_path_factory.mktemp("commerce-e2e")
-    database_url, drop_database = _fresh_database(tmp_dir)
-    env = {
-        **os.environ, "DATABASE_URL": database_url, "MEDIA_ROOT": str(tmp_dir / "media"),
-        "SECRET_KEY": settings.SECRET_KEY, "IDENTITY_PLATFORM_URL": identity_platform_server.url,
-        "IDENTITY_APP_ID": APP_ID, "IDENTITY_APP_SECRET": APP_SECRET, "LOG_LEVEL": "ERROR",
-    }
-    port = _free_port()
-    # daphne only touches the database per request, so it starts while the migration runs.
-    process = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+def server(identity_platform_server, database_template, tmp_path_factory):
+    """(base URL, database URL) of a daphne server on a database of its own that uses the
+    fake identity platform."""
+    service = Service(
+        tmp_path_factory.mktemp("commerce-e2e"), database_template,
+        SECRET_KEY=settings.SECRET_KEY, IDENTITY_PLATFORM_URL=identity_platform_server.url,
+        IDENTITY_APP_ID=APP_ID, IDENTITY_APP_SECRET=APP_SECRET, LOG_LEVEL="ERROR",
     )
-    base = f"http://127.0.0.1:{port}"
     try:
-        subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=ROOT, env=env,
-                       check=True, capture_output=True)
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(f"{base}/api/products", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert process.poll() is None and time.monotonic() < deadline, "daphne did not start"
-            time.sleep(0.1)
-        yield base, database_url
+        service.start(worker=False)
+        yield service.url, service.database.url
     finally:
-        process.terminate()
-        process.wait(timeout=10)
-        drop_database()
+        service.stop()
 
 
 class Api:
@@ -221,7 +174,7 @@ def test_cancel_and_mark_paid_racing_end_in_exactly_one(world):
         final = staff.call("GET", f"/api/orders/{order_id}").json()
         assert final["status"] == winner.json()["status"]
         assert loser.json()["detail"] == (
-            f"order cannot be marked paid in status CANCELLED" if loser is pay
+            "order cannot be marked paid in status CANCELLED" if loser is pay
             else "order cannot be cancelled in status PAID")
         assert (final["paidAt"] is None) != (final["cancelledAt"] is None)
 

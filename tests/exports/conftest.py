@@ -2,7 +2,6 @@
 files are checked with: Ghostscript (renders the PostScript), resvg (renders the SVG) and
 Scribus's legacy-AI importer (parses the Illustrator body, ignoring the prolog)."""
 import os
-import socket
 import subprocess
 import sys
 import threading
@@ -14,13 +13,9 @@ import httpx
 import pytest
 from django.conf import settings
 
+from tests.processes import free_port
+
 BASE_DIR = Path(settings.BASE_DIR)
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def wait_until_up(url: str, process: subprocess.Popen, timeout: float = 30.0):

@@ -1,0 +1,173 @@
+"""Real processes for end-to-end tests and benchmarks: the daphne web server and the
+django-q2 worker on loopback, each service on a database of its own."""
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Service:
+    """The real daphne web server and django-q2 worker on loopback, with their own media
+    folder and database (see DatabaseTemplate; REDIS_URL passes through unless given).
+    Tests talk to it over HTTP only."""
+
+    def __init__(self, folder: Path, template: "DatabaseTemplate", **environment):
+        self.folder = folder
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.database = template.copy(folder)
+        self.env = {
+            **os.environ,
+            "DATABASE_URL": self.database.url,
+            "MEDIA_ROOT": str(folder / "media"),
+            "Q_NAME": f"e2e-{uuid.uuid4().hex[:8]}",
+            "PYTHONUNBUFFERED": "1",
+            **{key: str(value) for key, value in environment.items()},
+        }
+        self.web = self.worker = None
+
+    def start(self, *, worker: bool = True) -> "Service":
+        self.web = self._spawn("web", [sys.executable, "-m", "daphne", "-b", "127.0.0.1",
+                                       "-p", str(self.port), "config.asgi:application"])
+        if worker:
+            self.start_worker()
+        self._wait_healthy()
+        return self
+
+    def start_worker(self) -> None:
+        self.worker = self._spawn("worker", [sys.executable, "manage.py", "qcluster"])
+
+    def kill_worker(self) -> None:
+        """SIGKILL the worker's whole process group: the cluster and its task processes."""
+        os.killpg(self.worker.pid, signal.SIGKILL)
+        self.worker.wait(timeout=10)
+
+    def stop(self) -> None:
+        for process in (self.worker, self.web):
+            if process is None:
+                continue
+            # SIGTERM to the leader only: qcluster stops its own processes, while SIGTERM to
+            # its whole group can kill one holding a shared lock and hang the leader.
+            if process.poll() is None:
+                process.terminate()
+                try:
+                    process.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    pass
+            try:
+                os.killpg(process.pid, signal.SIGKILL)  # whatever is left of the group
+            except ProcessLookupError:
+                pass
+            process.wait()
+        self.database.drop()
+
+    def submit(self, names_path: Path, params: dict) -> str:
+        with names_path.open("rb") as names:
+            response = httpx.post(f"{self.url}/api/jobs", files={"name_list": names},
+                                  data={"params": json.dumps(params)}, timeout=60)
+        assert response.status_code == 201, response.text
+        return response.json()["job_id"]
+
+    def job(self, job_id: str) -> dict:
+        return httpx.get(f"{self.url}/api/jobs/{job_id}", timeout=10).json()
+
+    def wait_for(self, job_id: str, condition, timeout: float) -> dict:
+        deadline = time.monotonic() + timeout
+        while True:
+            job = self.job(job_id)
+            if condition(job) or time.monotonic() > deadline:
+                return job
+            time.sleep(0.1)
+
+    def log(self, name: str) -> str:
+        return (self.folder / f"{name}.log").read_text(errors="replace")
+
+    def _spawn(self, name: str, argv) -> subprocess.Popen:
+        log = (self.folder / f"{name}.log").open("ab")
+        return subprocess.Popen(argv, cwd=BASE_DIR, env=self.env, stdout=log,
+                                stderr=subprocess.STDOUT, start_new_session=True)
+
+    def _wait_healthy(self) -> None:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.web.poll() is not None:
+                raise RuntimeError(f"web server exited:\n{self.log('web')}")
+            try:
+                if httpx.get(f"{self.url}/api/health", timeout=2).status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError(f"web server did not answer:\n{self.log('web')}")
+
+
+class DatabaseTemplate:
+    """A database migrated once per test session, copied for each service: a SQLite file,
+    or with DATABASE_URL=postgres://... a PostgreSQL database used as CREATE DATABASE's
+    template. The processes need databases of their own: pytest-django's test database is
+    not one they could see."""
+
+    def __init__(self, folder: Path):
+        self.server = os.environ.get("DATABASE_URL", "")
+        self.postgres = self.server.startswith("postgres")
+        if self.postgres:
+            self.name = self._create_postgres(f"e2e_template_{uuid.uuid4().hex[:8]}")
+            url = self._postgres_url(self.name)
+        else:
+            self.file = folder / "template.sqlite3"
+            url = f"sqlite:///{self.file}"
+        subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=BASE_DIR,
+                       env={**os.environ, "DATABASE_URL": url}, check=True,
+                       capture_output=True)
+
+    def copy(self, folder: Path) -> "_Database":
+        if self.postgres:
+            name = self._create_postgres(f"e2e_{uuid.uuid4().hex[:12]}", template=self.name)
+            return _Database(self._postgres_url(name), drop=lambda: self._drop_postgres(name))
+        shutil.copy(self.file, folder / "db.sqlite3")
+        return _Database(f"sqlite:///{folder / 'db.sqlite3'}", drop=lambda: None)
+
+    def drop(self) -> None:
+        if self.postgres:
+            self._drop_postgres(self.name)
+
+    def _postgres_url(self, name: str) -> str:
+        return self.server.rsplit("/", 1)[0] + f"/{name}"
+
+    def _create_postgres(self, name: str, template: str | None = None) -> str:
+        import psycopg
+
+        with psycopg.connect(self.server, autocommit=True) as connection:
+            suffix = f' TEMPLATE "{template}"' if template else ""
+            connection.execute(f'CREATE DATABASE "{name}"{suffix}')
+        return name
+
+    def _drop_postgres(self, name: str) -> None:
+        import psycopg
+
+        with psycopg.connect(self.server, autocommit=True) as connection:
+            connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@dataclass
+class _Database:
+    url: str
+    drop: Callable[[], None]
