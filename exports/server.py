@@ -9,11 +9,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
 from exports.converter import convert_isolated
+from exports.services import AI_CONTENT_TYPE, SVG_TOO_LARGE
 from exports.svg_text import warm_up
 
 logger = logging.getLogger(__name__)
-AI_CONTENT_TYPE = "application/illustrator"
-TOO_LARGE = "svg exceeds 25 MB"
 
 
 def is_loopback(host: str) -> bool:
@@ -55,7 +54,7 @@ class ConverterHandler(BaseHTTPRequestHandler):
             return
         if size > self.server.max_bytes:
             self.close_connection = True
-            self._error(413, TOO_LARGE)
+            self._error(413, SVG_TOO_LARGE)
             return
         svg = self.rfile.read(size)
         title = (parse_qs(url.query).get("filename") or ["wordcloud.ai"])[0]

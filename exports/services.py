@@ -12,6 +12,7 @@ from exports.converter import TIME_LIMIT_SECONDS
 
 SVG_REQUIRED = "svg is required"
 SVG_TOO_LARGE = "svg exceeds 25 MB"
+AI_CONTENT_TYPE = "application/illustrator"
 CONVERTER_UNAVAILABLE = "converter unavailable"
 DEFAULT_FILENAME = "wordcloud"
 _UNSAFE_RE = re.compile(r'[\x00-\x1f\x7f"\\/:*?<>|;]+')

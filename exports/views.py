@@ -10,7 +10,12 @@ from rest_framework.parsers import JSONParser
 from rest_framework.views import APIView
 
 from config.errors import TooLarge
-from exports.services import SVG_TOO_LARGE, ai_export, request_too_large
+from exports.services import (
+    AI_CONTENT_TYPE,
+    SVG_TOO_LARGE,
+    ai_export,
+    request_too_large,
+)
 
 
 class JsonErrorsAnyAccept(BaseContentNegotiation):
@@ -35,7 +40,7 @@ class AiExportView(APIView):
                                               "sanitised, `.ai` added when missing"),
         }),
         responses={
-            (200, "application/illustrator"): OpenApiTypes.BINARY,
+            (200, AI_CONTENT_TYPE): OpenApiTypes.BINARY,
             400: OpenApiResponse(description="`svg is required` / `svg is not valid SVG`"),
             413: OpenApiResponse(description="`svg exceeds 25 MB` (never forwarded)"),
             422: OpenApiResponse(description="names the unsupported content found"),
@@ -47,7 +52,7 @@ class AiExportView(APIView):
             raise TooLarge(SVG_TOO_LARGE)
         body = request.data if isinstance(request.data, dict) else {}
         exported = ai_export(svg=body.get("svg"), filename=body.get("filename"))
-        response = HttpResponse(exported.content, content_type="application/illustrator")
+        response = HttpResponse(exported.content, content_type=AI_CONTENT_TYPE)
         response["Content-Disposition"] = content_disposition(exported.filename)
         return response
 

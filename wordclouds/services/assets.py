@@ -7,7 +7,7 @@ from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
 from django.db.models import QuerySet
 
-from config.errors import Conflict, InvalidInput, NotFound, TooLarge
+from config.errors import Conflict, InvalidInput, NotFound
 from wordclouds.models import Asset, Project, new_id
 from wordclouds.selectors import ARTIFACTS, artifact_path, job_get
 from wordclouds.services.stored_files import (
@@ -16,6 +16,7 @@ from wordclouds.services.stored_files import (
     remove_after_commit,
     removed_unless_saved,
     store_file,
+    upload_size_check,
 )
 
 FOLDER = "assets"
@@ -65,8 +66,7 @@ def asset_create(*, upload: UploadedFile | None, name: str = "", type: str = "")
     if upload is None:
         raise InvalidInput("file is required")
     name, type = _checked_labels(name=name, type=type)
-    if upload.size > settings.ASSET_MAX_BYTES:
-        raise TooLarge(f"file exceeds {settings.ASSET_MAX_BYTES // (1024 * 1024)} MB")
+    upload_size_check(upload, field="file", limit=settings.ASSET_MAX_BYTES)
     asset_id = new_id()
     stored = store_file(chunks=upload.chunks(), folder=FOLDER, stem=asset_id)
     filename = PurePath(upload.name or "").name[:255] or PurePath(stored.relative).name

@@ -9,13 +9,14 @@ from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
 from fontTools.ttLib import TTCollection, TTFont
 
-from config.errors import InvalidInput, NotFound, TooLarge
+from config.errors import InvalidInput, NotFound
 from wordclouds.engine import InputError, check_font, default_font_path
 from wordclouds.models import Font, new_id
 from wordclouds.services.stored_files import (
     remove_after_commit,
     removed_unless_saved,
     store_file,
+    upload_size_check,
 )
 
 DEFAULT_FONT_ID = "__default__"
@@ -92,8 +93,7 @@ def font_create(*, upload: UploadedFile | None, name: str = "") -> Font:
     extension = PurePath(filename).suffix.lower()
     if extension not in FONT_EXTENSIONS:
         raise InvalidInput("file must be .ttf, .ttc or .otf")
-    if upload.size > settings.FONT_MAX_BYTES:
-        raise TooLarge(f"file exceeds {settings.FONT_MAX_BYTES // (1024 * 1024)} MB")
+    upload_size_check(upload, field="file", limit=settings.FONT_MAX_BYTES)
     font_id = new_id()
     stored = store_file(chunks=upload.chunks(), folder=FOLDER, stem=font_id, extension=extension)
     with removed_unless_saved(stored):

@@ -12,6 +12,7 @@ from config.errors import InvalidInput, TooLarge
 from wordclouds import engine
 from wordclouds.models import Font
 from wordclouds.services.fonts import DEFAULT_FONT_ID, FONT_EXTENSIONS
+from wordclouds.services.stored_files import upload_size_check
 
 NAME_LIST_FILE = "names.xlsx"
 MASK_EXTENSIONS = (".png", ".jpg", ".jpeg")
@@ -116,8 +117,7 @@ def _check_upload(upload, *, field: str, extensions, wording: str, limit: int) -
         return
     if _extension(upload) not in extensions:
         raise InvalidInput(wording)
-    if upload.size > limit:
-        raise TooLarge(f"{field} exceeds {limit // (1024 * 1024)} MB")
+    upload_size_check(upload, field=field, limit=limit)
 
 
 def _mask_pixels_check(path: Path) -> None:

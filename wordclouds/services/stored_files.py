@@ -20,6 +20,8 @@ from defusedxml import DefusedXmlException
 from django.conf import settings
 from django.db import transaction
 
+from config.errors import TooLarge
+
 TEMP_PREFIX = ".tmp-"
 CHUNK = 1024 * 1024
 
@@ -48,6 +50,12 @@ class StoredFile:
 
 def media_path(relative: str) -> Path:
     return Path(settings.MEDIA_ROOT) / relative
+
+
+def upload_size_check(upload, *, field: str, limit: int) -> None:
+    """413 naming the form field when an upload is over its limit (bytes)."""
+    if upload.size > limit:
+        raise TooLarge(f"{field} exceeds {limit // (1024 * 1024)} MB")
 
 
 def sniff_content_type(path: Path) -> tuple[str, str]:
