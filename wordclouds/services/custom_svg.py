@@ -17,12 +17,12 @@ from wordclouds.selectors import JobView, artifact_path, job_get
 from wordclouds.services.fill_patterns import (
     glyph_shapes, grid_centres, grid_counts, line_fill, round_marks,
 )
-from wordclouds.services.job_inputs import font_id_path
-from wordclouds.services.jobs import job_input_folder
+from wordclouds.services.jobs import FontGone, job_font_path, job_input_folder
 from wordclouds.services.lookup import canvas_size, positions_db
 
 FILLS = ("fill", "dot", "line", "ring")
 MAX_PRIMITIVES = 2_000_000
+FONT_MISSING = "the job's font no longer exists"
 COLOR = re.compile(r"#[0-9A-Fa-f]{6}")
 TRUE, FALSE = ("1", "true"), ("0", "false")
 
@@ -79,22 +79,21 @@ def custom_svg_options(query: Mapping[str, str]) -> CustomSvgOptions:
     return CustomSvgOptions(**values)
 
 
-def job_font_path(job: JobView, meta: dict) -> Path | None:
+def drawn_font_path(job: JobView, meta: dict) -> Path | None:
     """The font the job was drawn with (None: the bundled default): its uploaded file, its
     font id's file, or, for a folder without a record, the file `meta` names in the job's
     input folder. 409 when that font is gone."""
-    record = job.record
-    if record is not None and record.font_file:
-        path = job_input_folder(job.job_id) / record.font_file
-    elif record is not None and record.font_id:
-        path = font_id_path(record.font_id)
-    elif meta.get("font") in (None, Path(engine.default_font_path()).name):
+    if job.record is not None:
+        try:
+            return job_font_path(job.record)
+        except FontGone:
+            raise Conflict(FONT_MISSING) from None
+    if meta.get("font") in (None, Path(engine.default_font_path()).name):
         return None
-    else:
-        path = job_input_folder(job.job_id) / meta["font"]
-    if path is None or not Path(path).is_file():
-        raise Conflict("the job's font no longer exists")
-    return Path(path)
+    path = job_input_folder(job.job_id) / meta["font"]
+    if not path.is_file():
+        raise Conflict(FONT_MISSING)
+    return path
 
 
 def estimated_primitives(rows: list[dict], options: CustomSvgOptions) -> int:
@@ -137,7 +136,7 @@ def custom_svg_render(*, job_id: str, options: CustomSvgOptions) -> str:
         )]
     if estimated_primitives(rows, options) > MAX_PRIMITIVES:
         raise InvalidInput("pattern too dense")
-    font_path = job_font_path(job, meta)
+    font_path = drawn_font_path(job, meta)
     ids, outlines = [], []
     try:
         for row, path_d in engine.placement_outlines(db_path, font_path):

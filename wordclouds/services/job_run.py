@@ -13,9 +13,10 @@ from config.errors import Conflict, NotFound
 from wordclouds import engine
 from wordclouds.models import Job
 from wordclouds.selectors import ARTIFACTS, jobs_root
-from wordclouds.services.job_inputs import font_id_path
 from wordclouds.services.jobs import (
+    FontGone,
     job_fail,
+    job_font_path,
     job_heartbeat,
     job_input_folder,
     job_progress,
@@ -53,11 +54,13 @@ def job_execute(*, job_id: str) -> None:
             engine.generate(
                 names_path=job_input_folder(job_id) / job.name_list, out_dir=out_dir,
                 params=job.params, mask_path=_mask_path(job),
-                font_path=_font_path(job), progress=ProgressRecorder(job_id, out_dir, heartbeat),
+                font_path=job_font_path(job), progress=ProgressRecorder(job_id, out_dir, heartbeat),
             )
         job_succeed(job_id=job_id, artifacts=finished_artifacts(out_dir))
     except (JobAbandoned, Conflict, NotFound):
         logger.warning("job %s was failed or deleted while this worker ran it", job_id)
+    except FontGone:
+        _fail(job_id, FONT_GONE)
     except (engine.InputError, engine.LayoutError) as error:
         _fail(job_id, str(error))
     except Exception:
@@ -74,17 +77,6 @@ def _fail(job_id: str, error: str) -> None:
 
 def _mask_path(job: Job) -> Path | None:
     return job_input_folder(job.id) / job.mask_image if job.mask_image else None
-
-
-def _font_path(job: Job) -> Path | None:
-    if job.font_file:
-        return job_input_folder(job.id) / job.font_file
-    if job.font_id:
-        path = font_id_path(job.font_id)
-        if path is None:
-            raise engine.InputError(FONT_GONE)
-        return path
-    return None
 
 
 def finished_artifacts(out_dir: Path) -> list[str]:

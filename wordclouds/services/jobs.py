@@ -32,6 +32,24 @@ def job_input_folder(job_id: str) -> Path:
     return jobs_root() / job_id / INPUT_FOLDER
 
 
+class FontGone(Exception):
+    """The font chosen for a job (its upload or its font id) no longer exists."""
+
+
+def job_font_path(job: Job) -> Path | None:
+    """The font file chosen for the job: its uploaded font, else its font id's file, else
+    None (the engine's bundled default). FontGone when that file is no longer there."""
+    if job.font_file:
+        path = job_input_folder(job.id) / job.font_file
+    elif job.font_id:
+        path = font_id_path(job.font_id)
+    else:
+        return None
+    if path is None or not path.is_file():
+        raise FontGone
+    return path
+
+
 def job_create(
     *,
     params: str | None,
