@@ -89,6 +89,10 @@ def write_ai(drawing: Drawing, *, title: str) -> bytes:
         "%%EndComments",
         PROLOG + "%%BeginSetup",
         f"{PROCSET} begin",
+        # The page is the artwork: Ghostscript without options, ps2pdf and ps2eps would
+        # otherwise cut the poster to their default paper. Importers skip the setup.
+        f"/setpagedevice where {{pop << /PageSize [{width:.4f} {height:.4f}] >> "
+        "setpagedevice} if",
         "%%EndSetup",
         "%AI5_BeginLayer",
         "1 1 1 1 0 0 0 79 128 255 Lb",

@@ -1,7 +1,10 @@
 import pytest
 
 from wordclouds.engine import InputError, check_font, default_font_path
-from wordclouds.engine.fonts import DEFAULT_FACE, Typeface, choose_face, open_face
+from wordclouds.engine import check_drawable
+from wordclouds.engine.fonts import DEFAULT_FACE, choose_face, load_typeface, open_face
+from wordclouds.engine.names import Name
+from wordclouds.engine.shaping import itemize
 
 
 def test_the_default_font_is_the_bundled_cjk_collection():
@@ -17,10 +20,24 @@ def test_a_file_that_is_not_a_font_is_rejected(tmp_path):
         check_font(path)
 
 
-def test_missing_characters_fall_back_to_the_default_font(latin_font):
-    latin = open_face(latin_font, 0)
-    typeface = Typeface(latin, open_face(default_font_path(), DEFAULT_FACE))
-    assert latin.glyph("王") is None
-    assert typeface.glyph("王").codes.size > 0  # drawn by the fallback, not a .notdef box
-    assert typeface.glyph("A") is latin.glyph("A")
+def test_a_run_the_chosen_font_lacks_takes_the_first_chain_font_that_covers_it(latin_font):
+    # Given a chosen font with ASCII only
+    typeface = load_typeface(latin_font, 0)
+    # When a name mixes ASCII, Chinese and Polish letters
+    runs = itemize("Anna 王 Łukasz", typeface)
+    # Then the ASCII run keeps the chosen font and the others take whole chain fonts
+    assert [(run.script, run.face.family) for run in runs] == [
+        ("Latin", typeface.primary.family), ("Han", "Noto Sans CJK SC"), ("Latin", "Noto Sans")]
     assert check_font(latin_font).face_count == 1
+
+
+def test_a_fallback_font_is_opened_only_when_a_name_needs_it():
+    # Given no face opened yet in this process
+    open_face.cache_clear()
+    # When a Chinese-only list is checked and shaped, only the chosen face is opened
+    typeface = check_drawable([Name("王小明", 2), Name("欧阳 修", 3)], None)
+    itemize("王小明", typeface)
+    assert open_face.cache_info().currsize == 1
+    # Then a Polish name opens the chain up to the first face that covers it (Noto Sans)
+    assert [run.face.family for run in itemize("Łukasz", typeface)] == ["Noto Sans"]
+    assert open_face.cache_info().currsize == 2

@@ -5,6 +5,7 @@ import re
 import sqlite3
 import statistics
 
+import numpy as np
 import pytest
 from PIL import Image
 
@@ -66,10 +67,36 @@ def test_names_that_cannot_fit_fail_with_the_count_and_advice(tmp_path, names_fi
     assert not (tmp_path / "out").exists()
 
 
+def test_retries_are_told_and_counts_never_go_back_within_an_attempt(tmp_path, names_file):
+    # Given names that do not fit, so that every attempt is made
+    events = []
+    with pytest.raises(LayoutError):
+        run(tmp_path, names_file, CJK * 40, {"WIDTH": 100, "HEIGHT": 100},
+            progress=lambda stage, percent, message: events.append((stage, percent, message)))
+    placing = [(percent, message) for stage, percent, message in events
+               if stage == "placing_words"]
+    # Then each retry says which attempt it is and why
+    retries = [m for _, m in placing if "retrying" in m]
+    assert retries == [f"attempt {n} of 4: retrying with smaller words ({m.split('(')[1]}"
+                       for n, m in zip((2, 3, 4), retries)]
+    # And the percent never goes down, nor the count of placed names within an attempt
+    assert [p for p, _ in placing] == sorted(p for p, _ in placing)
+    counts = {}
+    for _, message in placing:
+        found = re.fullmatch(r"(?:attempt (\d) of 4: )?placed (\d+) of 320 names", message)
+        if found:
+            counts.setdefault(found[1] or "1", []).append(int(found[2]))
+    assert sorted(counts) == ["1", "2", "3", "4"]
+    assert all(values == sorted(values) for values in counts.values())
+
+
 def test_transparent_background_gives_rgba(tmp_path, names_file):
     out, _ = run(tmp_path, names_file, CJK, {"BACKGROUND_COLOR": "transparent"})
     image = Image.open(out / "wordcloud.png")
     assert image.mode == "RGBA" and image.getextrema()[3] == (0, 255)
+    pixels = np.asarray(image)
+    clear = pixels[..., 3] == 0
+    assert not pixels[clear].any()  # a fully transparent pixel carries no colour
     assert "<rect" not in (out / "wordcloud.svg").read_text()
     assert Image.open(io.BytesIO((out / "wordcloud.png").read_bytes())).size == (400, 300)
 
@@ -147,7 +174,7 @@ def test_command_line(tmp_path, names_file, capsys):
     assert len(list((tmp_path / "cli").iterdir())) == 5
     assert main([str(names), "--params", '{"SEED": "x"}', "--out", str(tmp_path / "bad")]) == 2
     error = capsys.readouterr().err
-    assert error.strip() == "error: params.SEED must be an integer"
+    assert error.strip() == "error: params.SEED must be an integer from 0 to 2^63-1"
     assert main([str(names), "--params", "[1]", "--out", str(tmp_path / "bad")]) == 2
     assert main([str(names), "--params", '{"MODE": "IMAGE"}', "--out", str(tmp_path / "b")]) == 2
     assert "mask_image is required when MODE=IMAGE" in capsys.readouterr().err

@@ -1,7 +1,10 @@
 """The Illustrator 8 file layout: header comments, prolog, layer, body operators."""
 import re
+import subprocess
 
+import numpy as np
 import pytest
+from PIL import Image
 
 from config.errors import Unprocessable
 from exports.converter import convert
@@ -77,3 +80,17 @@ def test_numbers_beyond_float_range_are_refused_not_written():
         ai_lines(svg_document('<path d="M0 0 L1e400 5"/>'))
     # an unreadable page size falls back to the default instead
     assert "%%BoundingBox: 0 0 225 113" in ai_lines('<svg xmlns="http://www.w3.org/2000/svg" width="1e999"/>')
+
+
+def test_ghostscript_without_options_shows_the_whole_page(tmp_path):
+    # Given a poster larger than any default paper, with ink in its far corner
+    svg = svg_document('<rect width="40" height="40" fill="red"/>'
+                       '<rect x="1960" y="2960" width="40" height="40" fill="blue"/>', 2000, 3000)
+    (tmp_path / "poster.ai").write_bytes(convert(svg.encode(), title="poster.ai"))
+    # When Ghostscript renders it with no options but the device
+    subprocess.run(["gs", "-q", "-sDEVICE=png16m", "-o", "out.png", "poster.ai"],
+                   cwd=tmp_path, check=True, timeout=120)
+    # Then the page is the artwork (72 dpi: 1 pt a pixel) and both corners are on it
+    image = np.asarray(Image.open(tmp_path / "out.png").convert("RGB"))
+    assert image.shape[:2] == (2250, 1500)
+    assert tuple(image[5, 5]) == (255, 0, 0) and tuple(image[-5, -5]) == (0, 0, 255)

@@ -2,21 +2,24 @@
 shape and writes the PNG, the SVGs, the position database and the metrics.
 
 Entry points: :func:`generate` for a whole run, the input checks the API uses before a job
-exists (:func:`parse_params`, :func:`read_names`, :func:`load_mask`, :func:`check_font`),
+exists (:func:`parse_params`, :func:`read_names`, :func:`load_mask`, :func:`check_font`,
+:func:`check_drawable`),
 and :func:`placement_outlines` / :func:`path_contours` for redrawing a finished job.
 """
 
 from .path_data import path_contours
 from .errors import InputError, LayoutError
-from .fonts import FontInfo, check_font, default_font_path
+from .fonts import CHAIN_COVERAGE, FontInfo, check_font, default_font_path
 from .generate import ARTIFACTS, STAGES, generate
 from .mask import Mask, load_mask
-from .names import Name, read_names
+from .names import Name, first_rows, read_names
 from .params import Params, parse_params
 from .positions import placement_outlines, read_meta
+from .shaping import check_drawable
 
 __all__ = [
-    "ARTIFACTS", "STAGES", "FontInfo", "InputError", "LayoutError", "Mask", "Name", "Params",
-    "check_font", "default_font_path", "generate", "load_mask", "parse_params",
+    "ARTIFACTS", "CHAIN_COVERAGE", "STAGES", "FontInfo", "InputError", "LayoutError", "Mask",
+    "Name", "Params",
+    "check_drawable", "check_font", "default_font_path", "first_rows", "generate", "load_mask", "parse_params",
     "path_contours", "placement_outlines", "read_meta", "read_names",
 ]

@@ -1,11 +1,14 @@
-"""Fonts: validation, the bundled default, choosing a face, and glyph outlines with a
-per-character fallback to the default font."""
+"""Fonts: validation, the bundled default and fallback chain, choosing a face, and clean glyph
+outlines (overlaps removed) per glyph id."""
 
 import functools
+import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import pathops
+import uharfbuzz as hb
 from fontTools.pens.basePen import BasePen
 from fontTools.ttLib import TTCollection, TTFont
 
@@ -16,13 +19,42 @@ INVALID = "font_file is not a valid font"
 # faces, since most name lists are Chinese.
 DEFAULT_FACE = 2
 MOVE, LINE, QUAD, CUBIC, CLOSE = range(5)
+# The fallback chain after the chosen font, in the order a run looks for a font that covers
+# it: (Python package holding the file, path inside it, face index). All are Noto fonts under
+# the SIL Open Font License, except Heebo (OFL) for Hebrew and Symbola (free for any use, as
+# its name table says) for emoji in monochrome outlines.
+FALLBACK_FONTS = (
+    ("fontpkg_noto_sans", "files/NotoSans[wdth,wght].ttf", 0),
+    ("noto_cjk_sans_otc", "NotoSansCJK-Regular.ttc", DEFAULT_FACE),
+    ("fontpkg_noto_sans_arabic", "files/NotoSansArabic[wdth,wght].ttf", 0),
+    ("fontpkg_heebo", "files/Heebo[wght].ttf", 0),
+    ("fontpkg_noto_sans_thai", "files/NotoSansThai[wdth,wght].ttf", 0),
+    ("fontpkg_noto_sans_devanagari", "files/NotoSansDevanagari[wdth,wght].ttf", 0),
+    ("fontpkg_noto_sans_tamil", "files/NotoSansTamil[wdth,wght].ttf", 0),
+    ("fontpkg_noto_sans_telugu", "files/NotoSansTelugu[wdth,wght].ttf", 0),
+    ("fontpkg_noto_sans_khmer", "files/NotoSansKhmer[wdth,wght].ttf", 0),
+    ("rinoh_typeface_symbola", "Symbola.ttf", 0),
+)
+# What the chain covers, for people choosing a font (the default font's entry of the API).
+CHAIN_COVERAGE = (
+    "Latin with Extended-A/B and combining marks, Greek, Cyrillic, Chinese, Japanese kana, "
+    "Korean Hangul, Arabic, Hebrew, Thai, Devanagari, Tamil, Telugu, Khmer and emoji "
+    "(monochrome outlines)")
+
+
+def _package_file(package: str, name: str) -> Path:
+    # Located without importing the package: these packages only carry font files.
+    return Path(importlib.util.find_spec(package).submodule_search_locations[0]) / name
 
 
 def default_font_path() -> Path:
     """The bundled default font: Noto Sans CJK Regular (OFL) from ``noto-cjk-sans-otc``."""
-    import noto_cjk_sans_otc
+    return _package_file("noto_cjk_sans_otc", "NotoSansCJK-Regular.ttc")
 
-    return Path(noto_cjk_sans_otc.__file__).with_name("NotoSansCJK-Regular.ttc")
+
+def fallback_fonts() -> list[tuple[Path, int]]:
+    """The fallback chain as (font file, face index), first choice first."""
+    return [(_package_file(package, name), face) for package, name, face in FALLBACK_FONTS]
 
 
 @dataclass(frozen=True)
@@ -64,23 +96,31 @@ def check_font(path) -> FontInfo:
 
 @dataclass(frozen=True)
 class Glyph:
-    """A glyph outline in em units with y pointing down from the baseline: ``codes`` are
+    """A glyph outline in em units with y pointing down from the glyph origin: ``codes`` are
     MOVE/LINE/QUAD/CUBIC/CLOSE and ``points`` their points in order."""
 
     codes: np.ndarray
     points: np.ndarray
-    advance: float
+    bounds: tuple[float, float, float, float]  # left, top, right, bottom of the points
 
 
 class _GlyphPen(BasePen):
-    def __init__(self, glyph_set, scale):
-        super().__init__(glyph_set)
-        self.scale = scale
+    """Collects an outline as codes and points, scaled by ``scale`` in x and ``-scale`` in
+    y when ``flip`` (font units, y up, to em, y down)."""
+
+    def __init__(self, scale, flip=True):
+        super().__init__(None)
+        self.scale, self.y_scale = scale, -scale if flip else scale
         self.codes, self.points = [], []
 
     def _add(self, code, *points):
         self.codes.append(code)
-        self.points.extend((x * self.scale, -y * self.scale) for x, y in points)
+        self.points.extend((x * self.scale, y * self.y_scale) for x, y in points)
+
+    def outline(self) -> tuple[np.ndarray, np.ndarray]:
+        """The codes and the points (one row per point) collected."""
+        return (np.array(self.codes, dtype=np.uint8),
+                np.array(self.points, dtype=np.float64).reshape(-1, 2))
 
     def _moveTo(self, p):
         self._add(MOVE, p)
@@ -101,53 +141,75 @@ class _GlyphPen(BasePen):
 
 
 class Face:
-    """One face of a font file, with its character map and a cache of glyph outlines."""
+    """One face of a font file: HarfBuzz's font for shaping, its character set, metrics, and
+    a cache of clean glyph outlines by glyph id."""
 
     def __init__(self, path: Path, index: int):
         self.path, self.index = Path(path), index
-        self.font = _faces(path)[index]
-        self.cmap = self.font.getBestCmap()
-        if "CFF " in self.font:
-            # Straight from the charstrings: a glyph set would first decode the horizontal and
-            # vertical metrics of every glyph (65,535 in a CJK font), a quarter of a second.
-            self.glyph_set = None
-            self._charstrings = self.font["CFF "].cff.topDictIndex[0].CharStrings
-            self._hmtx = self.font.reader["hmtx"]
-            self._metric_count = self.font["hhea"].numberOfHMetrics
-        else:
-            self.glyph_set = self.font.getGlyphSet()
-        self.scale = 1.0 / self.font["head"].unitsPerEm
-        self.family = self.font["name"].getBestFamilyName() or self.path.stem
-        metrics = self.font["OS/2"] if "OS/2" in self.font else None
+        self.hb_face = hb.Face(hb.Blob.from_file_path(str(self.path)), index)
+        # Variable fonts are drawn at their default instance (Regular for every bundled one).
+        self.hb_font = hb.Font(self.hb_face)
+        self.unicodes = self.hb_face.unicodes
+        self.scale = 1.0 / self.hb_face.upem
+        font = _faces(self.path)[index]
+        self.family = font["name"].getBestFamilyName() or self.path.stem
+        metrics = font["OS/2"] if "OS/2" in font else None
         ascent, descent = ((metrics.sTypoAscender, -metrics.sTypoDescender) if metrics
-                           else (self.font["hhea"].ascent, -self.font["hhea"].descent))
+                           else (font["hhea"].ascent, -font["hhea"].descent))
         # The typographic em box above and below the baseline, in em.
         self.ascent, self.descent = ascent * self.scale, descent * self.scale
-        self._glyphs = {}
+        self._glyphs, self._nominal = {}, {}
 
-    def glyph(self, char: str) -> Glyph | None:
-        """The outline of ``char``, or None when this face has no glyph for it."""
-        if char not in self._glyphs:
-            name = self.cmap.get(ord(char))
-            self._glyphs[char] = None if name is None else self._draw(name)
-        return self._glyphs[char]
+    def nominal(self, code: int) -> tuple[int, float]:
+        """The glyph id that ``code`` maps to and its horizontal advance in em, unshaped."""
+        found = self._nominal.get(code)
+        if found is None:
+            gid = self.hb_font.get_nominal_glyph(code)
+            found = self._nominal[code] = (gid, self.hb_font.get_glyph_h_advance(gid) * self.scale)
+        return found
 
-    def _draw(self, name):
-        pen = _GlyphPen(self.glyph_set, self.scale)
-        if self.glyph_set is None:
-            self._charstrings[name].draw(pen)
-            entry = 4 * min(self.font.getGlyphID(name), self._metric_count - 1)
-            advance = int.from_bytes(self._hmtx[entry:entry + 2], "big")
-        else:
-            glyph = self.glyph_set[name]
-            glyph.draw(pen)
-            advance = glyph.width
-        return Glyph(np.array(pen.codes, dtype=np.uint8),
-                     np.array(pen.points, dtype=np.float64).reshape(-1, 2),
-                     advance * self.scale)
+    def covers(self, text: str) -> bool:
+        """Whether the face maps every character of ``text``."""
+        return all(ord(char) in self.unicodes for char in text)
+
+    def glyph(self, gid: int) -> Glyph:
+        """The outline of glyph ``gid`` with overlapping contours merged (skia-pathops, as
+        fontTools' removeOverlaps does), so every output holds one clean outline per letter
+        and even-odd and non-zero fills agree."""
+        glyph = self._glyphs.get(gid)
+        if glyph is None:
+            path = pathops.Path()
+            self.hb_font.draw_glyph_with_pen(gid, path.getPen())
+            path.simplify(fix_winding=True)
+            pen = _GlyphPen(self.scale)
+            path.draw(pen)
+            codes, points = pen.outline()
+            low, high = (points.min(axis=0), points.max(axis=0)) if len(points) else ((0, 0),) * 2
+            glyph = self._glyphs[gid] = Glyph(codes, points, (*map(float, low), *map(float, high)))
+        return glyph
 
 
-@functools.lru_cache(maxsize=8)
+def merge_overlaps(codes: np.ndarray, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """One outline for glyphs that overlap each other (joined Arabic letters, Indic
+    conjuncts, tight kerning): their union, with no contour inside another's ink."""
+    path = pathops.Path()
+    cursor = 0
+    for code in codes:
+        if code == CLOSE:
+            path.close()
+            continue
+        count = 1 if code <= LINE else (2 if code == QUAD else 3)
+        coordinates = points[cursor:cursor + count].ravel().tolist()
+        (path.moveTo if code == MOVE else path.lineTo if code == LINE
+         else path.quadTo if code == QUAD else path.cubicTo)(*coordinates)
+        cursor += count
+    path.simplify(fix_winding=True)
+    pen = _GlyphPen(1.0, flip=False)
+    path.draw(pen)
+    return pen.outline()
+
+
+@functools.lru_cache(maxsize=16)
 def open_face(path, index: int) -> Face:
     """A loaded face, cached so repeated runs in one process share parsing and glyphs."""
     try:
@@ -204,12 +266,28 @@ def choose_face(path, texts) -> int:
 
 
 class Typeface:
-    """The chosen face plus the default font's face for characters the chosen one lacks."""
+    """The chosen face followed by the fallback chain, given as (font file, face index): a
+    fallback face is opened the first time a run needs to look at it, so a list the chosen
+    face covers (Chinese names on the default font) opens no other."""
 
-    def __init__(self, primary: Face, fallback: Face):
-        self.primary, self.fallback = primary, fallback
+    def __init__(self, primary: Face, fallbacks: list[tuple[Path, int]]):
+        self.primary = primary
+        self._fallbacks = [(Path(path), index) for path, index in fallbacks
+                           if (Path(path), index) != (primary.path, primary.index)]
 
-    def glyph(self, char: str) -> Glyph | None:
-        """The outline of ``char`` from the chosen face, else from the fallback, else None
-        (never a missing-glyph box)."""
-        return self.primary.glyph(char) or self.fallback.glyph(char)
+    def faces(self):
+        """The faces in the order a run looks for one that covers it, opened as reached."""
+        yield self.primary
+        for path, index in self._fallbacks:
+            yield open_face(path, index)
+
+    def face_for(self, text: str) -> Face | None:
+        """The first face that maps every character of ``text``, or None."""
+        return next((face for face in self.faces() if face.covers(text)), None)
+
+
+def load_typeface(font_path, face_index: int) -> Typeface:
+    """Face ``face_index`` of ``font_path`` (default: the bundled font) followed by the
+    fallback chain."""
+    primary = open_face(Path(font_path) if font_path else default_font_path(), face_index)
+    return Typeface(primary, fallback_fonts())

@@ -11,13 +11,14 @@ from pathlib import Path
 import numpy as np
 
 from .errors import InputError
-from .fonts import DEFAULT_FACE, Typeface, choose_face, default_font_path, open_face
+from .fonts import default_font_path, fallback_fonts
 from .layout import WordShapes, place_words
 from .mask import load_mask
 from .names import read_names
 from .params import parse_params
 from .positions import write_positions
 from .render import render_png, svg_documents, word_colors
+from .shaping import check_drawable
 
 STAGES = {  # stage: (percent at its start, percent at its end)
     "reading_names": (0, 5),
@@ -76,6 +77,22 @@ def _coverage(boxes, inside) -> float:
     return round(float(np.count_nonzero(covered & inside)) / max(1, np.count_nonzero(inside)), 4)
 
 
+def _script_counts(names, placements, shapes) -> dict:
+    """Per script, how many placed names have text in it and with which font families."""
+    placed = {p.name.row for p in placements}
+    scripts = {}
+    for name in names:
+        if name.row not in placed:
+            continue
+        runs = set(shapes.get(name.text, False)[0].runs)
+        for script in {script for script, _ in runs}:
+            scripts.setdefault(script, {"names": 0, "fonts": {}})["names"] += 1
+        for script, family in runs:
+            fonts = scripts[script]["fonts"]
+            fonts[family] = fonts.get(family, 0) + 1
+    return dict(sorted(scripts.items()))
+
+
 def generate(*, names_path, out_dir, params: dict, mask_path=None, font_path=None,
              progress=None) -> dict:
     """Make a word cloud and write wordcloud.png, wordcloud.svg, wordcloud-stroke.svg,
@@ -99,8 +116,8 @@ def generate(*, names_path, out_dir, params: dict, mask_path=None, font_path=Non
 
     report.begin("loading_font", "loading the font")
     font_path = Path(font_path) if font_path else default_font_path()
-    face = open_face(font_path, choose_face(font_path, [name.text for name in names]))
-    typeface = Typeface(face, open_face(default_font_path(), DEFAULT_FACE))
+    typeface = check_drawable(names, font_path)
+    face = typeface.primary
     seed = config.seed if config.seed is not None else random.randrange(2**31)
 
     report.begin("placing_words", f"placing {len(names)} names")
@@ -125,7 +142,7 @@ def generate(*, names_path, out_dir, params: dict, mask_path=None, font_path=Non
         "canvas_width": mask.width, "canvas_height": mask.height, "seed": seed,
         "params": json.dumps(config.raw, ensure_ascii=False, sort_keys=True),
         "font": font_path.name, "font_family": face.family, "font_face": face.index,
-        "fallback_font": default_font_path().name, "fallback_face": DEFAULT_FACE,
+        "fallback_fonts": [f"{path.name}#{index}" for path, index in fallback_fonts()],
         "vertical_style": config.vertical_style, "margin": config.margin,
     }
     partial_db = out_dir / (ARTIFACTS["db"] + ".part")
@@ -145,6 +162,7 @@ def generate(*, names_path, out_dir, params: dict, mask_path=None, font_path=Non
         "seed": seed,
         "canvas": {"width": mask.width, "height": mask.height},
         "font": {"file": font_path.name, "family": face.family, "face": face.index},
+        "scripts": _script_counts(names, placements, shapes),
     }
     report.finish("done")
     metrics["stage_seconds"] = report.seconds

@@ -153,14 +153,16 @@ def place_words(names: list[Name], shapes: WordShapes, mask: Mask, params: Param
         rng = np.random.default_rng([seed, attempt])
         order = rng.permutation(len(names))
         layout = Layout(mask, params.margin, rng)
+        prefix = f"attempt {attempt + 1} of {len(attempts)}: " if attempt else ""
+        if attempt:
+            report(0, len(names), f"{prefix}retrying with smaller words ({len(unplaced)} "
+                                  f"names did not fit)")
         placements, unplaced = _place_primaries(
             [names[i] for i in order], shapes, layout, params, (min_size, max_size), fill,
-            report)
+            lambda done, total, message: report(done, total, prefix + message))
         if not unplaced:
             _place_repeats(placements, shapes, layout, params, min_size)
             return placements
-        report(len(names), len(names),
-               f"{len(unplaced)} names did not fit; retrying with smaller words")
     raise LayoutError(
         f"{len(unplaced)} of {len(names)} names did not fit; use a larger canvas (WIDTH and "
         f"HEIGHT, or a larger mask image) or a smaller MIN_FONT_SIZE (now {min_size:g} px)")

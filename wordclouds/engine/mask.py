@@ -7,7 +7,7 @@ import numpy as np
 from PIL import Image
 
 from .errors import InputError
-from .params import DEFAULT_CANVAS, MAX_CANVAS_PIXELS, Params
+from .params import DEFAULT_CANVAS, MAX_CANVAS_PIXELS, Params, check_canvas, fit_canvas
 
 UNREADABLE = "mask_image is not a readable image"
 
@@ -52,17 +52,17 @@ def open_mask_image(path) -> Image.Image:
 
 def canvas_size(params: Params, image: Image.Image | None) -> tuple[int, int]:
     """The canvas size: WIDTH×HEIGHT, with IMAGE defaulting to the mask's own size (or its
-    aspect when only one side is given)."""
+    aspect when only one side is given), scaled down to the canvas limits."""
     width, height = params.width, params.height
     if image is None or params.mode == "RECT":
         return width or DEFAULT_CANVAS, height or DEFAULT_CANVAS
     if width and height:
         return width, height
     if width:
-        return width, max(1, round(width * image.height / image.width))
+        return fit_canvas(width, width * image.height / image.width)
     if height:
-        return max(1, round(height * image.width / image.height)), height
-    return image.width, image.height
+        return fit_canvas(height * image.width / image.height, height)
+    return fit_canvas(image.width, image.height)
 
 
 def load_mask(path, *, params: Params | None = None) -> Mask:
@@ -77,6 +77,7 @@ def load_mask(path, *, params: Params | None = None) -> Mask:
     params = params or Params(mode="IMAGE" if path else "RECT")
     image = open_mask_image(path) if path else None
     width, height = canvas_size(params, image)
+    check_canvas(params, width, height)
     inside = np.ones((height, width), dtype=bool)
     if image is None:
         return Mask(inside, None)

@@ -9,6 +9,9 @@ from .errors import InputError
 
 MAX_NAMES = 100_000
 MAX_NAME_LENGTH = 100
+# Rows read at most, blank ones included: a small file can hold millions of empty rows
+# (minutes of reading) while staying far under MAX_UNPACKED_BYTES.
+MAX_ROWS = 2 * MAX_NAMES
 # A real name list of 100,000 names unpacks to tens of megabytes; more than this is a zip bomb.
 MAX_UNPACKED_BYTES = 256 * 1024 * 1024
 UNREADABLE = "name_list is not a readable xlsx file"
@@ -42,6 +45,17 @@ def _check_archive(path: Path) -> None:
         raise InputError(UNREADABLE)
 
 
+def _open_workbook(path):
+    import openpyxl  # imported here: a slow import that only reading names needs
+
+    path = Path(path)
+    _check_archive(path)
+    try:
+        return openpyxl.load_workbook(path, read_only=True, data_only=True)
+    except Exception as error:  # openpyxl raises many kinds on a damaged archive
+        raise InputError(UNREADABLE) from error
+
+
 def read_names(path, *, column: int, skip_rows: int) -> list[Name]:
     """Read the names in 0-based ``column`` of the first worksheet after ``skip_rows`` header
     rows; empty cells are skipped and duplicates kept.
@@ -50,21 +64,16 @@ def read_names(path, *, column: int, skip_rows: int) -> list[Name]:
     renamed, zip bomb), when the column holds no names, or when the limits (100,000 names of
     at most 100 characters) are exceeded.
     """
-    import openpyxl  # imported here: a slow import that only this stage needs
-
-    path = Path(path)
-    _check_archive(path)
     names = []
-    try:
-        workbook = openpyxl.load_workbook(path, read_only=True, data_only=True)
-    except Exception as error:  # openpyxl raises many kinds on a damaged archive
-        raise InputError(UNREADABLE) from error
+    workbook = _open_workbook(path)
     try:
         sheet = workbook.worksheets[0]
         sheet.reset_dimensions()  # some writers record wrong dimensions; read every row
         rows = sheet.iter_rows(min_row=skip_rows + 1, min_col=column + 1, max_col=column + 1,
                                values_only=True)
         for number, (value,) in enumerate(rows, start=skip_rows + 1):
+            if number > skip_rows + MAX_ROWS:
+                raise InputError(f"name_list has more than {MAX_ROWS:,} rows")
             text = clean_cell(value)
             if not text:
                 continue
@@ -83,3 +92,22 @@ def read_names(path, *, column: int, skip_rows: int) -> list[Name]:
     if not names:
         raise InputError(f"name_list has no names in column {column}")
     return names
+
+
+def first_rows(path, *, rows: int, columns: int) -> list[list[str]]:
+    """The first ``rows`` rows of the first worksheet, at most ``columns`` cells wide (empty
+    columns at the right left out), each cell cleaned as a name is and cut to MAX_NAME_LENGTH
+    characters: what a person looks at to choose DATA_COL_INDEX and SKIP_ROWS. Raises :class:`InputError` when the file is not a readable
+    xlsx."""
+    workbook = _open_workbook(path)
+    try:
+        sheet = workbook.worksheets[0]
+        sheet.reset_dimensions()
+        table = [[clean_cell(value)[:MAX_NAME_LENGTH] for value in row]
+                 for row in sheet.iter_rows(max_row=rows, max_col=columns, values_only=True)]
+    except Exception as error:
+        raise InputError(UNREADABLE) from error
+    finally:
+        workbook.close()
+    width = max((index + 1 for row in table for index, text in enumerate(row) if text), default=0)
+    return [(row + [""] * width)[:width] for row in table]

@@ -1,6 +1,6 @@
-"""Word outlines: glyphs laid out horizontally, rotated or stacked, and their compact SVG path
-data in canvas coordinates. The SVG writer, the PNG painter and the re-export all take the
-placed coordinates from :func:`placed_tenths`, so every output has the same geometry."""
+"""Word outlines: shaped glyphs laid out horizontally, rotated or stacked, and their compact
+SVG path data in canvas coordinates. The SVG writer, the PNG painter and the re-export all take
+the placed coordinates from :func:`placed_tenths`, so every output has the same geometry."""
 
 import math
 import unicodedata
@@ -9,10 +9,9 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from .fonts import CLOSE, LINE, MOVE, QUAD, Typeface
+from .fonts import CLOSE, LINE, MOVE, QUAD, Typeface, merge_overlaps
 from .raster import flatten
-
-MISSING_ADVANCE = 0.5  # em; for a character no font can draw, a gap instead of a box
+from .shaping import shape_text
 
 
 def is_cjk(text: str) -> bool:
@@ -37,8 +36,9 @@ def _pixel_box(bounds, size):
 @dataclass
 class WordOutline:
     """A word's outline in em units (y down) from its origin, with its flattened polygons,
-    ``bounds`` of all its points (control points included, so they contain the ink) and
-    ``frame``, the typographic box of its characters (em boxes) joined with ``bounds``."""
+    ``bounds`` of all its points (control points included, so they contain the ink),
+    ``frame``, the typographic box of its characters (em boxes) joined with ``bounds``, and
+    ``runs``, the (script, font family) of each run it was shaped in."""
 
     codes: np.ndarray
     points: np.ndarray
@@ -46,6 +46,7 @@ class WordOutline:
     contour_ends: np.ndarray
     bounds: tuple[float, float, float, float]
     frame: tuple[float, float, float, float]
+    runs: tuple[tuple[str, str], ...] = ()
 
     def box(self, size: float) -> tuple[int, int, int, int]:
         """The integer pixel box (left, top, width, height) holding the ink at ``size`` px,
@@ -61,38 +62,54 @@ class WordOutline:
 
 
 def word_outline(text: str, typeface: Typeface, *, vertical: bool, style: str) -> WordOutline:
-    """Lay out ``text``: horizontal on a baseline, or vertical as ``rotate`` (turned 90°
-    counter-clockwise, read bottom to top) or ``stack`` (upright characters, one em apart)."""
-    codes, points = [], []
-    ascent, descent = typeface.primary.ascent, typeface.primary.descent
-    pen = 0.0
-    for char in text:
-        glyph = typeface.glyph(char)
-        advance = glyph.advance if glyph else MISSING_ADVANCE
-        if glyph is not None and glyph.codes.size:
-            offset = (-advance / 2, pen) if vertical and style == "stack" else (pen, 0.0)
+    """Lay out ``text`` from its shaped glyphs: horizontal on a baseline, or vertical as
+    ``rotate`` (turned 90° counter-clockwise, read bottom to top) or ``stack`` (top to
+    bottom, CJK upright in its vertical forms, other runs turned sideways)."""
+    stacked = vertical and style == "stack"
+    glyphs, runs, advance = shape_text(text, typeface, stacked=stacked)
+    codes, points, boxes = [], [], []
+    for shaped in glyphs:
+        glyph = shaped.face.glyph(shaped.gid)
+        if glyph.codes.size:
+            left, top, right, bottom = glyph.bounds
+            if shaped.sideways:
+                left, top, right, bottom = -bottom, left, -top, right
+                at = glyph.points[:, ::-1] * (-1.0, 1.0)
+            else:
+                at = glyph.points
             codes.append(glyph.codes)
-            points.append(glyph.points + offset)
-        pen += 1.0 if vertical and style == "stack" else advance
-    if vertical and style == "stack":
-        frame = (-0.5, -ascent, 0.5, pen - 1.0 + descent)
+            points.append(at + (shaped.x, shaped.y))
+            boxes.append((left + shaped.x, top + shaped.y, right + shaped.x, bottom + shaped.y))
+    ascent, descent = typeface.primary.ascent, typeface.primary.descent
+    if stacked:
+        frame = (-0.5, 0.0, 0.5, advance)
+    elif vertical:
+        frame = (-ascent, -advance, descent, 0.0)  # the rotation below, applied to the box
     else:
-        frame = (0.0, -ascent, pen, descent)
-        if vertical:
-            frame = (-ascent, -pen, descent, 0.0)  # the rotation below, applied to the box
+        frame = (0.0, -ascent, advance, descent)
+    labels = tuple((run.script, run.face.family) for run in runs)
     if not codes:
-        # Nothing drawable: the typographic box alone keeps the name placeable.
+        # Nothing to ink (a name of spaces): the typographic box alone keeps it placeable.
         return WordOutline(np.zeros(0, np.uint8), np.zeros((0, 2)), np.zeros((0, 2)),
-                           np.zeros(0, np.int64), frame, frame)
+                           np.zeros(0, np.int64), frame, frame, labels)
     codes, points = np.concatenate(codes), np.concatenate(points)
-    if vertical and style == "rotate":
+    if _any_overlap(boxes):
+        codes, points = merge_overlaps(codes, points)
+    if vertical and not stacked:
         points = np.column_stack((points[:, 1], -points[:, 0]))
     polygon, ends = flatten(codes, points)
     low, high = points.min(axis=0), points.max(axis=0)
     bounds = (float(low[0]), float(low[1]), float(high[0]), float(high[1]))
     frame = (min(frame[0], bounds[0]), min(frame[1], bounds[1]),
              max(frame[2], bounds[2]), max(frame[3], bounds[3]))
-    return WordOutline(codes, points, polygon, ends, bounds, frame)
+    return WordOutline(codes, points, polygon, ends, bounds, frame, labels)
+
+
+def _any_overlap(boxes) -> bool:
+    """Whether any two of the glyph boxes (left, top, right, bottom) overlap: only then is
+    the word's outline merged, which CJK names, one glyph per em square, seldom need."""
+    return any(a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+               for i, a in enumerate(boxes) for b in boxes[i + 1:])
 
 
 @njit(cache=True)

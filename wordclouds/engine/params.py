@@ -1,4 +1,8 @@
-"""Validation of the ``params`` object of a job (see decisions.md, Job creation)."""
+"""The ``params`` object of a job: one table of every key (type, range, default, meaning) that
+both the validation here and the API's OpenAPI schema read.
+
+Every numeric key has a finite range, so the work of a job stays bounded whatever is sent.
+"""
 
 import math
 import re
@@ -6,13 +10,173 @@ from dataclasses import dataclass, field
 
 from .errors import InputError
 
+MAX_CANVAS_SIDE = 10_000
 MAX_CANVAS_PIXELS = 50_000_000
 DEFAULT_CANVAS = 2000
+MAX_SEED = 2**63 - 1  # fits a signed 64-bit integer; the random generators take it as is
 DEFAULT_PALETTE = (
     "#1F4E79", "#C0392B", "#D68910", "#1E8449", "#7D3C98",
     "#2874A6", "#B03A2E", "#117864", "#AF601A", "#5B2C6F",
 )
+MAX_PALETTE = 256
 COLOR_PATTERN = re.compile(r"#[0-9A-Fa-f]{6}")
+SHOWN_KEY_CHARS = 40  # a detail text never echoes more of an unknown key than this
+
+
+@dataclass(frozen=True)
+class Key:
+    """One ``params`` key. ``kind`` is integer, number, boolean, choice, color, palette or
+    background; numbers lie in ``low``..``high`` (above ``low`` when ``above_low``)."""
+
+    name: str
+    attribute: str
+    kind: str
+    default: object
+    description: str
+    low: float | None = None
+    high: float | None = None
+    above_low: bool = False
+    choices: tuple[str, ...] = ()
+
+    @property
+    def wording(self) -> str:
+        """What a valid value is, as the 400 detail text says it."""
+        if self.kind in ("integer", "number"):
+            article = "an integer" if self.kind == "integer" else "a number"
+            if self.high == MAX_SEED:
+                return f"{article} from {self.low} to 2^63-1"
+            if self.above_low:
+                return f"{article} above {self.low} and at most {self.high}"
+            return f"{article} from {self.low} to {self.high}"
+        if self.kind == "choice":
+            return f"{', '.join(self.choices[:-1])} or {self.choices[-1]}"
+        return {
+            "boolean": "true or false",
+            "color": "#RRGGBB",
+            "palette": f"an array of 1 to {MAX_PALETTE} #RRGGBB colours",
+            "background": "#RRGGBB or transparent",
+        }[self.kind]
+
+    def parse(self, value):
+        """The value as :class:`Params` keeps it; raises :class:`InputError` when invalid."""
+        parsed = _PARSERS[self.kind](self, value)
+        if parsed is None:
+            raise InputError(f"params.{self.name} must be {self.wording}")
+        return parsed
+
+    def schema(self) -> dict:
+        """This key as an OpenAPI 3.0 schema object."""
+        schema = dict(_SCHEMAS[self.kind])
+        if self.kind in ("integer", "number"):
+            schema.update(minimum=self.low, maximum=self.high)
+            if self.above_low:
+                schema["exclusiveMinimum"] = True
+        if self.kind == "choice":
+            schema["enum"] = list(self.choices)
+        if self.default is not None:
+            schema["default"] = list(self.default) if self.kind == "palette" else self.default
+        schema["description"] = self.description
+        return schema
+
+
+def _in_range(key: Key, value) -> bool:
+    # Compared before any float conversion: a huge JSON integer must not overflow.
+    if key.above_low and value <= key.low or value < key.low or value > key.high:
+        return False
+    return not isinstance(value, float) or math.isfinite(value)
+
+
+def _parse_integer(key, value):
+    if isinstance(value, int) and not isinstance(value, bool) and _in_range(key, value):
+        return value
+    return None
+
+
+def _parse_number(key, value):
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and _in_range(key, value):
+        return float(value)
+    return None
+
+
+def _parse_color(key, value):
+    if isinstance(value, str) and COLOR_PATTERN.fullmatch(value):
+        return value.upper()
+    return None
+
+
+_PARSERS = {
+    "integer": _parse_integer,
+    "number": _parse_number,
+    "boolean": lambda key, value: value if isinstance(value, bool) else None,
+    "choice": lambda key, value: value if value in key.choices else None,
+    "color": _parse_color,
+    "palette": lambda key, value: (
+        tuple(c.upper() for c in value)
+        if isinstance(value, list) and 0 < len(value) <= MAX_PALETTE
+        and all(_parse_color(key, c) for c in value) else None),
+    "background": lambda key, value: (
+        value if value == "transparent" else _parse_color(key, value)),
+}
+_COLOR_SCHEMA = {"type": "string", "pattern": "^#[0-9A-Fa-f]{6}$"}
+_SCHEMAS = {
+    "integer": {"type": "integer", "format": "int64"},
+    "number": {"type": "number"},
+    "boolean": {"type": "boolean"},
+    "choice": {"type": "string"},
+    "color": _COLOR_SCHEMA,
+    "palette": {"type": "array", "items": _COLOR_SCHEMA, "minItems": 1,
+                "maxItems": MAX_PALETTE},
+    "background": {"type": "string", "pattern": "^(#[0-9A-Fa-f]{6}|transparent)$"},
+}
+
+_SIDE = (f"Canvas {{}} in px. Default {DEFAULT_CANVAS}; in IMAGE mode the mask's own size, or "
+         f"follows the mask's aspect when only the other side is given, scaled down to fit "
+         f"{MAX_CANVAS_SIDE} px a side and {MAX_CANVAS_PIXELS:,} pixels. WIDTH×HEIGHT at most "
+         f"{MAX_CANVAS_PIXELS:,}.")
+_FONT = ("{} font size in px, at most the canvas's smaller side. Default: chosen by the "
+         "engine from the canvas and the number of names.")
+KEYS = (
+    Key("MODE", "mode", "choice", "RECT",
+        "RECT fills the WIDTH×HEIGHT rectangle; IMAGE fills the shape of mask_image.",
+        choices=("RECT", "IMAGE")),
+    Key("WIDTH", "width", "integer", None, _SIDE.format("width"), 64, MAX_CANVAS_SIDE),
+    Key("HEIGHT", "height", "integer", None, _SIDE.format("height"), 64, MAX_CANVAS_SIDE),
+    Key("DATA_COL_INDEX", "data_col_index", "integer", 0,
+        "0-based column of the names in the first worksheet.", 0, 16_383),
+    Key("SKIP_ROWS", "skip_rows", "integer", 1, "Header rows to skip.", 0, 1_048_576),
+    Key("SEED", "seed", "integer", None,
+        "Same inputs and SEED give the same layout. Default: random, recorded in the metrics.",
+        0, MAX_SEED),
+    Key("N_REPETITIONS", "n_repetitions", "integer", 1,
+        "Each name appears up to this many times; repeats fill leftover space, smaller.", 1, 50),
+    Key("FONT_COLOR", "font_color", "color", None,
+        "One colour for every word. Default: none (PALETTE is used)."),
+    Key("PALETTE", "palette", "palette", DEFAULT_PALETTE,
+        "Word colours when FONT_COLOR is absent."),
+    Key("COLOR_FROM_MASK", "color_from_mask", "boolean", False,
+        "Take each word's colour from the mask image under it."),
+    Key("BACKGROUND_COLOR", "background_color", "background", "#FFFFFF",
+        "Background colour; transparent leaves the PNG's background transparent (RGBA)."),
+    Key("MIN_FONT_SIZE", "min_font_size", "number", None, _FONT.format("Smallest"),
+        1, MAX_CANVAS_SIDE),
+    Key("MAX_FONT_SIZE", "max_font_size", "number", None,
+        _FONT.format("Largest") + " At least MIN_FONT_SIZE.", 1, MAX_CANVAS_SIDE),
+    Key("PREFER_HORIZONTAL", "prefer_horizontal", "number", 0.9, "Share of horizontal words.",
+        0, 1),
+    Key("VERTICAL_STYLE", "vertical_style", "choice", "auto",
+        "Vertical words rotated 90° (rotate) or upright stacked characters (stack); auto "
+        "stacks CJK names and rotates the rest.", choices=("rotate", "stack", "auto")),
+    Key("MARGIN", "margin", "number", 2.0, "Least gap between words, in px.", 0, 100),
+    Key("STROKE_WIDTH", "stroke_width", "number", 1.0,
+        "Outline width in px in the svg_stroke artifact.", 0, 100, above_low=True),
+    Key("ENABLE_STROKE_WEIGHTS", "enable_stroke_weights", "boolean", False,
+        "Outline width in svg_stroke scales with each word's font size (STROKE_WIDTH at the "
+        "median size) instead of one width."),
+    Key("MASK_THRESHOLD", "mask_threshold", "integer", 240,
+        "A mask pixel is inside the shape when opaque (alpha at least 128) and its luminance "
+        "is below this.", 0, 255),
+)
+_BY_NAME = {key.name: key for key in KEYS}
 
 
 @dataclass(frozen=True)
@@ -46,109 +210,61 @@ class Params:
         return self.background_color == "transparent"
 
 
-def _integer(key, value, low=None, high=None, wording=None):
-    ok = isinstance(value, int) and not isinstance(value, bool)
-    if ok and ((low is not None and value < low) or (high is not None and value > high)):
-        ok = False
-    if not ok:
-        raise InputError(f"params.{key} must be {wording or 'an integer'}")
-    return value
-
-
-def _number(key, value, wording, *, low=None, high=None, positive=False):
-    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
-    if ok and ((low is not None and value < low) or (high is not None and value > high)
-               or (positive and value <= 0)):
-        ok = False
-    if not ok:
-        raise InputError(f"params.{key} must be {wording}")
-    return float(value)
-
-
-def _boolean(key, value):
-    if not isinstance(value, bool):
-        raise InputError(f"params.{key} must be true or false")
-    return value
-
-
-def _color(key, value):
-    if not isinstance(value, str) or not COLOR_PATTERN.fullmatch(value):
-        raise InputError(f"params.{key} must be #RRGGBB")
-    return value.upper()
-
-
-def _choice(key, value, choices):
-    if value not in choices:
-        raise InputError(f"params.{key} must be {', '.join(choices[:-1])} or {choices[-1]}")
-    return value
-
-
-def _palette(value):
-    if (not isinstance(value, list) or not value
-            or not all(isinstance(c, str) and COLOR_PATTERN.fullmatch(c) for c in value)):
-        raise InputError("params.PALETTE must be a non-empty array of #RRGGBB colours")
-    return tuple(c.upper() for c in value)
-
-
-def _background(value):
-    if value == "transparent":
-        return value
-    if not isinstance(value, str) or not COLOR_PATTERN.fullmatch(value):
-        raise InputError("params.BACKGROUND_COLOR must be #RRGGBB or transparent")
-    return value.upper()
-
-
-_CANVAS = "an integer from 64 to 10000"
-_VALIDATORS = {
-    "MODE": ("mode", lambda v: _choice("MODE", v, ("RECT", "IMAGE"))),
-    "WIDTH": ("width", lambda v: _integer("WIDTH", v, 64, 10000, _CANVAS)),
-    "HEIGHT": ("height", lambda v: _integer("HEIGHT", v, 64, 10000, _CANVAS)),
-    "DATA_COL_INDEX": ("data_col_index",
-                       lambda v: _integer("DATA_COL_INDEX", v, 0, None, "an integer >= 0")),
-    "SKIP_ROWS": ("skip_rows", lambda v: _integer("SKIP_ROWS", v, 0, None, "an integer >= 0")),
-    "SEED": ("seed", lambda v: _integer("SEED", v)),
-    "N_REPETITIONS": ("n_repetitions",
-                      lambda v: _integer("N_REPETITIONS", v, 1, 50, "an integer from 1 to 50")),
-    "FONT_COLOR": ("font_color", lambda v: _color("FONT_COLOR", v)),
-    "PALETTE": ("palette", _palette),
-    "COLOR_FROM_MASK": ("color_from_mask", lambda v: _boolean("COLOR_FROM_MASK", v)),
-    "BACKGROUND_COLOR": ("background_color", _background),
-    "MIN_FONT_SIZE": ("min_font_size",
-                      lambda v: _number("MIN_FONT_SIZE", v, "a positive number", positive=True)),
-    "MAX_FONT_SIZE": ("max_font_size",
-                      lambda v: _number("MAX_FONT_SIZE", v, "a positive number", positive=True)),
-    "PREFER_HORIZONTAL": ("prefer_horizontal", lambda v: _number(
-        "PREFER_HORIZONTAL", v, "a number from 0 to 1", low=0, high=1)),
-    "VERTICAL_STYLE": ("vertical_style",
-                       lambda v: _choice("VERTICAL_STYLE", v, ("rotate", "stack", "auto"))),
-    "MARGIN": ("margin", lambda v: _number("MARGIN", v, "a number >= 0", low=0)),
-    "STROKE_WIDTH": ("stroke_width",
-                     lambda v: _number("STROKE_WIDTH", v, "a positive number", positive=True)),
-    "ENABLE_STROKE_WEIGHTS": ("enable_stroke_weights",
-                              lambda v: _boolean("ENABLE_STROKE_WEIGHTS", v)),
-    "MASK_THRESHOLD": ("mask_threshold", lambda v: _integer(
-        "MASK_THRESHOLD", v, 0, 255, "an integer from 0 to 255")),
-}
-
-
 def parse_params(raw: dict) -> Params:
     """Validate a ``params`` object and return it as :class:`Params`.
 
-    Raises :class:`InputError` with the decisions.md detail text on the first unknown key or
-    bad value, checking keys in the order they were sent.
+    Raises :class:`InputError` with the 400 detail text on the first unknown key or bad value,
+    checking keys in the order they were sent. Font sizes are checked against the canvas here
+    when the canvas is known without the mask, else by :func:`check_canvas` once it is.
     """
     if not isinstance(raw, dict):
         raise InputError("params must be JSON object")
     values = {}
-    for key, value in raw.items():
-        if key not in _VALIDATORS:
-            raise InputError(f"unknown params key: {key}")
-        attribute, validate = _VALIDATORS[key]
-        values[attribute] = validate(value)
+    for name, value in raw.items():
+        key = _BY_NAME.get(name)
+        if key is None:
+            shown = name if len(name) <= SHOWN_KEY_CHARS else name[:SHOWN_KEY_CHARS] + "…"
+            raise InputError(f"unknown params key: {shown}")
+        values[key.attribute] = key.parse(value)
     width, height = values.get("width"), values.get("height")
     if width and height and width * height > MAX_CANVAS_PIXELS:
-        raise InputError("params.HEIGHT must be such that WIDTH×HEIGHT is at most 50,000,000")
-    low, high = values.get("min_font_size"), values.get("max_font_size")
+        raise InputError(
+            f"params.HEIGHT must be such that WIDTH×HEIGHT is at most {MAX_CANVAS_PIXELS:,}")
+    params = Params(**values, raw=dict(raw))
+    low, high = params.min_font_size, params.max_font_size
     if low is not None and high is not None and high < low:
         raise InputError("params.MAX_FONT_SIZE must be at least MIN_FONT_SIZE")
-    return Params(**values, raw=dict(raw))
+    if params.mode == "RECT" or (width and height):
+        check_canvas(params, width or DEFAULT_CANVAS, height or DEFAULT_CANVAS)
+    return params
+
+
+def check_canvas(params: Params, width: int, height: int) -> None:
+    """Raise :class:`InputError` when a font size exceeds the canvas's smaller side."""
+    side = min(width, height)
+    for name, size in (("MIN_FONT_SIZE", params.min_font_size),
+                       ("MAX_FONT_SIZE", params.max_font_size)):
+        if size is not None and size > side:
+            raise InputError(f"params.{name} must be at most the canvas's smaller side "
+                             f"({side} px)")
+
+
+def fit_canvas(width: float, height: float) -> tuple[int, int]:
+    """A canvas derived from a mask's size, scaled down (keeping its aspect) to at most
+    MAX_CANVAS_SIDE a side and MAX_CANVAS_PIXELS in all."""
+    scale = min(1.0, MAX_CANVAS_SIDE / width, MAX_CANVAS_SIDE / height,
+                math.sqrt(MAX_CANVAS_PIXELS / (width * height)))
+    rounded = max(1, round(width * scale)), max(1, round(height * scale))
+    if rounded[0] * rounded[1] <= MAX_CANVAS_PIXELS and max(rounded) <= MAX_CANVAS_SIDE:
+        return rounded
+    return max(1, math.floor(width * scale)), max(1, math.floor(height * scale))
+
+
+def params_schema() -> dict:
+    """The ``params`` object as an OpenAPI 3.0 schema, read from :data:`KEYS`."""
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {key.name: key.schema() for key in KEYS},
+        "description": "The job's configuration; every key is optional.",
+    }

@@ -5,7 +5,7 @@ import json
 import sqlite3
 from pathlib import Path
 
-from .fonts import Typeface, default_font_path, open_face
+from .fonts import load_typeface
 from .layout import Placement, WordShapes
 from .outlines import placed_path
 
@@ -71,12 +71,10 @@ def placement_outlines(db_path, font_path=None):
     the word's outline in canvas coordinates, identical to its path in wordcloud.svg.
 
     ``font_path`` is the font file the job used (default: the bundled default font); the
-    face, fallback face and vertical style come from ``meta``.
+    face and vertical style come from ``meta``; the fallback chain is the engine's own.
     """
     meta = read_meta(db_path)
-    primary = open_face(Path(font_path) if font_path else default_font_path(),
-                        int(meta["font_face"]))
-    typeface = Typeface(primary, open_face(default_font_path(), int(meta["fallback_face"])))
+    typeface = load_typeface(font_path, int(meta["font_face"]))
     shapes = WordShapes(typeface, meta["vertical_style"])
     connection = sqlite3.connect(f"file:{Path(db_path)}?mode=ro", uri=True)
     connection.row_factory = sqlite3.Row

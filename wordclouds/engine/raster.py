@@ -146,10 +146,15 @@ def paint(canvas, cover, x, y, red, green, blue):
             if channels == 4:
                 below = pixel[3] / 255.0
                 out = alpha + below * (1.0 - alpha)
+                opacity = np.uint8(min(255.0, out * 255.0 + 0.5))
+                if opacity == 0:
+                    # Too faint for 8 bits: stays (0, 0, 0, 0), since readers that drop
+                    # alpha would show colour left in a transparent pixel.
+                    continue
                 for k in range(3):
                     mixed = (color[k] * alpha + pixel[k] * below * (1.0 - alpha)) / out
                     pixel[k] = np.uint8(min(255.0, mixed + 0.5))
-                pixel[3] = np.uint8(min(255.0, out * 255.0 + 0.5))
+                pixel[3] = opacity
             else:
                 for k in range(3):
                     mixed = color[k] * alpha + pixel[k] * (1.0 - alpha)
