@@ -2,6 +2,8 @@
 leaves as JSON `{"detail": ...}` with the right status, whoever raised it."""
 import logging
 
+from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
+from django.db import DataError
 from django.http import Http404, JsonResponse
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -63,9 +65,40 @@ def _flatten(detail) -> str:
     return str(detail)
 
 
-def api_exception_handler(exc, context):
+TOO_DEEP = "request data is nested too deeply"
+OUT_OF_RANGE = "a number in the request is out of range"
+REQUEST_TOO_LARGE = "request body exceeds the size limit"
+
+
+def client_error(exc) -> ServiceError | None:
+    """The client's error an exception stands for, wherever it was raised: a service's own,
+    or Django's limits on request data (too large, too many fields or files), input nested
+    beyond Python's recursion limit, or a number too large for the database. None: a bug."""
     if isinstance(exc, ServiceError):
-        return Response({"detail": exc.detail}, status=exc.status_code)
+        return exc
+    if isinstance(exc, RequestDataTooBig):
+        return TooLarge(REQUEST_TOO_LARGE)
+    if isinstance(exc, SuspiciousOperation):
+        # TooManyFieldsSent, TooManyFilesSent, a bad multipart...: Django's own short text.
+        return InvalidInput(str(exc)[:200] or "bad request")
+    if isinstance(exc, RecursionError):
+        return InvalidInput(TOO_DEEP)
+    if isinstance(exc, (OverflowError, DataError)):
+        return InvalidInput(OUT_OF_RANGE)
+    return None
+
+
+def _log_refused(error: ServiceError, where) -> None:
+    """A refused request is one line, never a traceback."""
+    logger.info("refused %s: %s %s", where, error.status_code, error.detail)
+
+
+def api_exception_handler(exc, context):
+    error = client_error(exc)
+    if error is not None:
+        if error is not exc:
+            _log_refused(error, context.get("view").__class__.__name__)
+        return Response({"detail": error.detail}, status=error.status_code)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     response = exception_handler(exc, context)
@@ -92,16 +125,21 @@ class ApiErrorMiddleware:
         if response.status_code == 404:
             return JsonResponse({"detail": "not found"}, status=404)
         if response.status_code == 405:
-            return JsonResponse({"detail": f"method {request.method} not allowed"}, status=405)
+            answer = JsonResponse({"detail": f"method {request.method} not allowed"}, status=405)
+            answer["Allow"] = response.get("Allow", "")
+            return answer
         if response.status_code >= 500:
             return JsonResponse({"detail": "internal server error"}, status=response.status_code)
-        return response
+        return JsonResponse({"detail": response.reason_phrase.lower()}, status=response.status_code)
 
     def process_exception(self, request, exception):
         if not request.path.startswith("/api"):
             return None
-        if isinstance(exception, ServiceError):
-            return JsonResponse({"detail": exception.detail}, status=exception.status_code)
+        error = client_error(exception)
+        if error is not None:
+            if error is not exception:
+                _log_refused(error, request.path)
+            return JsonResponse({"detail": error.detail}, status=error.status_code)
         if isinstance(exception, Http404):
             return JsonResponse({"detail": "not found"}, status=404)
         logger.exception("unhandled error on %s", request.path)

@@ -2,8 +2,8 @@
 django-q2 worker on loopback, each service on a database of its own."""
 import json
 import os
+import re
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -15,6 +15,8 @@ from pathlib import Path
 
 import httpx
 
+from wordclouds.management.commands.runall import kill_session
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -25,9 +27,9 @@ def free_port() -> int:
 
 
 class Service:
-    """The real daphne web server and django-q2 worker on loopback, with their own media
-    folder and database (see DatabaseTemplate; REDIS_URL passes through unless given).
-    Tests talk to it over HTTP only."""
+    """The real daphne web server, django-q2 worker and (on request) export converter on
+    loopback, with their own media folder and database (see DatabaseTemplate; REDIS_URL
+    passes through unless given). Tests talk to it over HTTP only."""
 
     def __init__(self, folder: Path, template: "DatabaseTemplate", **environment):
         self.folder = folder
@@ -40,28 +42,38 @@ class Service:
             "MEDIA_ROOT": str(folder / "media"),
             "Q_NAME": f"e2e-{uuid.uuid4().hex[:8]}",
             "PYTHONUNBUFFERED": "1",
+            "CONVERTER_PORT": str(free_port()),
             **{key: str(value) for key, value in environment.items()},
         }
-        self.web = self.worker = None
+        self.web = self.worker = self.converter = None
 
-    def start(self, *, worker: bool = True) -> "Service":
+    def start(self, *, worker: bool = True, converter: bool = False) -> "Service":
         self.web = self._spawn("web", [sys.executable, "-m", "daphne", "-b", "127.0.0.1",
                                        "-p", str(self.port), "config.asgi:application"])
         if worker:
             self.start_worker()
+        if converter:
+            self.converter = self._spawn("converter", [sys.executable, "manage.py",
+                                                       "runconverter"])
         self._wait_healthy()
         return self
 
     def start_worker(self) -> None:
-        self.worker = self._spawn("worker", [sys.executable, "manage.py", "qcluster"])
+        """The supervised cluster (`runcluster`), as `make run` starts it."""
+        self.worker = self._spawn("worker", [sys.executable, "manage.py", "runcluster"])
 
     def kill_worker(self) -> None:
-        """SIGKILL the worker's whole process group: the cluster and its task processes."""
-        os.killpg(self.worker.pid, signal.SIGKILL)
+        """SIGKILL every process of the worker: the supervisor, the cluster and its task
+        processes."""
+        kill_session(self.worker.pid)
         self.worker.wait(timeout=10)
 
+    def cluster_workers(self) -> list[int]:
+        """Pids of the cluster's task processes that have said they are ready, newest last."""
+        return [int(pid) for pid in re.findall(r"ready for work at (\d+)", self.log("worker"))]
+
     def stop(self) -> None:
-        for process in (self.worker, self.web):
+        for process in (self.converter, self.worker, self.web):
             if process is None:
                 continue
             # SIGTERM to the leader only: qcluster stops its own processes, while SIGTERM to
@@ -72,10 +84,7 @@ class Service:
                     process.wait(timeout=10)
                 except subprocess.TimeoutExpired:
                     pass
-            try:
-                os.killpg(process.pid, signal.SIGKILL)  # whatever is left of the group
-            except ProcessLookupError:
-                pass
+            kill_session(process.pid)  # whatever is left of it
             process.wait()
         self.database.drop()
 

@@ -60,7 +60,30 @@ def test_a_finished_job_replays_every_event_then_ends(api, finished_job):
     progress = [d["progress_percent"] for d in data]
     assert progress == sorted(progress) and progress[-1] == 100
     assert (data[0]["stage"], data[-1]["stage"]) == ("queued", "done")
-    assert end == {"event": "end", "data": '{"status": "success"}'}
+    assert end == {"id": str(len(stored)), "event": "end", "data": '{"status": "success"}'}
+
+
+def test_the_stream_suggests_a_reconnect_delay_first(api, finished_job, settings):
+    first = read_stream(api, f"/api/jobs/{finished_job()}/events")[0]
+
+    assert first["retry"] == str(settings.EVENTS_RETRY_MS)
+
+
+@pytest.mark.parametrize("seen", ["last", "beyond"])
+def test_a_reconnect_at_or_after_the_end_of_a_finished_job_is_204(api, finished_job, seen):
+    job_id = finished_job()
+    last = Job.objects.get(id=job_id).events.count()
+
+    response = api.get(f"/api/jobs/{job_id}/events",
+                       HTTP_LAST_EVENT_ID=str(last if seen == "last" else last + 5))
+
+    assert response.status_code == 204
+
+
+def test_a_reconnect_to_a_finished_folder_without_record_is_204(api, finished_job_dir):
+    response = api.get(f"/api/jobs/{finished_job_dir()}/events?lastEventId=0")
+
+    assert response.status_code == 204
 
 
 @pytest.mark.parametrize("how", ["header", "query"])
@@ -94,7 +117,7 @@ def test_a_finished_folder_without_record_only_ends(api, finished_job_dir):
 
     messages = events_of(read_stream(api, f"/api/jobs/{job_id}/events"))
 
-    assert messages == [{"event": "end", "data": '{"status": "success"}'}]
+    assert messages == [{"id": "0", "event": "end", "data": '{"status": "success"}'}]
 
 
 def test_a_running_job_whose_worker_died_fails_and_the_stream_ends(
@@ -111,7 +134,7 @@ def test_a_running_job_whose_worker_died_fails_and_the_stream_ends(
     last = json.loads(events[-1]["data"])
     assert (events[-1]["event"], last["stage"], last["message"]) == \
         ("status", "failed", STALE_ERROR)
-    assert end == {"event": "end", "data": '{"status": "failed"}'}
+    assert (end["event"], end["data"], end["id"]) == ("end", '{"status": "failed"}', events[-1]["id"])
     job = api.get(f"/api/jobs/{job_id}").json()
     assert (job["status"], job["error"]) == ("failed", STALE_ERROR)
 
@@ -148,4 +171,4 @@ def test_with_redis_unreachable_the_stream_still_ends(api, finished_job, setting
     *events, end = events_of(read_stream(api, f"/api/jobs/{job_id}/events"))
 
     assert [int(m["id"]) for m in events][:2] == [1, 2]
-    assert end == {"event": "end", "data": '{"status": "success"}'}
+    assert (end["event"], end["data"]) == ("end", '{"status": "success"}')

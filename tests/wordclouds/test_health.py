@@ -1,12 +1,46 @@
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
+
+from wordclouds.models import Job
+from wordclouds.services.worker import worker_beat
 
 
 @pytest.mark.django_db
-def test_health_answers_ok_while_the_database_answers(api):
+def test_health_answers_ok_while_the_database_answers_and_a_worker_beats(api):
+    worker_beat()
+
     response = api.get("/api/health")
 
     assert response.status_code == 200
-    assert response.json() == {"ok": True}
+    assert response.json()["ok"] is True
+    worker = response.json()["worker"]
+    assert (worker["alive"], worker["queued"], worker["oldest_queued_seconds"]) == (True, 0, None)
+
+
+@pytest.mark.django_db
+def test_health_reports_the_heartbeat_and_the_queue(api, settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path
+    worker_beat()
+    Job.objects.create(name_list="names.xlsx")
+    Job.objects.filter().update(created_at=timezone.now() - timedelta(seconds=90))
+
+    worker = api.get("/api/health").json()["worker"]
+
+    assert worker["alive"] is True and worker["last_heartbeat"].endswith("Z")
+    assert worker["queued"] == 1 and 89 < worker["oldest_queued_seconds"] < 120
+
+
+@pytest.mark.django_db
+def test_health_is_503_when_no_worker_was_seen_within_the_limit(api, settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path
+    settings.WORKER_DEAD_SECONDS = 0
+
+    response = api.get("/api/health")
+
+    assert response.status_code == 503
+    assert response.json()["ok"] is False and response.json()["worker"]["alive"] is False
 
 
 @pytest.mark.django_db

@@ -1,6 +1,7 @@
-"""Starts the whole service in the foreground: the daphne web server, the django-q2 worker
-and the export converter. Ctrl-C (or SIGTERM) stops all of them; if one dies, the rest stop
-too, so a half-running service is never left behind."""
+"""Starts the whole service in the foreground: the daphne web server, the supervised
+django-q2 worker (`runcluster`) and the export converter. A process that dies is started
+again (after RESTART_DELAY_SECONDS), so the service recovers without a manual step;
+Ctrl-C (or SIGTERM) stops all of them."""
 import os
 import signal
 import subprocess
@@ -11,9 +12,13 @@ from django.conf import settings
 from django.core.management import get_commands
 from django.core.management.base import BaseCommand
 
+from wordclouds.management.signals import stop_on_signals
+
+RESTART_DELAY_SECONDS = 1.0
+
 
 class Command(BaseCommand):
-    help = "Run web (daphne), worker (qcluster) and converter together in the foreground."
+    help = "Run web (daphne), worker (runcluster) and converter together in the foreground."
 
     def add_arguments(self, parser):
         parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", 8000)))
@@ -24,37 +29,33 @@ class Command(BaseCommand):
         commands = {
             "web": [sys.executable, "-m", "daphne", "-b", host, "-p", str(port),
                     "config.asgi:application"],
-            "worker": [*manage, "qcluster"],
+            "worker": [*manage, "runcluster"],
         }
         if "runconverter" in get_commands():
             commands["converter"] = [*manage, "runconverter"]
+        if settings.IDENTITY_STANDIN:  # local development only (commerce.E001)
+            commands["identity"] = [*manage, "identity_standin"]
 
-        children = {
-            name: subprocess.Popen(argv, cwd=settings.BASE_DIR, start_new_session=True)
-            for name, argv in commands.items()
-        }
+        children = {name: self._spawn(argv) for name, argv in commands.items()}
         self.stdout.write(f"serving on http://{host}:{port}/api/ ({', '.join(children)}); Ctrl-C stops")
 
-        stopping = False
-
-        def stop(signum, frame):
-            nonlocal stopping
-            stopping = True
-
-        signal.signal(signal.SIGINT, stop)
-        signal.signal(signal.SIGTERM, stop)
-        while not stopping:
-            exited = [name for name, child in children.items() if child.poll() is not None]
-            if exited:
-                self.stderr.write(f"{', '.join(exited)} exited; stopping the rest")
-                break
+        stopping = stop_on_signals()
+        while not stopping.is_set():
+            for name, child in children.items():
+                if child.poll() is not None and not stopping.is_set():
+                    self.stderr.write(f"{name} exited ({child.returncode}); starting it again")
+                    time.sleep(RESTART_DELAY_SECONDS)
+                    children[name] = self._spawn(commands[name])
             time.sleep(0.5)
         self._stop(children)
 
+    @staticmethod
+    def _spawn(argv) -> subprocess.Popen:
+        return subprocess.Popen(argv, cwd=settings.BASE_DIR, start_new_session=True)
+
     def _stop(self, children):
-        # SIGTERM to each leader, which stops its own processes: SIGTERM to qcluster's whole
-        # group can kill a process holding a shared lock and hang the cluster. Then SIGKILL
-        # whatever is left of each group.
+        # SIGTERM to each leader, which stops its own processes; then SIGKILL whatever is
+        # left of each session.
         for child in children.values():
             if child.poll() is None:
                 child.terminate()
@@ -64,8 +65,30 @@ class Command(BaseCommand):
                 child.wait(timeout=max(0.1, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
                 pass
-            try:
-                os.killpg(child.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+            kill_session(child.pid)
             child.wait()
+
+
+def kill_session(session_id: int) -> None:
+    """SIGKILL every process of a session (a child started with start_new_session, and the
+    process groups it made inside it)."""
+    for pid in session_members(session_id):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+def session_members(session_id: int) -> list[int]:
+    members = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                fields = stat.read().rpartition(")")[2].split()
+        except OSError:
+            continue
+        if int(fields[3]) == session_id:  # the fields after "(comm)": state, ppid, pgrp, session
+            members.append(int(entry))
+    return members

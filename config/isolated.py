@@ -1,0 +1,143 @@
+"""Heavy work in a forked child with a hard time and memory limit, so that no request can
+stall the process that serves the others (the web server, the converter): the parent only
+waits on a pipe, without the GIL, and kills the child at the time limit."""
+import logging
+import os
+import pickle
+import resource
+import select
+import signal
+import threading
+import time
+from collections.abc import Callable
+from contextlib import nullcontext
+
+from django.conf import settings
+from django.db import connections
+
+from config.errors import ServiceError, Unprocessable
+
+logger = logging.getLogger(__name__)
+
+
+class Limits:
+    """A time limit, an address-space limit added to the parent's, the answers when either
+    is reached, and the semaphore that bounds how many children run at once (None: the
+    caller bounds that itself)."""
+
+    def __init__(self, *, seconds: float, memory_bytes: int, too_slow: str, too_big: str,
+                 slots: threading.Semaphore | None = None):
+        self.seconds = seconds
+        self.memory_bytes = memory_bytes
+        self.too_slow = too_slow
+        self.too_big = too_big
+        self.slots = slots
+
+
+_heavy_slots = None
+
+
+def run_heavy(what: str, function: Callable, *args, **kwargs):
+    """run_isolated with the web process's limits for heavy requests (HEAVY_* settings);
+    `what` names the work in the answers (`render.png takes longer than 30 s`)."""
+    global _heavy_slots
+    if _heavy_slots is None:
+        _heavy_slots = threading.BoundedSemaphore(settings.HEAVY_CONCURRENCY)
+    seconds, megabytes = settings.HEAVY_TIME_LIMIT_SECONDS, settings.HEAVY_MEMORY_LIMIT_MB
+    limits = Limits(
+        seconds=seconds, memory_bytes=megabytes * 1024 * 1024, slots=_heavy_slots,
+        too_slow=f"{what} takes longer than {seconds:g} s; ask for less work",
+        too_big=f"{what} needs more than {megabytes} MB of memory or nests too deeply",
+    )
+    return run_isolated(limits, function, *args, **kwargs)
+
+
+def run_isolated(limits: Limits, function: Callable, *args, **kwargs):
+    """function(*args, **kwargs) in a forked child: its result (picklable), or the
+    ServiceError it raised, raised here. Over the time limit: Unprocessable(too_slow); out of
+    memory or recursion: Unprocessable(too_big); anything else is a bug, logged in the
+    child and raised here as RuntimeError."""
+    with limits.slots or nullcontext():
+        read_end, write_end = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            os.close(read_end)
+            _child(limits, write_end, function, args, kwargs)
+        os.close(write_end)
+        try:
+            output = _read_until(read_end, time.monotonic() + limits.seconds)
+        finally:
+            os.close(read_end)
+            _reap(pid)
+    if output is None:
+        raise Unprocessable(limits.too_slow)
+    if not output:  # killed by the kernel, or could not even report
+        raise Unprocessable(limits.too_big)
+    kind, value = pickle.loads(output)
+    if kind == "result":
+        return value
+    if kind == "error":
+        raise value
+    if kind == "too big":
+        raise Unprocessable(limits.too_big)
+    raise RuntimeError(f"isolated {function.__name__} failed")
+
+
+def _child(limits: Limits, write_end: int, function, args, kwargs):
+    """Runs in the forked child and always exits here: it must never return into the
+    server's code, nor use or close the parent's database connections."""
+    try:
+        for connection in connections.all(initialized_only=True):
+            connection.connection = None
+        report = pickle.dumps(_call_limited(limits, function, args, kwargs))
+        view = memoryview(report)
+        while view:
+            view = view[os.write(write_end, view):]
+    finally:
+        os._exit(0)
+
+
+def _call_limited(limits: Limits, function, args, kwargs) -> tuple[str, object]:
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    with open("/proc/self/statm") as statm:
+        current = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    limit = current + limits.memory_bytes
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    outcome = ("too big", None)
+    try:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+        outcome = ("result", function(*args, **kwargs))
+    except ServiceError as error:
+        outcome = ("error", type(error)(error.detail))
+    except (MemoryError, RecursionError):
+        pass
+    except Exception:  # a bug, not the input's fault: logged, and the parent goes on
+        logger.exception("isolated %s failed", function.__name__)
+        outcome = ("bug", None)
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))  # room to report
+    return outcome
+
+
+def _read_until(fd: int, deadline: float) -> bytes | None:
+    chunks = []
+    while True:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return None
+        ready, _, _ = select.select([fd], [], [], remaining)
+        if not ready:
+            return None
+        chunk = os.read(fd, 1 << 20)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+
+
+def _reap(pid: int):
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    os.waitpid(pid, 0)

@@ -1,0 +1,98 @@
+"""The django-q2 cluster (`qcluster`) under a supervisor that restarts it when it exits or
+stops taking work, and puts queued jobs back on the broker whenever it starts
+(wordclouds/services/worker.py says why django-q2 needs this)."""
+import logging
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from django.conf import settings
+from django.core.management.base import BaseCommand
+from django.db import close_old_connections
+
+from wordclouds.management.signals import stop_on_signals
+from wordclouds.services.jobs import jobs_fail_stale
+from wordclouds.services.worker import (
+    jobs_requeue, worker_heartbeat_at, worker_last_alive, worker_ping_send,
+)
+
+logger = logging.getLogger(__name__)
+STOP_GRACE_SECONDS = 8.0
+
+
+class Command(BaseCommand):
+    help = "Run the django-q2 cluster and restart it when it dies or stops taking work."
+
+    def handle(self, *args, **options):
+        stopping = stop_on_signals()
+        cluster = self._start()
+        ping_sent, self.started_at, self.answered = None, time.time(), False
+        while not stopping.is_set():
+            time.sleep(0.5)
+            close_old_connections()
+            if cluster.poll() is not None:
+                logger.warning("the worker cluster exited (%s); starting it again", cluster.returncode)
+                cluster, ping_sent = self._restart(cluster)
+                continue
+            try:
+                ping_sent, stalled = self._check(ping_sent)
+            except Exception:  # the database away for a moment: try again next round
+                logger.exception("could not check the worker cluster")
+                continue
+            if stalled:
+                logger.warning("the worker cluster took no work for %s s; restarting it",
+                               settings.WORKER_STALL_SECONDS)
+                cluster, ping_sent = self._restart(cluster)
+        self._stop(cluster, grace=STOP_GRACE_SECONDS)
+
+    def _check(self, ping_sent: float | None) -> tuple[float | None, bool]:
+        """(time of the ping in flight, whether the cluster is stalled)."""
+        now = time.time()
+        beat = worker_heartbeat_at()
+        answered = ping_sent is None or (beat is not None and beat >= ping_sent)
+        if answered:
+            self.answered = self.answered or ping_sent is not None
+            if ping_sent is None or now - ping_sent >= settings.WORKER_PING_SECONDS:
+                jobs_fail_stale()
+                worker_ping_send()
+                return now, False
+            return ping_sent, False
+        # A busy cluster answers pings late; its running job's heartbeat shows it alive. A
+        # cluster that has not answered since it started may still be warming its workers up.
+        alive = worker_last_alive()
+        waited = now - max(ping_sent, alive or 0, self.started_at)
+        limit = settings.WORKER_STALL_SECONDS if self.answered else settings.WORKER_START_SECONDS
+        return ping_sent, waited > limit
+
+    def _start(self) -> subprocess.Popen:
+        jobs_requeue()
+        # Its own process group, so a restart can kill every process of the cluster, but the
+        # same session as this supervisor (a test or runall can kill the whole session).
+        return subprocess.Popen([sys.executable, str(settings.BASE_DIR / "manage.py"), "qcluster"],
+                                cwd=settings.BASE_DIR, process_group=0)
+
+    def _restart(self, cluster: subprocess.Popen):
+        # A stalled cluster cannot stop by itself (its workers wait on a lock that nobody
+        # will release), and a dead one has nothing to finish: no grace.
+        self._stop(cluster, grace=0)
+        time.sleep(1)
+        self.started_at, self.answered = time.time(), False
+        return self._start(), None
+
+    @staticmethod
+    def _stop(cluster: subprocess.Popen, *, grace: float) -> None:
+        # SIGTERM to the leader only: it stops its own processes, while SIGTERM to its whole
+        # group can kill one holding a shared lock and hang the leader. Then SIGKILL the rest.
+        if grace and cluster.poll() is None:
+            cluster.terminate()
+            try:
+                cluster.wait(timeout=grace)
+            except subprocess.TimeoutExpired:
+                pass
+        try:
+            os.killpg(cluster.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        cluster.wait()

@@ -1,0 +1,35 @@
+"""Two tiny jobs (a plain canvas and a mask) through the engine and the tile pyramid, so the
+first real job pays neither numba's compilation (cached on disk: `__pycache__` beside the
+engine, or NUMBA_CACHE_DIR) nor a process's first loads (compiled code from that cache, fonts,
+readers). `manage.py warm_engine` runs it once per install or image build; each worker
+process runs it as it starts (wordclouds/tasks.py)."""
+import tempfile
+import time
+from pathlib import Path
+
+import openpyxl
+from PIL import Image, ImageDraw
+
+from wordclouds import engine
+from wordclouds.services.tiles import tiles_make
+
+
+def engine_warm() -> float:
+    """Run the two tiny jobs; returns the seconds taken."""
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="warm-engine-") as folder:
+        folder = Path(folder)
+        book = openpyxl.Workbook()
+        book.active.append(["name"])
+        for name in ["Anna", "李雷", "Chloé", "韩梅梅"] * 10:
+            book.active.append([name])
+        book.save(folder / "names.xlsx")
+        mask = Image.new("L", (300, 300), 255)
+        ImageDraw.Draw(mask).ellipse((20, 20, 280, 280), fill=0)
+        mask.save(folder / "mask.png")
+        for mode, mask_path in (("RECT", None), ("IMAGE", folder / "mask.png")):
+            engine.generate(names_path=folder / "names.xlsx", out_dir=folder / mode,
+                            params={"MODE": mode, "WIDTH": 300, "HEIGHT": 300, "SEED": 1},
+                            mask_path=mask_path)
+            tiles_make(job_folder=folder / mode)
+    return time.perf_counter() - started
