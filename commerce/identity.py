@@ -9,7 +9,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from config.errors import BadGateway
-from commerce.models import PlatformAccessToken
+from commerce.models import EndUser, PlatformAccessToken
 
 # errcodes meaning "this access token is no longer valid": fetch a new one and retry once.
 TOKEN_REJECTED = {40001, 40014, 42001}
@@ -59,6 +59,16 @@ def _call(method: str, path: str, *, params: dict, json: dict | None = None) -> 
     return body
 
 
+def _stored(body: dict, key: str, field: str) -> str:
+    """A value of the platform's answer as the EndUser field that keeps it; a value longer
+    than the field is the platform's fault (502), never the client's."""
+    text = str(body.get(key) or "")
+    limit = EndUser._meta.get_field(field).max_length
+    if len(text) > limit:
+        raise BadGateway(f"identity platform's {key} is longer than {limit} characters")
+    return text
+
+
 def _app_credentials() -> dict:
     return {"appid": settings.IDENTITY_APP_ID, "secret": settings.IDENTITY_APP_SECRET}
 
@@ -72,9 +82,9 @@ def code_to_session(code: str) -> Session:
     if not body.get("openid"):
         raise BadGateway("identity platform answered without an openid")
     return Session(
-        openid=str(body["openid"]),
-        unionid=str(body.get("unionid") or ""),
-        session_key=str(body.get("session_key") or ""),
+        openid=_stored(body, "openid", "openid"),
+        unionid=_stored(body, "unionid", "unionid"),
+        session_key=_stored(body, "session_key", "session_key"),
     )
 
 
@@ -115,7 +125,7 @@ def plugin_openpid(code: str) -> str:
     body = _call_with_access_token("/wxa/getpluginopenpid", {"code": code})
     if not body.get("openpid"):
         raise BadGateway("identity platform answered without an openpid")
-    return str(body["openpid"])
+    return _stored(body, "openpid", "plugin_openpid")
 
 
 def phone_number(code: str) -> PhoneNumber:
@@ -124,7 +134,7 @@ def phone_number(code: str) -> PhoneNumber:
     if not isinstance(info, dict) or not info.get("phoneNumber"):
         raise BadGateway("identity platform answered without a phone number")
     return PhoneNumber(
-        phone_number=str(info["phoneNumber"]),
-        pure_phone_number=str(info.get("purePhoneNumber") or ""),
-        country_code=str(info.get("countryCode") or ""),
+        phone_number=_stored(info, "phoneNumber", "phone_number"),
+        pure_phone_number=_stored(info, "purePhoneNumber", "pure_phone_number"),
+        country_code=_stored(info, "countryCode", "country_code"),
     )

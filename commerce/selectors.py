@@ -1,7 +1,7 @@
 """Reads of the commerce app. Ownership rules live here: another user's address is 404
 (addresses are private), another user's design list or order is 403; staff (the admin
 token) read every design list and order."""
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from config.errors import Forbidden, NotFound
 from commerce.auth import Caller
@@ -53,12 +53,21 @@ def design_list_get(*, caller: Caller, design_list_id: int, lock: bool = False) 
     return _visible_to(caller, lists, design_list_id)
 
 
-def order_list(*, caller: Caller, status: str | None = None) -> QuerySet[Order]:
-    """Newest first."""
+def order_list(*, caller: Caller, status: str | None = None, search: str = "") -> QuerySet[Order]:
+    """Newest first. `search`: the order with that id, or orders whose requestId holds it
+    (case-insensitive)."""
     orders = Order.objects.prefetch_related("items").order_by("-created_at", "-id")
     if not caller.is_admin:
         orders = orders.filter(user=caller.user)
-    return orders.filter(status=status) if status else orders
+    if status:
+        orders = orders.filter(status=status)
+    if search:
+        match = Q(request_id__icontains=search)
+        # Up to 18 digits: always within a 64-bit id column.
+        if search.isascii() and search.isdigit() and len(search) <= 18:
+            match |= Q(pk=int(search))
+        orders = orders.filter(match)
+    return orders
 
 
 def order_get(*, caller: Caller, order_id: int, lock: bool = False) -> Order:

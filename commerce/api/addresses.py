@@ -3,28 +3,29 @@ from django.urls import path
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from commerce.api.serializers import AddressIn, AddressOut, valid_input
 from commerce.auth import request_user
 from commerce.selectors import address_get, address_list
 from commerce.services.catalog import address_create, address_delete, address_update
+from config.views import JsonApiView
+from config.schema import USER_TOKEN
 
 
-class AddressListView(APIView):
-    @extend_schema(responses={200: AddressOut(many=True)}, tags=["commerce"])
+class AddressListView(JsonApiView):
+    @extend_schema(responses={200: AddressOut(many=True)}, tags=["commerce"], auth=USER_TOKEN)
     def get(self, request):
         return Response(AddressOut(address_list(user=request_user(request)), many=True).data)
 
-    @extend_schema(request=AddressIn, responses={201: AddressOut}, tags=["commerce"])
+    @extend_schema(request=AddressIn, responses={201: AddressOut}, tags=["commerce"], auth=USER_TOKEN)
     def post(self, request):
         user = request_user(request)
         address = address_create(user=user, fields=valid_input(AddressIn, request.data))
         return Response(AddressOut(address).data, status=status.HTTP_201_CREATED)
 
 
-class AddressDetailView(APIView):
-    @extend_schema(responses={200: AddressOut}, tags=["commerce"])
+class AddressDetailView(JsonApiView):
+    @extend_schema(responses={200: AddressOut}, tags=["commerce"], auth=USER_TOKEN)
     def get(self, request, address_id: int):
         return Response(AddressOut(address_get(user=request_user(request), address_id=address_id)).data)
 
@@ -33,15 +34,15 @@ class AddressDetailView(APIView):
         changes = valid_input(AddressIn, request.data, partial=partial)
         return Response(AddressOut(address_update(user=user, address_id=address_id, changes=changes)).data)
 
-    @extend_schema(request=AddressIn, responses={200: AddressOut}, tags=["commerce"])
+    @extend_schema(request=AddressIn, responses={200: AddressOut}, tags=["commerce"], auth=USER_TOKEN)
     def put(self, request, address_id: int):
         return self._update(request, address_id, partial=False)
 
-    @extend_schema(request=AddressIn(partial=True), responses={200: AddressOut}, tags=["commerce"])
+    @extend_schema(request=AddressIn(partial=True), responses={200: AddressOut}, tags=["commerce"], auth=USER_TOKEN)
     def patch(self, request, address_id: int):
         return self._update(request, address_id, partial=True)
 
-    @extend_schema(responses={204: None}, tags=["commerce"])
+    @extend_schema(responses={204: None}, tags=["commerce"], auth=USER_TOKEN)
     def delete(self, request, address_id: int):
         address_delete(user=request_user(request), address_id=address_id)
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -2,15 +2,16 @@
 from django.urls import path
 from drf_spectacular.utils import extend_schema
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from commerce.api.serializers import CodeIn, LoginOut, OpenpidOut, PhoneOut, valid_input
 from commerce.auth import request_user, user_token_issue
 from commerce.services.users import user_login, user_phone_set, user_plugin_openpid_set
+from config.views import JsonApiView
+from config.schema import USER_TOKEN, error
 
 
-class LoginView(APIView):
-    @extend_schema(request=CodeIn, responses={200: LoginOut}, tags=["commerce"],
+class LoginView(JsonApiView):
+    @extend_schema(request=CodeIn, responses={200: LoginOut, 502: error("`identity platform ...`: it was unreachable, timed out or refused the code")}, tags=["commerce"],
                    summary="Log an end user in with a mini-program code")
     def post(self, request):
         code = valid_input(CodeIn, request.data)["code"]
@@ -18,16 +19,18 @@ class LoginView(APIView):
         return Response(LoginOut({"token": user_token_issue(user), "user": user}).data)
 
 
-class PluginOpenpidView(APIView):
-    @extend_schema(request=CodeIn, responses={200: OpenpidOut}, tags=["commerce"])
+class PluginOpenpidView(JsonApiView):
+    @extend_schema(request=CodeIn, responses={200: OpenpidOut, 502: error("`identity platform ...`: it was unreachable, timed out or refused the code")}, tags=["commerce"],
+                   auth=USER_TOKEN)
     def post(self, request):
         user = request_user(request)
         code = valid_input(CodeIn, request.data)["code"]
         return Response(OpenpidOut(user_plugin_openpid_set(user=user, code=code)).data)
 
 
-class PhoneView(APIView):
-    @extend_schema(request=CodeIn, responses={200: PhoneOut}, tags=["commerce"])
+class PhoneView(JsonApiView):
+    @extend_schema(request=CodeIn, responses={200: PhoneOut, 502: error("`identity platform ...`: it was unreachable, timed out or refused the code")}, tags=["commerce"],
+                   auth=USER_TOKEN)
     def post(self, request):
         user = request_user(request)
         code = valid_input(CodeIn, request.data)["code"]

@@ -1,35 +1,40 @@
 """Orders. An end user sees and acts on their own orders (another user's is 403); the admin
 token sees every order, cancels, marks paid and ships. No token: 401."""
 from django.urls import path
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
+from commerce.api.products import NO_TOKEN
 from commerce.api.serializers import OrderCreateIn, OrderListQuery, OrderOut, OrderPageOut, valid_input
 from commerce.auth import request_admin, request_caller, request_user
 from commerce.selectors import order_get, order_list
 from commerce.services.orders import order_cancel, order_confirm, order_create, order_mark_paid, order_ship
+from config.views import JsonApiView
+from config.schema import ADMIN_TOKEN, ANY_TOKEN, USER_TOKEN, error
 
 
-class OrderListView(APIView):
+class OrderListView(JsonApiView):
     @extend_schema(
-        parameters=[OpenApiParameter("status", str), OpenApiParameter("page", int),
-                    OpenApiParameter("pageSize", int, description="1-100, default 20")],
+        parameters=[OrderListQuery],
         responses={200: OrderPageOut}, tags=["commerce"], summary="Orders, newest first",
+        auth=ANY_TOKEN,
         operation_id="orders_list",
     )
     def get(self, request):
         caller = request_caller(request)
         query = valid_input(OrderListQuery, request.query_params)
-        orders = order_list(caller=caller, status=query.get("status"))
+        orders = order_list(caller=caller, status=query.get("status"), search=query.get("search", ""))
         page, size = query["page"], query["pageSize"]
         return Response(OrderPageOut({
             "list": orders[(page - 1) * size: page * size], "total": orders.count(),
             "page": page, "pageSize": size,
         }).data)
 
-    @extend_schema(request=OrderCreateIn, responses={201: OrderOut, 200: OrderOut}, tags=["commerce"],
+    @extend_schema(request=OrderCreateIn, responses={
+        201: OrderOut, 200: OrderOut, 404: error("`address not found`, `design list not found`"),
+        409: error("`requestId is already used by another user`, or the design list's status")},
+        tags=["commerce"], auth=USER_TOKEN,
                    summary="Create an order (200 with the first order when requestId repeats)")
     def post(self, request):
         user = request_user(request)
@@ -41,33 +46,37 @@ class OrderListView(APIView):
         return Response(OrderOut(order).data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
 
-class OrderDetailView(APIView):
-    @extend_schema(responses={200: OrderOut}, tags=["commerce"])
+class OrderDetailView(JsonApiView):
+    @extend_schema(responses={200: OrderOut}, tags=["commerce"], auth=ANY_TOKEN)
     def get(self, request, order_id: int):
         return Response(OrderOut(order_get(caller=request_caller(request), order_id=order_id)).data)
 
 
-class OrderConfirmView(APIView):
-    @extend_schema(request=None, responses={200: OrderOut}, tags=["commerce"], summary="SHIPPED → COMPLETED (owner)")
+class OrderConfirmView(JsonApiView):
+    @extend_schema(request=None, responses={200: OrderOut, 409: error("`order cannot be ... in status ...`")}, tags=["commerce"],
+                   summary="SHIPPED → COMPLETED (owner)", auth=USER_TOKEN)
     def patch(self, request, order_id: int):
         return Response(OrderOut(order_confirm(user=request_user(request), order_id=order_id)).data)
 
 
-class OrderCancelView(APIView):
-    @extend_schema(request=None, responses={200: OrderOut}, tags=["commerce"], summary="PENDING → CANCELLED")
+class OrderCancelView(JsonApiView):
+    @extend_schema(request=None, responses={200: OrderOut, 409: error("`order cannot be ... in status ...`")}, tags=["commerce"],
+                   summary="PENDING → CANCELLED", auth=ANY_TOKEN)
     def post(self, request, order_id: int):
         return Response(OrderOut(order_cancel(caller=request_caller(request), order_id=order_id)).data)
 
 
-class OrderMarkPaidView(APIView):
-    @extend_schema(request=None, responses={200: OrderOut}, tags=["commerce"], summary="PENDING → PAID (admin token)")
+class OrderMarkPaidView(JsonApiView):
+    @extend_schema(request=None, responses={200: OrderOut, 401: NO_TOKEN, 409: error("`order cannot be ... in status ...`")}, tags=["commerce"],
+                   summary="PENDING → PAID (admin token)", auth=ADMIN_TOKEN)
     def post(self, request, order_id: int):
         request_admin(request)
         return Response(OrderOut(order_mark_paid(order_id=order_id)).data)
 
 
-class OrderShipView(APIView):
-    @extend_schema(request=None, responses={200: OrderOut}, tags=["commerce"], summary="PAID → SHIPPED (admin token)")
+class OrderShipView(JsonApiView):
+    @extend_schema(request=None, responses={200: OrderOut, 401: NO_TOKEN, 409: error("`order cannot be ... in status ...`")}, tags=["commerce"],
+                   summary="PAID → SHIPPED (admin token)", auth=ADMIN_TOKEN)
     def post(self, request, order_id: int):
         request_admin(request)
         return Response(OrderOut(order_ship(order_id=order_id)).data)

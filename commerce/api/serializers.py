@@ -3,6 +3,7 @@ with a `Z` suffix). Inputs reject unknown keys, so a client cannot slip in a use
 amount."""
 from collections.abc import Mapping
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from commerce.models import Address, DesignList, EndUser, Order, OrderItem, Product
@@ -27,7 +28,25 @@ class StrictInput(serializers.Serializer):
             unknown = sorted(set(data) - set(self.fields))
             if unknown:
                 raise serializers.ValidationError({"non_field_errors": [f"unknown field: {unknown[0]}"]})
+            for name, field in self.fields.items():
+                wrong = _json_type_error(field, data.get(name))
+                if wrong:
+                    raise serializers.ValidationError({name: [wrong]})
         return super().to_internal_value(data)
+
+
+def _json_type_error(field, value) -> str:
+    """What is wrong with a JSON value's type for `field` ('' when nothing): DRF itself would
+    take 0 for false and 12 for "12", which the schema does not allow."""
+    if value is None:
+        return ""
+    if isinstance(field, serializers.BooleanField) and not isinstance(value, bool):
+        return "must be true or false"
+    if isinstance(field, serializers.CharField) and not isinstance(value, str):
+        return "must be a string"
+    if isinstance(field, serializers.IntegerField) and not _is_int(value):
+        return "must be an integer"
+    return ""
 
 
 def valid_input(serializer_class, data, *, partial: bool = False) -> dict:
@@ -102,7 +121,9 @@ class ProductOut(serializers.ModelSerializer):
 
 class AddressIn(StrictInput):
     recipient = serializers.CharField(max_length=50)
-    phone = serializers.RegexField(r"^\+?[0-9][0-9 -]{2,19}$", max_length=20,
+    # Not trimmed: the pattern is the whole rule (a digit at each end), as the schema says.
+    phone = serializers.RegexField(r"^\+?[0-9][0-9 -]{1,18}[0-9]\Z", max_length=20,
+                                   trim_whitespace=False,
                                    error_messages={"invalid": "must be a phone number"})
     province = serializers.CharField(max_length=50)
     city = serializers.CharField(max_length=50)
@@ -139,9 +160,26 @@ def _design_item(index: int, item) -> dict:
     return {design: item[design], "quantity": item["quantity"]}
 
 
+_QUANTITY = {"type": "integer", "minimum": 1, "maximum": MAX_QUANTITY}
+
+
+def _design_item_schema(design: str) -> dict:
+    return {"type": "object", "required": [design, "quantity"], "additionalProperties": False,
+            "properties": {design: {"type": "string", "minLength": 1}, "quantity": _QUANTITY}}
+
+
+@extend_schema_field({
+    "type": "array", "maxItems": MAX_DESIGN_ITEMS,
+    "items": {"oneOf": [_design_item_schema("projectId"), _design_item_schema("jobId")]},
+    "description": "designs by an existing projectId or jobId, each with a quantity",
+})
+class DesignItemsField(serializers.JSONField):
+    pass
+
+
 class DesignListIn(StrictInput):
     name = serializers.CharField(max_length=100)
-    items = serializers.JSONField(required=False)
+    items = DesignItemsField(required=False)
 
     # Item errors are raised from validate() so their text reads whole: `items[2].quantity ...`.
     def validate(self, attrs):
@@ -156,9 +194,9 @@ class DesignListIn(StrictInput):
 class DesignListOut(serializers.ModelSerializer):
     createdAt = UtcDateTimeField(source="created_at")
     updatedAt = UtcDateTimeField(source="updated_at")
-    submittedAt = UtcDateTimeField(source="submitted_at")
-    processingAt = UtcDateTimeField(source="processing_at")
-    doneAt = UtcDateTimeField(source="done_at")
+    submittedAt = UtcDateTimeField(source="submitted_at", allow_null=True)
+    processingAt = UtcDateTimeField(source="processing_at", allow_null=True)
+    doneAt = UtcDateTimeField(source="done_at", allow_null=True)
 
     class Meta:
         model = DesignList
@@ -179,9 +217,19 @@ def _order_line(index: int, item) -> dict:
     return {"product_id": item["productId"], "quantity": item["quantity"]}
 
 
+@extend_schema_field({
+    "type": "array", "minItems": 1, "maxItems": MAX_ORDER_LINES,
+    "items": {"type": "object", "required": ["productId", "quantity"], "additionalProperties": False,
+              "properties": {"productId": {"type": "integer", "minimum": 1}, "quantity": _QUANTITY}},
+    "description": "order lines: each existing, active productId once, with a quantity",
+})
+class OrderLinesField(serializers.JSONField):
+    pass
+
+
 class OrderCreateIn(StrictInput):
     addressId = serializers.IntegerField(min_value=1)
-    items = serializers.JSONField()
+    items = OrderLinesField()
     designListId = serializers.IntegerField(min_value=1, required=False, allow_null=True)
     requestId = serializers.CharField(max_length=64, required=False, allow_null=True)
 
@@ -207,10 +255,15 @@ class OrderListQuery(serializers.Serializer):
     # `status=` (empty) means every status, as when the parameter is absent.
     status = serializers.ChoiceField(choices=Order.Status.choices, required=False, allow_blank=True, error_messages={
         "invalid_choice": "must be one of " + ", ".join(Order.Status.values)})
-    page = serializers.IntegerField(min_value=1, default=1, error_messages={
-        "invalid": "must be an integer of at least 1", "min_value": "must be an integer of at least 1"})
+    # The upper bound keeps the offset within the database's 64-bit integers.
+    page = serializers.IntegerField(min_value=1, max_value=10**9, default=1, error_messages={
+        "invalid": "must be an integer of at least 1", "min_value": "must be an integer of at least 1",
+        "max_value": "must be at most 1000000000"})
     pageSize = serializers.IntegerField(min_value=1, max_value=100, default=20, error_messages={
         key: "must be an integer from 1 to 100" for key in ("invalid", "min_value", "max_value")})
+    # The staff page's search box: an order id, or part of a requestId.
+    search = serializers.CharField(required=False, allow_blank=True, max_length=64, trim_whitespace=True,
+                                   error_messages={"max_length": "must be at most 64 characters"})
 
 
 class OrderItemOut(serializers.ModelSerializer):
@@ -231,10 +284,10 @@ class OrderOut(serializers.ModelSerializer):
     userId = serializers.IntegerField(source="user_id")
     createdAt = UtcDateTimeField(source="created_at")
     updatedAt = UtcDateTimeField(source="updated_at")
-    paidAt = UtcDateTimeField(source="paid_at")
-    shippedAt = UtcDateTimeField(source="shipped_at")
-    completedAt = UtcDateTimeField(source="completed_at")
-    cancelledAt = UtcDateTimeField(source="cancelled_at")
+    paidAt = UtcDateTimeField(source="paid_at", allow_null=True)
+    shippedAt = UtcDateTimeField(source="shipped_at", allow_null=True)
+    completedAt = UtcDateTimeField(source="completed_at", allow_null=True)
+    cancelledAt = UtcDateTimeField(source="cancelled_at", allow_null=True)
 
     class Meta:
         model = Order

@@ -68,6 +68,27 @@ def test_a_code_the_platform_rejects_is_502_with_its_message(identity_platform):
     assert EndUser.objects.count() == 0
 
 
+def test_an_identifier_longer_than_the_service_keeps_is_the_platforms_fault(identity_platform):
+    response = post_login(identity_platform.login_code("o" * 129))
+
+    assert response.status_code == 502
+    assert response.json() == {"detail": "identity platform's openid is longer than 128 characters"}
+    assert EndUser.objects.count() == 0
+
+
+def test_the_longest_code_logs_in_with_open_codes(identity_platform):
+    identity_platform.open_codes = True
+    try:
+        response = post_login("0" * 256)
+    finally:
+        identity_platform.open_codes = False
+
+    assert response.status_code == 200, response.json()
+    user = EndUser.objects.get()
+    assert user.openid.startswith("dev-") and len(user.openid) <= 128
+    assert len(user.session_key) <= 128
+
+
 def test_a_used_code_is_rejected_by_the_platform(identity_platform):
     code = identity_platform.login_code("openid-1")
     post_login(code)

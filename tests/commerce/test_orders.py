@@ -244,6 +244,25 @@ def test_list_defaults_and_status_filter(alice):
     assert [o["id"] for o in filtered["list"]] == [pending.pk] and filtered["total"] == 1
 
 
+def test_list_search_by_order_id_or_part_of_the_request_id(alice, bob, staff):
+    first = make_order(alice.user, request_id="shop-2026-0001")
+    second = make_order(alice.user, request_id="shop-2026-0002")
+    other = make_order(bob.user, request_id="shop-2026-0003")
+
+    by_id = staff.get("/api/orders", {"search": str(first.pk)}).json()
+    by_request = staff.get("/api/orders", {"search": "SHOP-2026"}).json()
+    own_only = alice.get("/api/orders", {"search": "shop-2026"}).json()
+    nothing = staff.get("/api/orders", {"search": "no-such-order"}).json()
+    too_long = staff.get("/api/orders", {"search": "9" * 65})
+
+    assert [o["id"] for o in by_id["list"]] == [first.pk]
+    assert [o["id"] for o in by_request["list"]] == [other.pk, second.pk, first.pk]
+    assert [o["id"] for o in own_only["list"]] == [second.pk, first.pk]
+    assert nothing["list"] == [] and nothing["total"] == 0
+    assert too_long.status_code == 400
+    assert too_long.json() == {"detail": "search must be at most 64 characters"}
+
+
 def test_staff_list_every_order(alice, bob, staff):
     make_order(alice.user)
     make_order(bob.user)

@@ -5,7 +5,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.decorators import api_view, parser_classes
-from rest_framework.parsers import MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
 from wordclouds.serializers.assets import (
@@ -20,7 +20,7 @@ from wordclouds.services.assets import (
     asset_import_from_job,
     asset_list,
 )
-from wordclouds.services.stored_files import media_path
+from wordclouds.services.stored_files import SNIFFED_CONTENT_TYPES, media_path
 
 NOT_FOUND = OpenApiResponse(description="asset not found")
 
@@ -36,7 +36,7 @@ NOT_FOUND = OpenApiResponse(description="asset not found")
                413: OpenApiResponse(description="file exceeds 50 MB")},
 )
 @api_view(["GET", "POST"])
-@parser_classes([MultiPartParser])
+@parser_classes([MultiPartParser, FormParser])
 def assets(request):
     if request.method == "GET":
         found = asset_list(
@@ -52,12 +52,13 @@ def assets(request):
 
 
 @extend_schema(
-    request={"multipart/form-data": AssetImportSerializer},
+    request={media: AssetImportSerializer
+             for media in ("multipart/form-data", "application/x-www-form-urlencoded")},
     responses={201: AssetSerializer, 404: OpenApiResponse(
         description="job not found / unknown artifact kind / artifact not ready")},
 )
 @api_view(["POST"])
-@parser_classes([MultiPartParser])
+@parser_classes([MultiPartParser, FormParser])
 def asset_from_job(request, job_id: str):
     asset = asset_import_from_job(
         job_id=job_id, kind=request.data.get("kind", ""), name=request.data.get("name", ""),
@@ -78,7 +79,12 @@ def asset_detail(request, asset_id: str):
     return Response(AssetSerializer(asset_get(asset_id)).data)
 
 
-@extend_schema(responses={(200, "application/octet-stream"): OpenApiTypes.BINARY, 404: NOT_FOUND})
+@extend_schema(responses={
+    **{(200, content_type): OpenApiResponse(
+        OpenApiTypes.BINARY, description="the file, as an attachment, in its sniffed type")
+       for content_type in SNIFFED_CONTENT_TYPES},
+    404: NOT_FOUND,
+})
 @api_view(["GET"])
 def asset_download(request, asset_id: str):
     asset = asset_get(asset_id)

@@ -1,11 +1,12 @@
 """Fonts: the bundled default (`__default__`) and uploaded ones."""
 from django.urls import path
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiRequest, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.decorators import api_view, parser_classes
-from rest_framework.parsers import MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
+from config.schema import upload_names
 from wordclouds.serializers.assets import FontSerializer, FontUploadSerializer
 from wordclouds.services.fonts import (
     DEFAULT_FONT_ID,
@@ -21,12 +22,13 @@ from wordclouds.services.fonts import (
     description=f"The default entry `{DEFAULT_FONT_ID}` (bundled CJK font) first, then uploads.",
 )
 @extend_schema(
-    methods=["POST"], request={"multipart/form-data": FontUploadSerializer},
+    methods=["POST"], request={"multipart/form-data": OpenApiRequest(
+        FontUploadSerializer, encoding=upload_names(file="font.ttf"))},
     responses={201: FontSerializer, 400: OpenApiResponse(description="bad extension or not a "
                "valid font"), 413: OpenApiResponse(description="file exceeds 50 MB")},
 )
 @api_view(["GET", "POST"])
-@parser_classes([MultiPartParser])
+@parser_classes([MultiPartParser, FormParser])
 def fonts(request):
     if request.method == "GET":
         return Response(FontSerializer(font_list(), many=True).data)

@@ -1,13 +1,15 @@
 """Job endpoints: create, list, status, detail, result, downloads, and the event stream."""
 from django.http import FileResponse
 from django.urls import path
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiRequest, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.decorators import api_view, parser_classes
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
-from config.errors import NotFound
+from config.errors import InvalidInput, NotFound
+from config.schema import upload_names
 from wordclouds.api.job_events import job_events
 from wordclouds.selectors import ARTIFACTS, JobView, artifact_path, job_get, job_list, \
     job_recent_events
@@ -33,7 +35,12 @@ def _job_fresh(job_id: str) -> JobView:
 @extend_schema(methods=["GET"], parameters=[JobListQuerySerializer],
                responses=JobStatusSerializer(many=True),
                description="Jobs newest first, including finished job folders without a record.")
-@extend_schema(methods=["POST"], request={"multipart/form-data": JobCreateSerializer},
+@extend_schema(methods=["POST"],
+               request={"multipart/form-data": OpenApiRequest(
+                   JobCreateSerializer, encoding={
+                       "params": {"contentType": "application/json"},
+                       **upload_names(name_list="names.xlsx", mask_image="mask.png",
+                                      font_file="font.ttf")})},
                responses={201: JobCreatedSerializer,
                           400: OpenApiResponse(description="a bad input, named in detail"),
                           413: OpenApiResponse(description="an upload over its size limit")})
@@ -84,19 +91,34 @@ def job_result(request, job_id: str):
 
 
 @extend_schema(
-    parameters=[OpenApiParameter("kind", str, OpenApiParameter.PATH, enum=list(ARTIFACTS))],
-    responses={(200, "application/octet-stream"): OpenApiResponse(
-        description="the artifact as an attachment wordcloud-<job_id>.<ext>"),
+    parameters=[OpenApiParameter("kind", str, OpenApiParameter.PATH, enum=list(ARTIFACTS)),
+                OpenApiParameter("inline", str, enum=["0", "1"], default="0",
+                                 description="1: Content-Disposition inline, for a browser "
+                                             "to show the PNG or SVG")],
+    responses={
+        **{(200, content_type): OpenApiResponse(
+            OpenApiTypes.OBJECT if content_type == "application/json" else OpenApiTypes.BINARY,
+            description="the artifact as an attachment (or inline) wordcloud-<job_id>.<ext>: "
+                        "png image/png, svg and svg_stroke image/svg+xml, db "
+                        "application/vnd.sqlite3, metrics application/json")
+           for content_type in dict.fromkeys(entry[1] for entry in ARTIFACTS.values())},
+        400: OpenApiResponse(description="inline must be 0 or 1"),
         404: OpenApiResponse(description="job not found / unknown artifact kind / "
                                          "artifact not ready")})
 @api_view(["GET"])
 def job_file(request, job_id: str, kind: str):
+    inline = request.query_params.get("inline", "0")
+    if inline not in ("0", "1"):
+        raise InvalidInput("inline must be 0 or 1")
     view = job_get(job_id)
     if kind in ARTIFACTS and view.record is not None and kind not in view.artifacts:
         raise NotFound("artifact not ready")  # on disk, but the engine may still write it
     _, content_type, extension = ARTIFACTS.get(kind, (None, None, None))
-    return FileResponse(artifact_path(job_id, kind).open("rb"), as_attachment=True,
-                        filename=f"wordcloud-{job_id}.{extension}", content_type=content_type)
+    response = FileResponse(artifact_path(job_id, kind).open("rb"), as_attachment=inline == "0",
+                            filename=f"wordcloud-{job_id}.{extension}", content_type=content_type)
+    # An SVG shown inline is a document of this origin: it may draw, never run anything.
+    response["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'"
+    return response
 
 
 urlpatterns = [

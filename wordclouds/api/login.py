@@ -1,7 +1,8 @@
 from django.urls import path
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
-from rest_framework.decorators import api_view, throttle_classes
+from rest_framework.decorators import api_view, parser_classes, throttle_classes
+from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
 from rest_framework.throttling import SimpleRateThrottle
 
@@ -43,6 +44,7 @@ class FailedLoginThrottle(SimpleRateThrottle):
     },
 )
 @api_view(["POST"])
+@parser_classes([JSONParser])
 @throttle_classes([FailedLoginThrottle])
 def login(request):
     """Exchange the admin password for a bearer token (valid ADMIN_TOKEN_MAX_AGE seconds)."""

@@ -1,22 +1,26 @@
 """Endpoints on a finished job: name lookups, occupancy mask, styled SVG, line spacing."""
-from django.http import HttpResponse
+from django.http import HttpResponse, QueryDict
 from django.urls import path
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.decorators import api_view, permission_classes
 from rest_framework.response import Response
 
+from config.schema import ADMIN_TOKEN
 from wordclouds.admin_token import HasAdminToken
 from wordclouds.serializers.lookup import (
     LineSpacingRequestSerializer, LineSpacingSummarySerializer, LocationResultSerializer,
 )
-from wordclouds.services.custom_svg import CustomSvgOptions, custom_svg_options, custom_svg_render
+from wordclouds.services.custom_svg import (
+    LENGTH_MAX, PITCH_MIN, PITCHES, CustomSvgOptions, custom_svg_options, custom_svg_render,
+)
 from wordclouds.services.line_spacing import line_spacing_analyze, line_spacing_options
 from wordclouds.services.lookup import locations_find, occupancy_mask_png
 
 
 def _lookup_schema(forbidden: bool = False):
     return extend_schema(
+        auth=ADMIN_TOKEN if forbidden else None,
         parameters=[
             OpenApiParameter("name", str, description="empty: every placement"),
             OpenApiParameter(
@@ -67,19 +71,30 @@ def occupancy_mask(request, job_id: str):
     return HttpResponse(occupancy_mask_png(job_id=job_id), content_type="image/png")
 
 
+def _length(name: str) -> dict:
+    """A length parameter's schema: above 0, at most LENGTH_MAX; a grid pitch at least
+    PITCH_MIN (below it the pattern is too dense on any word)."""
+    low = {"minimum": PITCH_MIN} if name in PITCHES else {"minimum": 0, "exclusiveMinimum": True}
+    return {"type": "number", **low, "maximum": LENGTH_MAX}
+
+
 CUSTOM_SVG_PARAMETERS = [
     OpenApiParameter("fill", str, enum=["fill", "dot", "line", "ring"], default="fill"),
     OpenApiParameter("stroke", str, enum=["0", "1", "true", "false"], default="0",
                      description="1/true: also the glyph outlines, stroked in color, width line_width"),
-    OpenApiParameter("color", str, default="#000000", description="#RRGGBB, every mark"),
+    OpenApiParameter("color", {"type": "string", "pattern": "^#[0-9A-Fa-f]{6}$"},
+                     default="#000000", description="#RRGGBB, every mark"),
+    OpenApiParameter("line_angle", {"type": "number", "minimum": -360, "maximum": 360},
+                     default=CustomSvgOptions.line_angle,
+                     description="degrees, clockwise from the x axis"),
     *(
-        OpenApiParameter(name, float, default=getattr(CustomSvgOptions, name), description=text)
+        OpenApiParameter(name, _length(name), default=getattr(CustomSvgOptions, name),
+                         description=text)
         for name, text in (
             ("spacing", "dot grid pitch, px (grid anchored at the canvas origin)"),
             ("radius", "dot radius, px"),
             ("line_spacing", "distance between line centres, px"),
             ("line_width", "line width, px; also the outline stroke width"),
-            ("line_angle", "degrees, clockwise from the x axis"),
             ("ring_radius", "ring radius, px"),
             ("ring_width", "ring line width, px"),
             ("ring_spacing", "ring grid pitch, px"),
@@ -95,6 +110,8 @@ CUSTOM_SVG_PARAMETERS = [
         400: OpenApiResponse(description="a bad parameter (named), or `pattern too dense`"),
         404: OpenApiResponse(description="job not found / artifact not ready"),
         409: OpenApiResponse(description="the job's font no longer exists"),
+        422: OpenApiResponse(description="`custom.svg takes longer than 30 s; ask for less work` "
+                                         "(or more memory than allowed)"),
     },
 )
 @api_view(["GET"])
@@ -106,17 +123,21 @@ def custom_svg(request, job_id: str):
 
 
 @extend_schema(
-    request=LineSpacingRequestSerializer,
+    request={media: LineSpacingRequestSerializer for media in (
+        "application/json", "application/x-www-form-urlencoded", "multipart/form-data")},
     responses={
         200: LineSpacingSummarySerializer,
         400: OpenApiResponse(description="a field out of bounds or not a number (named)"),
         404: OpenApiResponse(description="job not found / artifact not ready"),
+        422: OpenApiResponse(description="`analyze-line-spacing takes longer than 30 s; ask "
+                                         "for less work` (or more memory than allowed)"),
     },
 )
 @api_view(["POST"])
 def analyze_line_spacing(request, job_id: str):
     """How close distinct outlines of the job's SVG come, in px and in mm at a print size."""
-    return Response(line_spacing_analyze(job_id=job_id, **line_spacing_options(request.data)))
+    options = line_spacing_options(request.data, form=isinstance(request.data, QueryDict))
+    return Response(line_spacing_analyze(job_id=job_id, **options))
 
 
 urlpatterns = [

@@ -8,7 +8,7 @@ from rest_framework.decorators import api_view, parser_classes
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
-from wordclouds.render import render_png, render_svg
+from wordclouds.render import project_render
 from wordclouds.serializers.assets import (
     ProjectInputSerializer,
     ProjectSerializer,
@@ -26,11 +26,12 @@ from wordclouds.services.projects import (
 NOT_FOUND = OpenApiResponse(description="project not found")
 BAD_INPUT = OpenApiResponse(description="bad name, template_id, background_color or stickers")
 FIELDS = ("name", "template_id", "background_color", "stickers")
+FORMS = ("multipart/form-data", "application/x-www-form-urlencoded")
 
 
 @extend_schema(methods=["GET"], responses=ProjectSummarySerializer(many=True))
 @extend_schema(
-    methods=["POST"], request={"multipart/form-data": ProjectInputSerializer},
+    methods=["POST"], request={media: ProjectInputSerializer for media in FORMS},
     responses={201: ProjectSerializer, 400: BAD_INPUT},
 )
 @api_view(["GET", "POST"])
@@ -44,7 +45,7 @@ def projects(request):
 
 @extend_schema(methods=["GET"], responses={200: ProjectSerializer, 404: NOT_FOUND})
 @extend_schema(
-    methods=["PATCH"], request={"multipart/form-data": ProjectInputSerializer(partial=True)},
+    methods=["PATCH"], request={media: ProjectInputSerializer(partial=True) for media in FORMS},
     responses={200: ProjectSerializer, 400: BAD_INPUT, 404: NOT_FOUND},
     description="Changes only the form fields that are sent.",
 )
@@ -81,7 +82,7 @@ CANNOT_DRAW = OpenApiResponse(description="a sticker's asset cannot be drawn")
 @api_view(["GET"])
 def project_render_png(request, project_id: str):
     project = project_get(project_id)
-    return _poster(project, render_png(project), "image/png", "png")
+    return _poster(project, project_render(project, "png"), "image/png", "png")
 
 
 @extend_schema(responses={(200, "image/svg+xml"): OpenApiTypes.BINARY, 404: NOT_FOUND,
@@ -89,7 +90,7 @@ def project_render_png(request, project_id: str):
 @api_view(["GET"])
 def project_render_svg(request, project_id: str):
     project = project_get(project_id)
-    return _poster(project, render_svg(project), "image/svg+xml", "svg")
+    return _poster(project, project_render(project, "svg"), "image/svg+xml", "svg")
 
 
 urlpatterns = [

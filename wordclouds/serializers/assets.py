@@ -1,5 +1,4 @@
-"""Shapes of the font, template, asset and project endpoints (decisions.md, "Templates,
-assets, projects, fonts"). Inputs are multipart forms parsed by the services, which own the
+"""Shapes of the font, template, asset and project endpoints (docs/assets.md). Inputs are multipart forms parsed by the services, which own the
 error texts; the input serializers here describe those forms in the OpenAPI schema."""
 from rest_framework import serializers
 
@@ -14,11 +13,15 @@ class FontSerializer(serializers.Serializer):
     filename = serializers.CharField()
     is_default = serializers.BooleanField()
     created_at = UtcDateTimeField(allow_null=True, help_text="null for the bundled default")
+    coverage = serializers.CharField(
+        help_text="the scripts the bundled default draws with its fallback fonts; empty for "
+                  "uploaded fonts, whose missing characters fall back to the same fonts")
 
 
 class FontUploadSerializer(serializers.Serializer):
     file = serializers.FileField(help_text=".ttf, .ttc or .otf, at most 50 MB")
-    name = serializers.CharField(required=False, help_text="default: the font's family name")
+    name = serializers.CharField(required=False, allow_blank=True,
+                                 help_text="default: the font's family name")
 
 
 class TemplateSerializer(serializers.ModelSerializer):
@@ -44,16 +47,18 @@ class AssetSerializer(serializers.ModelSerializer):
 
 class AssetUploadSerializer(serializers.Serializer):
     file = serializers.FileField(help_text="at most 50 MB; the content type is sniffed")
-    name = serializers.CharField(required=False, default="")
-    type = serializers.CharField(required=False, default="upload")
+    name = serializers.CharField(required=False, allow_blank=True, default="")
+    type = serializers.CharField(required=False, allow_blank=True, default="upload",
+                                 help_text="empty: upload")
 
 
 class AssetImportSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(
         choices=["png", "svg", "svg_stroke", "db", "metrics"], required=False, default="png",
     )
-    name = serializers.CharField(required=False, default="")
-    type = serializers.CharField(required=False, default="wordcloud")
+    name = serializers.CharField(required=False, allow_blank=True, default="")
+    type = serializers.CharField(required=False, allow_blank=True, default="wordcloud",
+                                 help_text="empty: wordcloud")
 
 
 class StickerSerializer(serializers.Serializer):
@@ -102,7 +107,7 @@ class ProjectSummarySerializer(serializers.ModelSerializer):
 class ProjectInputSerializer(serializers.Serializer):
     name = serializers.CharField()
     template_id = serializers.CharField()
-    background_color = serializers.CharField(help_text="#RRGGBB")
+    background_color = serializers.RegexField(r"^#[0-9A-Fa-f]{6}$", help_text="#RRGGBB")
     stickers = serializers.CharField(
         required=False,
         help_text="JSON array of {asset_id, x, y, width, height, rotation?} as a string",

@@ -1,8 +1,10 @@
-"""Output shapes of the job endpoints (decisions.md: snake_case, UTC timestamps with `Z`
+"""Output shapes of the job endpoints (docs/api.md: snake_case, UTC timestamps with `Z`
 and milliseconds)."""
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from config.serializers import UtcDateTimeField
+from wordclouds.engine.params import params_schema
 
 
 class JobStatusSerializer(serializers.Serializer):
@@ -49,6 +51,11 @@ class JobResultSerializer(serializers.Serializer):
     metrics_url = serializers.CharField()
 
 
+@extend_schema_field(params_schema())
+class ParamsField(serializers.JSONField):
+    """The job's `params`: a JSON object, sent as the text of its form field."""
+
+
 class JobCreateSerializer(serializers.Serializer):
     """The multipart form of POST /api/jobs (documentation; the service checks it)."""
 
@@ -59,10 +66,11 @@ class JobCreateSerializer(serializers.Serializer):
                                       "wins over font_id")
     font_id = serializers.CharField(required=False, help_text="an uploaded font's id or "
                                     "__default__")
-    params = serializers.CharField(required=False, help_text="JSON object as a string")
+    params = ParamsField(required=False)
 
 
 class JobListQuerySerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=["queued", "running", "success", "failed"],
-                                     required=False)
+                                     required=False, allow_blank=True,
+                                     help_text="empty: every status")
     limit = serializers.IntegerField(min_value=1, max_value=1000, default=100)

@@ -1,0 +1,123 @@
+"""The OpenAPI schema's shared parts: the `{"detail"}` error body, the two bearer tokens, and
+a hook that completes every operation's error answers, so each view declares only its own."""
+from django.core.validators import ProhibitNullCharactersValidator, RegexValidator
+from drf_spectacular.extensions import OpenApiSerializerExtension
+from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
+from drf_spectacular.utils import OpenApiResponse
+from rest_framework import serializers
+
+# `security` values for extend_schema(auth=...): which token an operation needs.
+ADMIN_TOKEN = [{"adminToken": []}]
+USER_TOKEN = [{"userToken": []}]
+ANY_TOKEN = [*USER_TOKEN, *ADMIN_TOKEN]
+
+# What DRF's ProhibitNullCharactersValidator allows, as an ECMA pattern.
+NO_NUL = r"^[^\u0000]*$"
+# The same for a trimmed text that may not be blank: something besides white space.
+NOT_BLANK = r"^[^\u0000]*[^\s\u0000][^\u0000]*$"
+
+SECURITY_SCHEMES = {
+    "adminToken": {
+        "type": "http", "scheme": "bearer",
+        "description": "The admin token from POST /api/login (valid 12 hours): /find, every "
+                       "order, product writes, mark-paid and ship.",
+    },
+    "userToken": {
+        "type": "http", "scheme": "bearer",
+        "description": "An end user's token from POST /api/auth/login: their addresses, design "
+                       "lists and orders, and the platform exchanges.",
+    },
+}
+
+
+class ErrorSerializer(serializers.Serializer):
+    detail = serializers.CharField(help_text="one sentence naming the problem")
+
+
+def error(description: str) -> OpenApiResponse:
+    """An error answer: `{"detail": ...}` with what `detail` says in this case."""
+    return OpenApiResponse(ErrorSerializer, description=description)
+
+
+def upload_names(**names: str) -> dict:
+    """Multipart `encoding` entries giving each file field an example file name: the service
+    tells a file's type by its name's extension."""
+    return {field: {"headers": {"Content-Disposition": {"schema": {
+        "type": "string", "example": f'form-data; name="{field}"; filename="{name}"'}}}}
+        for field, name in names.items()}
+
+
+class AutoSchema(SpectacularAutoSchema):
+    def get_auth(self):
+        """No token, unless the view says which with extend_schema(auth=...)."""
+        return []
+
+    def _map_serializer_field(self, field, direction, bypass_extensions=False):
+        """Text inputs say they refuse NUL characters, which DRF's text fields reject with 400
+        (a field with a pattern of its own keeps that one)."""
+        schema = super()._map_serializer_field(field, direction, bypass_extensions)
+        checks = [type(v) for v in field.validators]
+        if (direction == "request" and schema.get("type") == "string" and "pattern" not in schema
+                and ProhibitNullCharactersValidator in checks
+                and not any(issubclass(v, RegexValidator) for v in checks)):
+            blank_refused = field.trim_whitespace and not field.allow_blank
+            schema["pattern"] = NOT_BLANK if blank_refused else NO_NUL
+        return schema
+
+
+class StrictInputSchema(OpenApiSerializerExtension):
+    """Inputs that refuse unknown keys say so: `additionalProperties: false`."""
+
+    target_class = "commerce.api.serializers.StrictInput"
+    match_subclasses = True
+
+    def map_serializer(self, auto_schema, direction):
+        schema = auto_schema._map_serializer(self.target, direction, bypass_extensions=True)
+        return {**schema, "additionalProperties": False}
+
+
+_ERROR_CONTENT = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+
+
+def _implied_errors(path: str, operation: dict) -> dict[str, str]:
+    """The errors every operation of this shape can answer, whatever its view does."""
+    implied = {}
+    body = "requestBody" in operation
+    if body or any(p["in"] == "query" for p in operation.get("parameters", [])):
+        implied["400"] = "a bad request: the field or parameter is named in detail"
+    security = operation.get("security", [])
+    if any("userToken" in option for option in security):
+        implied["401"] = "`authentication required` / `invalid or expired token`"
+    if security:
+        implied["403"] = "`invalid or missing token`, or the token is of the wrong kind"
+    if "{" in path:
+        implied["404"] = "not found (named in detail)"
+    if body:
+        implied["413"] = "`request body exceeds the size limit`, or an upload over its limit"
+        implied["415"] = "a content type this operation does not accept"
+    return implied
+
+
+def complete_errors(result, generator, request, public):
+    """drf-spectacular post-processing hook: every error status gets the Error body; the
+    statuses any request of an operation's shape can meet are added; the token schemes are
+    declared."""
+    components = result.setdefault("components", {})
+    components.setdefault("schemas", {})["Error"] = {
+        "type": "object", "required": ["detail"],
+        "properties": {"detail": {"type": "string",
+                                  "description": "one sentence naming the problem"}},
+    }
+    components["securitySchemes"] = SECURITY_SCHEMES
+    for path, operations in result.get("paths", {}).items():
+        for operation in operations.values():
+            if not isinstance(operation, dict) or "responses" not in operation:
+                continue
+            responses = operation["responses"]
+            for status, description in _implied_errors(path, operation).items():
+                responses.setdefault(status, {"description": description})
+            for status, response in responses.items():
+                if int(status) >= 400:
+                    response.setdefault("content", _ERROR_CONTENT)
+            operation["responses"] = dict(sorted(responses.items()))
+    return result

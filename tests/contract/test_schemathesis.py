@@ -1,0 +1,148 @@
+"""Schemathesis against the real service, over every operation of the live schema but the
+event stream (a stream that stays open; its own tests are in tests/wordclouds): its standard
+checks (no server error, documented statuses, content types and bodies, negative data
+rejected, positive data accepted, ...), with the tokens each operation declares and real ids
+of resources made through the API."""
+import json
+
+import httpx
+import pytest
+import schemathesis
+from drf_spectacular.generators import SchemaGenerator
+from drf_spectacular.renderers import OpenApiJsonRenderer
+from schemathesis.config import SchemathesisConfig
+
+from tests.contract.conftest import SMALL_FONT, World, mask_png_bytes, names_xlsx_bytes
+from wordclouds.services.fonts import DEFAULT_FONT_ID
+
+pytestmark = pytest.mark.e2e
+
+# Heavy requests answer 400 `pattern too dense` or 422 (over the time or memory limit) for
+# values the schema allows: how much work they are depends on the job, not on the values.
+HEAVY = ["2xx", "400", "404", "422"]
+CONFIG = SchemathesisConfig.from_dict({
+    "generation": {"max-examples": 12, "database": "none"},
+    "phases": {"stateful": {"enabled": False}},
+    "operations": [
+        {"include-operation-id": operation,
+         "checks": {"positive_data_acceptance": {"expected-statuses": HEAVY}}}
+        for operation in ("jobs_custom.svg_retrieve", "jobs_analyze_line_spacing_create",
+                          "projects_render.png_retrieve", "projects_render.svg_retrieve")
+    ] + [
+        # The admin token's absence is 403 `invalid or missing token` on /find (not 401).
+        {"include-operation-id": "jobs_find_retrieve",
+         "checks": {"missing_required_header": {"enabled": False}}},
+    ] + [
+        # Form-only bodies whose fields are free text: a form sends every value as text, so a
+        # number or a one-item list generated as "not a string" arrives as a valid name.
+        {"include-operation-id": operation,
+         "checks": {"negative_data_rejection": {"enabled": False}}}
+        for operation in ("assets_create", "assets_from_job_create", "fonts_create")
+    ],
+})
+SVG = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">'
+       '<path d="M10 10h80v80h-80z" fill="#C0392B"/></svg>')
+
+
+def _schema() -> dict:
+    """The schema the service serves at /api/schema/, made by the same generator here: the
+    tests are built when pytest collects them, before any service runs."""
+    generated = SchemaGenerator().get_schema(request=None, public=True)
+    return json.loads(OpenApiJsonRenderer().render(generated))
+
+
+SCHEMA = _schema()
+schema = schemathesis.openapi.from_dict(SCHEMA, config=CONFIG).exclude(
+    path="/api/jobs/{job_id}/events")
+
+
+def test_the_schema_tested_is_the_one_served(world: World):
+    served = httpx.get(f"{world.url}/api/schema/?format=json", timeout=30).json()
+    assert served == SCHEMA
+
+
+# Path parameter -> the World attribute holding a real id of that kind.
+REAL_IDS = {
+    "job_id": "job_id", "asset_id": "asset_id", "font_id": "font_id",
+    "project_id": "project_id", "product_id": "product_id", "address_id": "address_id",
+    "design_list_id": "design_list_id", "order_id": "order_id",
+}
+
+
+def _token(case, world: World) -> str | None:
+    """The token the operation declares: the admin token where it is one of the choices
+    an end user's cannot meet, else the end user's."""
+    options = case.operation.definition.raw.get("security") or []
+    names = {name for option in options for name in option}
+    if not names:
+        return None
+    return world.user_token if "userToken" in names else world.admin_token
+
+
+def _real(case, world: World) -> None:
+    """Make a positive case mean what its schema says: real ids and real files, which a
+    schema can only name (an id that exists, bytes that are an .xlsx)."""
+    for name in case.path_parameters or {}:
+        if name in REAL_IDS:
+            case.path_parameters[name] = getattr(world, REAL_IDS[name])
+    body = case.body if isinstance(case.body, dict) else None
+    if body is None:
+        return
+    files = {"name_list": names_xlsx_bytes, "mask_image": mask_png_bytes,
+             "font_file": SMALL_FONT.read_bytes}
+    for field, make in files.items():
+        if field in body:
+            body[field] = make()
+    if isinstance(body.get("params"), dict):
+        _within_the_canvas(body)
+    if case.operation.path == "/api/fonts" and "file" in body:
+        body["file"] = SMALL_FONT.read_bytes()
+    if "font_id" in body:
+        body["font_id"] = DEFAULT_FONT_ID  # the bundled font: other cases delete uploads
+    if "template_id" in body:
+        body["template_id"] = world.template_id
+    if "stickers" in body:
+        body["stickers"] = json.dumps([{"asset_id": world.asset_id, "x": 0, "y": 0,
+                                        "width": 50, "height": 50}])
+    if "svg" in body:
+        body["svg"] = SVG
+    if "addressId" in body:
+        body["addressId"] = world.address_id
+    if "designListId" in body and body["designListId"] is not None:
+        body["designListId"] = world.design_list_id
+    designs = {"jobId": world.job_id, "projectId": world.project_id,
+               "productId": world.product_id}
+    for item in body.get("items") or []:
+        for key in designs.keys() & item.keys():
+            item[key] = designs[key]
+    if case.operation.path == "/api/orders" and body.get("items"):
+        body["items"] = body["items"][:1]  # each product once; there is one
+
+
+def _within_the_canvas(body: dict) -> None:
+    """The params rules a schema cannot state: WIDTH×HEIGHT at most 50 MP, font sizes within
+    the canvas's smaller side (at least 48 px with the test mask), a mask for IMAGE, and the
+    names where the test file has them (column 0 after one header row)."""
+    params = body["params"]
+    if "DATA_COL_INDEX" in params:
+        params["DATA_COL_INDEX"] = 0
+    if "SKIP_ROWS" in params:
+        params["SKIP_ROWS"] = min(params["SKIP_ROWS"], 1)
+    if params.get("WIDTH") and params.get("HEIGHT"):
+        params["HEIGHT"] = min(params["HEIGHT"], 50_000_000 // params["WIDTH"])
+    for key in ("MIN_FONT_SIZE", "MAX_FONT_SIZE"):
+        if key in params:
+            params[key] = min(params[key], 48)
+    if "MIN_FONT_SIZE" in params and "MAX_FONT_SIZE" in params:
+        params["MIN_FONT_SIZE"] = min(params["MIN_FONT_SIZE"], params["MAX_FONT_SIZE"])
+    if params.get("MODE") == "IMAGE":
+        body["mask_image"] = mask_png_bytes()
+
+
+@schema.parametrize()
+def test_every_operation_keeps_its_contract(case, world: World):
+    if case.meta and case.meta.generation.mode.is_positive:
+        _real(case, world)
+    token = _token(case, world)
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    case.call_and_validate(base_url=world.url, headers=headers, timeout=60)

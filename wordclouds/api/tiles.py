@@ -1,0 +1,45 @@
+"""The zoom pyramid of a finished job's poster (wordclouds/services/tiles.py), public like
+the job's other files: the lookup page reads the index, then the tiles it shows."""
+from django.http import FileResponse
+from django.urls import path
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.decorators import api_view
+from rest_framework.response import Response
+
+from wordclouds.services.tiles import tile_path, tiles_index
+
+# A job's files never change once written: a browser may keep a tile for good.
+FOREVER = "public, max-age=31536000, immutable"
+
+
+@extend_schema(
+    responses={200: inline_serializer("TilesIndex", {
+        "width": serializers.IntegerField(), "height": serializers.IntegerField(),
+        "tile_size": serializers.IntegerField(), "levels": serializers.IntegerField(),
+        "format": serializers.CharField()}),
+        404: OpenApiResponse(description="job not found / artifact not ready")},
+    description="The poster's zoom pyramid: level `levels - 1` is the PNG's pixels, each level "
+                "above halves it, level 0 fits one tile.")
+@api_view(["GET"])
+def tiles(request, job_id: str):
+    return Response(tiles_index(job_id=job_id), headers={"Cache-Control": FOREVER})
+
+
+@extend_schema(responses={(200, "image/jpeg"): OpenApiTypes.BINARY,
+                          404: OpenApiResponse(description="job not found / artifact not ready / "
+                                                           "tile not found")})
+@api_view(["GET"])
+def tile(request, job_id: str, level: int, column: int, row: int):
+    """One 256-pixel tile (smaller at the right and bottom edges)."""
+    response = FileResponse(tile_path(job_id=job_id, level=level, column=column, row=row).open("rb"),
+                            content_type="image/jpeg")
+    response["Cache-Control"] = FOREVER
+    return response
+
+
+urlpatterns = [
+    path("jobs/<str:job_id>/tiles", tiles, name="job-tiles"),
+    path("jobs/<str:job_id>/tiles/<int:level>/<int:column>_<int:row>.jpg", tile, name="job-tile"),
+]
