@@ -1,12 +1,21 @@
 """Staff pages: products, orders (mark paid, ship, cancel through the same transition
-functions as the API), design lists (mark done), end users and addresses."""
+functions as the API), design lists (mark done), end users (read-only: they come from the
+identity platform's login) and addresses. Money is stored in fen and shown in yuan."""
+from decimal import Decimal
+
+from django import forms
 from django.contrib import admin, messages
+from django.utils.html import format_html
 
 from config.errors import ServiceError
 from commerce.auth import Caller
 from commerce.models import Address, DesignList, EndUser, Order, OrderItem, Product
 from commerce.services.design_lists import design_list_finish
 from commerce.services.orders import order_cancel, order_mark_paid, order_ship
+from wordclouds.admin.assets import project_image_url
+from wordclouds.admin.html import image, linked_row, table, yuan
+from wordclouds.admin.jobs import artifact_url
+from wordclouds.models import Job, Project
 
 STAFF = Caller(user=None, is_admin=True)
 
@@ -24,31 +33,77 @@ def _apply(modeladmin, request, queryset, move, done: str) -> None:
         modeladmin.message_user(request, f"{moved} {done}", messages.SUCCESS)
 
 
+class ProductForm(forms.ModelForm):
+    """Staff type prices in yuan; the row keeps fen."""
+
+    price_yuan = forms.DecimalField(label="price (¥)", min_value=0, max_digits=12,
+                                    decimal_places=2)
+
+    class Meta:
+        model = Product
+        fields = ["name", "description", "active"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance.pk is not None:
+            self.initial["price_yuan"] = Decimal(self.instance.price) / 100
+
+    def save(self, commit=True):
+        self.instance.price = int(self.cleaned_data["price_yuan"] * 100)
+        return super().save(commit)
+
+
 @admin.register(Product)
 class ProductAdmin(admin.ModelAdmin):
-    list_display = ["id", "name", "price", "active", "updated_at"]
+    form = ProductForm
+    fields = ["name", "description", "price_yuan", "active"]
+    list_display = ["id", "name", "price_display", "active", "updated_at"]
     list_filter = ["active"]
-    search_fields = ["name"]
+    search_fields = ["name", "description"]
+
+    @admin.display(description="price", ordering="price")
+    def price_display(self, product: Product):
+        return yuan(product.price)
 
 
 class OrderItemInline(admin.TabularInline):
     model = OrderItem
     extra = 0
     can_delete = False
-    readonly_fields = ["product", "product_name", "unit_price", "quantity", "subtotal"]
+    fields = ["product", "product_name", "unit_price_display", "quantity", "subtotal_display"]
+    readonly_fields = fields
 
     def has_add_permission(self, request, obj=None):
         return False
 
+    @admin.display(description="unit price")
+    def unit_price_display(self, item: OrderItem):
+        return yuan(item.unit_price)
+
+    @admin.display(description="subtotal")
+    def subtotal_display(self, item: OrderItem):
+        return yuan(item.subtotal)
+
 
 @admin.register(Order)
 class OrderAdmin(admin.ModelAdmin):
-    list_display = ["id", "user", "status", "total_amount", "created_at", "request_id"]
+    list_display = ["id", "user", "status", "total_display", "created_at", "request_id"]
     list_filter = ["status"]
-    search_fields = ["id", "request_id", "user__openid"]
+    search_fields = ["id", "request_id", "user__openid", "design_list__name"]
     inlines = [OrderItemInline]
     actions = ["mark_paid", "ship", "cancel"]
-    readonly_fields = [field.name for field in Order._meta.fields]
+    fields = ["id", "user", "status", "total_display", "address_lines", "design_list",
+              "request_id", "created_at", "updated_at", "paid_at", "shipped_at", "completed_at",
+              "cancelled_at"]
+    readonly_fields = fields
+
+    @admin.display(description="total", ordering="total_amount")
+    def total_display(self, order: Order):
+        return yuan(order.total_amount)
+
+    @admin.display(description="address")
+    def address_lines(self, order: Order):
+        return table(None, list(order.address.items()))
 
     def has_add_permission(self, request):
         return False
@@ -72,11 +127,38 @@ class OrderAdmin(admin.ModelAdmin):
 @admin.register(DesignList)
 class DesignListAdmin(admin.ModelAdmin):
     list_display = ["id", "name", "user", "status", "updated_at"]
+    list_display_links = ["id", "name"]
     list_filter = ["status"]
     search_fields = ["name", "user__openid"]
-    readonly_fields = ["user", "status", "items", "created_at", "updated_at", "submitted_at",
-                       "processing_at", "done_at"]
+    fields = ["name", "user", "status", "item_rows", "created_at", "updated_at", "submitted_at",
+              "processing_at", "done_at"]
+    readonly_fields = ["user", "status", "item_rows", "created_at", "updated_at",
+                       "submitted_at", "processing_at", "done_at"]
     actions = ["finish"]
+
+    def has_add_permission(self, request):
+        return False  # an end user makes their lists through the API
+
+    @admin.display(description="items")
+    def item_rows(self, design_list: DesignList):
+        items = design_list.items
+        projects = Project.objects.in_bulk([i["projectId"] for i in items if "projectId" in i])
+        jobs = Job.objects.in_bulk([i["jobId"] for i in items if "jobId" in i])
+        return table(["", "design", "quantity"], [
+            self._item_row(item, projects, jobs) for item in items])
+
+    def _item_row(self, item: dict, projects: dict, jobs: dict) -> tuple:
+        if "projectId" in item:
+            project = projects.get(item["projectId"])
+            thumbnail = image(project_image_url(project), project.name) if project else "-"
+            design = format_html("project {}", linked_row(Project, item["projectId"], project))
+        else:
+            # A finished job folder without a record is a job too: its poster still shows.
+            job = jobs.get(item["jobId"])
+            thumbnail = image(artifact_url(item["jobId"], "png", inline=True),
+                              f"poster of job {item['jobId']}")
+            design = linked_row(Job, item["jobId"], job)
+        return thumbnail, design, item.get("quantity", 1)
 
     @admin.action(description="Mark done (PROCESSING → DONE)")
     def finish(self, request, queryset):
@@ -86,14 +168,27 @@ class DesignListAdmin(admin.ModelAdmin):
 @admin.register(EndUser)
 class EndUserAdmin(admin.ModelAdmin):
     list_display = ["id", "openid", "phone_number", "created_at", "last_login_at"]
+    list_filter = ["created_at", "last_login_at"]
     search_fields = ["openid", "unionid", "phone_number"]
     exclude = ["session_key"]
     readonly_fields = ["openid", "unionid", "plugin_openpid", "phone_number", "pure_phone_number",
                        "country_code", "created_at", "updated_at", "last_login_at"]
 
+    # End users exist through the identity platform's login only; staff look, never make or
+    # change one (a blank user would have no openid to log in with).
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
 
 @admin.register(Address)
 class AddressAdmin(admin.ModelAdmin):
     list_display = ["id", "user", "recipient", "city", "is_default"]
-    search_fields = ["recipient", "phone", "user__openid"]
+    list_filter = ["is_default", "province"]
+    search_fields = ["recipient", "phone", "city", "user__openid"]
     raw_id_fields = ["user"]

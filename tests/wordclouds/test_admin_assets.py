@@ -31,7 +31,23 @@ def test_asset_and_project_pages_show_a_preview(api, staff):
     project_page = staff.get(f"/admin/wordclouds/project/{project['id']}/change/")
 
     assert f'<img src="/api/assets/{the_id}/download"' in asset_page.content.decode()
-    assert f'<img src="/api/projects/{project["id"]}/render.png"' in project_page.content.decode()
+    html = project_page.content.decode()
+    assert f'<img src="/api/projects/{project["id"]}/render.png"' in html
+    # the sticker is a row linking to its asset, with its thumbnail and placement
+    assert f'<a href="/admin/wordclouds/asset/{the_id}/change/">' in html
+    assert html.count(f'<img src="/api/assets/{the_id}/download"') == 1
+    assert "5 × 5" in html and '"asset_id"' not in html
+
+
+def test_list_pages_show_thumbnails(api, staff):
+    the_id = asset_id(api, png_bytes())
+    project = project_create(api).json()
+
+    assets = staff.get("/admin/wordclouds/asset/").content.decode()
+    projects = staff.get("/admin/wordclouds/project/").content.decode()
+
+    assert f'<img src="/api/assets/{the_id}/download"' in assets
+    assert f'<img src="/api/projects/{project["id"]}/render.png"' in projects
 
 
 def test_fixed_templates_cannot_be_deleted(staff):

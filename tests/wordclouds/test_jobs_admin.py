@@ -46,3 +46,27 @@ def test_rerun_creates_a_new_queued_job_from_the_same_inputs(
     assert (inputs / new_job.id / "input" / "names.xlsx").read_bytes() == \
         (inputs / job_id / "input" / "names.xlsx").read_bytes()
     assert callbacks  # the run is enqueued once the new job is committed
+
+
+def test_a_job_page_shows_the_poster_the_artifacts_and_the_studio_link(staff, finished_job):
+    job_id = finished_job()
+
+    html = staff.get(f"/admin/wordclouds/job/{job_id}/change/").content.decode()
+
+    assert f'<img src="/api/jobs/{job_id}/files/png?inline=1"' in html
+    for kind in ("png", "svg", "svg_stroke", "db", "metrics"):
+        assert f'<a href="/api/jobs/{job_id}/files/{kind}">{kind}</a>' in html
+    assert f'<a href="/api/jobs/{job_id}/files/svg?inline=1" target="_blank">view</a>' in html
+    assert f'<a href="/?job={job_id}"' in html
+    assert "event log" in html.lower()
+
+
+def test_the_job_list_is_filtered_by_status_and_searched(staff, finished_job):
+    job_id = finished_job()
+
+    listed = staff.get("/admin/wordclouds/job/?status__exact=success").content.decode()
+    searched = staff.get(f"/admin/wordclouds/job/?q={job_id[:10]}").content.decode()
+    none = staff.get("/admin/wordclouds/job/?status__exact=failed").content.decode()
+
+    assert job_id in listed and job_id in searched and job_id not in none
+    assert f'<img src="/api/jobs/{job_id}/files/png?inline=1"' in listed

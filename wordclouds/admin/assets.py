@@ -5,9 +5,8 @@ file follows the row, an asset in use is refused). Uploads go through the API.
 """
 from django import forms
 from django.contrib import admin, messages
-from django.utils.html import format_html
-
 from config.errors import ServiceError
+from wordclouds.admin.html import image, linked_image, linked_row, table
 from wordclouds.models import Asset, Font, Project, Template
 from wordclouds.services.assets import STICKER_CONTENT_TYPES, asset_delete
 from wordclouds.services.fonts import font_delete
@@ -15,7 +14,6 @@ from wordclouds.services.projects import project_delete
 
 SIDE_MAX = 10_000
 AREA_MAX = 50_000_000
-PREVIEW = '<img src="{}" style="max-width: 320px; max-height: 320px; background: #eee">'
 
 
 class ServiceDeleteAdmin(admin.ModelAdmin):
@@ -43,7 +41,8 @@ class ServiceDeleteAdmin(admin.ModelAdmin):
 
 @admin.register(Asset)
 class AssetAdmin(ServiceDeleteAdmin):
-    list_display = ["id", "name", "type", "job_id", "kind", "content_type", "size", "created_at"]
+    list_display = ["id", "thumbnail", "name", "type", "job_id", "kind", "content_type", "size",
+                    "created_at"]
     list_filter = ["type", "content_type"]
     search_fields = ["id", "name", "job_id", "filename"]
     fields = ["preview", "id", "name", "type", "job_id", "kind", "filename", "content_type",
@@ -54,31 +53,66 @@ class AssetAdmin(ServiceDeleteAdmin):
     def delete_one(self, asset: Asset) -> None:
         asset_delete(asset_id=asset.pk)
 
+    @admin.display(description="thumbnail")
+    def thumbnail(self, asset: Asset):
+        if asset.content_type not in STICKER_CONTENT_TYPES:
+            return "-"
+        return image(asset_image_url(asset), asset.name or asset.filename)
+
     @admin.display(description="preview")
     def preview(self, asset: Asset):
         if asset.content_type not in STICKER_CONTENT_TYPES:
             return "-"
-        return format_html(PREVIEW, f"/api/assets/{asset.id}/download")
+        return linked_image(asset_image_url(asset), asset.name or asset.filename)
+
+
+def asset_image_url(asset: Asset) -> str:
+    return f"/api/assets/{asset.id}/download"
 
 
 @admin.register(Project)
 class ProjectAdmin(ServiceDeleteAdmin):
-    list_display = ["id", "name", "template", "background_color", "created_at", "updated_at"]
+    list_display = ["id", "thumbnail", "name", "template", "background_color", "created_at",
+                    "updated_at"]
     list_filter = ["template"]
     search_fields = ["id", "name"]
-    fields = ["preview", "id", "name", "template", "background_color", "stickers",
+    fields = ["preview", "id", "name", "template", "background_color", "sticker_rows",
               "created_at", "updated_at"]
     # Template, colour, stickers and their asset links are checked and changed together
     # through the API only; staff may rename.
-    readonly_fields = ["preview", "id", "template", "background_color", "stickers",
+    readonly_fields = ["preview", "id", "template", "background_color", "sticker_rows",
                        "created_at", "updated_at"]
 
     def delete_one(self, project: Project) -> None:
         project_delete(project_id=project.pk)
 
+    @admin.display(description="thumbnail")
+    def thumbnail(self, project: Project):
+        return image(project_image_url(project), project.name)
+
     @admin.display(description="preview")
     def preview(self, project: Project):
-        return format_html(PREVIEW, f"/api/projects/{project.id}/render.png")
+        return linked_image(project_image_url(project), project.name)
+
+    @admin.display(description="stickers")
+    def sticker_rows(self, project: Project):
+        assets = Asset.objects.in_bulk([sticker["asset_id"] for sticker in project.stickers])
+        rows = []
+        for sticker in project.stickers:
+            asset = assets.get(sticker["asset_id"])
+            rows.append((
+                image(asset_image_url(asset), asset.name or asset.filename) if asset else "-",
+                linked_row(Asset, sticker["asset_id"], asset),
+                f'{sticker["x"]:g}, {sticker["y"]:g}',
+                f'{sticker["width"]:g} × {sticker["height"]:g}',
+                f'{sticker.get("rotation", 0):g}°',
+            ))
+        return table(["", "asset", "x, y", "size", "rotation"], rows)
+
+
+def project_image_url(project: Project) -> str:
+    return f"/api/projects/{project.id}/render.png"
+
 
 
 @admin.register(Font)
@@ -111,6 +145,8 @@ class TemplateForm(forms.ModelForm):
 class TemplateAdmin(admin.ModelAdmin):
     form = TemplateForm
     list_display = ["id", "name", "width", "height", "position", "builtin"]
+    list_filter = ["builtin"]
+    search_fields = ["id", "name"]
     ordering = ["-builtin", "position", "id"]
 
     def get_readonly_fields(self, request, obj=None):

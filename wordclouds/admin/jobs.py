@@ -1,37 +1,34 @@
-"""Admin for jobs and their events: read-only, with a re-run action."""
+"""Admin for jobs and their events: read-only, with the poster, the artifacts, the studio's
+view of the job and a re-run action."""
+import json
+
 from django.contrib import admin, messages
+from django.utils.html import format_html, format_html_join
 
 from config.errors import ServiceError
-from wordclouds.models import Job, JobEvent
+from wordclouds.admin.html import image, linked_image, table
+from wordclouds.models import Job
 from wordclouds.services.jobs import job_rerun
 
+INLINE_KINDS = ("png", "svg", "svg_stroke")
 
-class JobEventInline(admin.TabularInline):
-    model = JobEvent
-    fields = ("seq", "type", "stage", "progress_percent", "message", "timestamp")
-    readonly_fields = fields
-    ordering = ("seq",)
-    extra = 0
-    can_delete = False
 
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
+def artifact_url(job_id: str, kind: str, *, inline: bool = False) -> str:
+    return f"/api/jobs/{job_id}/files/{kind}" + ("?inline=1" if inline else "")
 
 
 @admin.register(Job)
 class JobAdmin(admin.ModelAdmin):
-    list_display = ("id", "status", "stage", "progress_percent", "created_at", "finished_at")
+    list_display = ("id", "thumbnail", "status", "stage", "progress_percent", "created_at",
+                    "finished_at")
     list_filter = ("status", "stage")
-    search_fields = ("id",)
+    search_fields = ("id", "message", "error")
     date_hierarchy = "created_at"
-    fields = ("id", "status", "stage", "progress_percent", "message", "error", "params",
-              "name_list", "mask_image", "font_file", "font_id", "artifacts", "worker_pid",
-              "created_at", "updated_at", "started_at", "finished_at")
+    fields = ("id", "preview", "studio", "status", "stage", "progress_percent", "message",
+              "error", "downloads", "parameters", "name_list", "mask_image", "font_file",
+              "font_id", "worker_pid", "created_at", "updated_at", "started_at", "finished_at",
+              "event_log")
     readonly_fields = fields
-    inlines = [JobEventInline]
     actions = ["rerun"]
 
     def has_add_permission(self, request):
@@ -42,6 +39,48 @@ class JobAdmin(admin.ModelAdmin):
 
     def has_rerun_permission(self, request):
         return request.user.has_perm("wordclouds.add_job")
+
+    @admin.display(description="poster")
+    def thumbnail(self, job: Job):
+        if "png" not in job.artifacts:
+            return "-"
+        return image(artifact_url(job.id, "png", inline=True), f"poster of job {job.id}")
+
+    @admin.display(description="poster")
+    def preview(self, job: Job):
+        if "png" not in job.artifacts:
+            return "not made yet" if job.status in ("queued", "running") else "-"
+        return linked_image(artifact_url(job.id, "png", inline=True), f"poster of job {job.id}")
+
+    @admin.display(description="studio")
+    def studio(self, job: Job):
+        return format_html('<a href="/?job={}" target="_blank">open this job in the studio</a> · '
+                           '<a href="/jobs/{}/find" target="_blank">its lookup page</a>', job.id, job.id)
+
+    @admin.display(description="artifacts")
+    def downloads(self, job: Job):
+        if not job.artifacts:
+            return "-"
+        return format_html("<ul>{}</ul>", format_html_join("", "<li>{}</li>", (
+            (self._artifact_links(job, kind),) for kind in job.artifacts)))
+
+    def _artifact_links(self, job: Job, kind: str):
+        link = format_html('<a href="{}">{}</a>', artifact_url(job.id, kind), kind)
+        if kind in INLINE_KINDS:
+            return format_html('{} (<a href="{}" target="_blank">view</a>)', link,
+                               artifact_url(job.id, kind, inline=True))
+        return link
+
+    @admin.display(description="event log")
+    def event_log(self, job: Job):
+        return table(["#", "time (UTC)", "type", "stage", "%", "message"], [
+            (event.seq, event.timestamp.strftime("%Y-%m-%d %H:%M:%S.%f")[:-3], event.type,
+             event.stage, event.progress_percent, event.message)
+            for event in job.events.order_by("seq")])
+
+    @admin.display(description="params")
+    def parameters(self, job: Job):
+        return format_html("<pre>{}</pre>", json.dumps(job.params, indent=2, ensure_ascii=False))
 
     @admin.action(description="Re-run with the same inputs", permissions=["rerun"])
     def rerun(self, request, queryset):

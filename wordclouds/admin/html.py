@@ -1,0 +1,49 @@
+"""Small pieces of admin HTML shared by every app's admin: thumbnails, linked tables of rows,
+money in yuan. Everything goes through format_html, so stored values are escaped."""
+from django.urls import reverse
+from django.utils.html import format_html, format_html_join
+
+THUMBNAIL = ('<img src="{}" alt="{}" loading="lazy" style="max-width: {}px; max-height: {}px; '
+             'background: #eee; border: 1px solid #ddd; vertical-align: middle">')
+PREVIEW_SIZE = 480
+THUMBNAIL_SIZE = 64
+
+
+def image(url: str, alt: str, size: int = THUMBNAIL_SIZE):
+    return format_html(THUMBNAIL, url, alt, size, size)
+
+
+def linked_image(url: str, alt: str, size: int = PREVIEW_SIZE):
+    """The image, opening at full size in a new tab."""
+    return format_html('<a href="{}" target="_blank">{}</a>', url, image(url, alt, size))
+
+
+def change_url(model, pk) -> str:
+    """The admin page of one row of `model`."""
+    return reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_change", args=[pk])
+
+
+def linked_row(model, pk, obj):
+    """A link to the row's admin page, or the bare key when the row is gone."""
+    if obj is None:
+        return f"{pk} (gone)"
+    return format_html('<a href="{}">{}</a>', change_url(model, pk), obj)
+
+
+def table(headers: list[str] | None, rows: list[tuple]):
+    """A read-only table (headers None: rows of label and value); cells are already-safe
+    HTML or plain text (escaped)."""
+    if not rows:
+        return "-"
+    head = format_html("<thead><tr>{}</tr></thead>", format_html_join(
+        "", "<th>{}</th>", ((header,) for header in headers))) if headers else ""
+    body = format_html_join("", "<tr>{}</tr>", (
+        (format_html_join("", "<td>{}</td>", ((cell,) for cell in row)),) for row in rows))
+    return format_html("<table>{}<tbody>{}</tbody></table>", head, body)
+
+
+def yuan(fen: int | None) -> str:
+    """Money as the shop shows it: fen stored, yuan with two decimals shown (¥49.00)."""
+    if fen is None:
+        return "-"
+    return f"¥{fen // 100:,}.{fen % 100:02d}"
