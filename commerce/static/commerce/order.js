@@ -1,0 +1,116 @@
+// One order for staff: items in yuan, the address as it was when ordered, the design list
+// with thumbnails of its designs and links to their files, and the moves staff may make
+// (mark paid, ship). A refused move shows the service's own sentence.
+import { staffFetch, staffGate, staffSignOut } from "/static/staff-session.js";
+import { cell, when, yuan } from "./money.js";
+
+const area = document.getElementById("staff-area");
+const orderId = area.dataset.orderId;
+const error = document.getElementById("order-error");
+const done = document.getElementById("order-done");
+const TIMES = [["createdAt", "Created"], ["paidAt", "Paid"], ["shippedAt", "Shipped"],
+  ["completedAt", "Completed"], ["cancelledAt", "Cancelled"]];
+
+function link(href, text) {
+  const anchor = document.createElement("a");
+  anchor.href = href;
+  anchor.textContent = text;
+  return anchor;
+}
+
+function showOrder(order) {
+  const status = document.getElementById("order-status");
+  status.textContent = order.status;
+  status.className = `status status-${order.status.toLowerCase()}`;
+  document.getElementById("order-times").replaceChildren(...TIMES.filter(([key]) => order[key]).flatMap(([key, label]) => {
+    const term = document.createElement("dt");
+    term.textContent = label;
+    const value = document.createElement("dd");
+    value.textContent = when(order[key]);
+    return [term, value];
+  }));
+  document.getElementById("order-items").replaceChildren(...order.items.map((item) => {
+    const tr = document.createElement("tr");
+    tr.append(cell(item.productName), cell(yuan(item.unitPrice)), cell(String(item.quantity)), cell(yuan(item.subtotal)));
+    return tr;
+  }));
+  document.getElementById("order-total").textContent = yuan(order.totalAmount);
+  const address = order.address;
+  document.getElementById("order-address").replaceChildren(
+    ...[`${address.recipient} · ${address.phone}`,
+      [address.province, address.city, address.district].filter(Boolean).join(" "), address.detail]
+      .flatMap((line) => [document.createTextNode(line), document.createElement("br")]));
+  document.getElementById("order-request").textContent = order.requestId || "none";
+  document.getElementById("order-user").textContent = order.userId;
+}
+
+// A design's thumbnail and file links: a job's poster (the smallest tile of its pyramid, or
+// its PNG for a job without one) or a project's render.
+function design(item) {
+  const entry = document.createElement("li");
+  const thumbnail = document.createElement("img");
+  thumbnail.alt = "";
+  thumbnail.className = "design-thumbnail";
+  const text = document.createElement("div");
+  const links = document.createElement("p");
+  links.className = "design-links";
+  if (item.jobId) {
+    const api = `/api/jobs/${item.jobId}`;
+    thumbnail.src = `${api}/tiles/0/0_0.jpg`;
+    thumbnail.addEventListener("error", () => { thumbnail.src = `${api}/files/png?inline=1`; }, { once: true });
+    text.append(`Poster ${item.jobId} × ${item.quantity}`);
+    links.append(link(`${api}/files/png`, "PNG"), " ", link(`${api}/files/svg`, "SVG"), " ",
+      link(`${api}/files/svg_stroke`, "SVG outline"), " ", link(`/jobs/${item.jobId}/find`, "lookup page"));
+  } else {
+    const api = `/api/projects/${item.projectId}`;
+    thumbnail.src = `${api}/render.png`;
+    text.append(`Project ${item.projectId} × ${item.quantity}`);
+    links.append(link(`${api}/render.png`, "PNG"), " ", link(`${api}/render.svg`, "SVG"));
+  }
+  text.append(links);
+  entry.append(thumbnail, text);
+  return entry;
+}
+
+async function showDesignList(designListId) {
+  const head = document.getElementById("design-list-head");
+  const items = document.getElementById("design-list-items");
+  if (!designListId) {
+    head.textContent = "This order names no design list.";
+    items.replaceChildren();
+    return;
+  }
+  try {
+    const list = await (await staffFetch(`/api/design-lists/${designListId}`)).json();
+    head.textContent = `#${list.id} “${list.name}” · ${list.status}`;
+    items.replaceChildren(...list.items.map(design));
+  } catch (failure) {
+    head.textContent = failure.detail;
+  }
+}
+
+async function load() {
+  try {
+    const order = await (await staffFetch(`/api/orders/${orderId}`)).json();
+    showOrder(order);
+    showDesignList(order.designListId);
+  } catch (failure) {
+    error.textContent = failure.detail;
+  }
+}
+
+async function move(action, sentence) {
+  error.textContent = done.textContent = "";
+  try {
+    showOrder(await (await staffFetch(`/api/orders/${orderId}/${action}`, { method: "POST" })).json());
+    done.textContent = sentence;
+  } catch (failure) {
+    error.textContent = failure.detail;
+  }
+}
+
+document.getElementById("order-mark-paid").addEventListener("click", () => move("mark-paid", "Marked paid."));
+document.getElementById("order-ship").addEventListener("click", () => move("ship", "Shipped."));
+document.getElementById("staff-sign-out").addEventListener("click", staffSignOut);
+
+staffGate(document.getElementById("staff-sign-in"), area, load);

@@ -1,0 +1,195 @@
+"""The staff orders pages, used as staff would: sign in with the admin password, filter and
+page through 45 orders, open one, mark it paid and ship it, read the sentence of a refused
+move, and land back on sign-in when the token has expired. The orders are made through the
+public API by an end user logged in through the stand-in identity platform."""
+import time
+from unittest import mock
+
+import httpx
+import openpyxl
+import pytest
+from django.conf import settings
+from playwright.sync_api import expect
+
+from tests.commerce.conftest import APP_ID, APP_SECRET, identity_platform_server  # noqa: F401
+from tests.processes import Service
+from wordclouds.admin_token import admin_token_issue
+
+ORDERS = 45
+TOKEN_KEY = "wordclouds.staffToken"
+
+
+@pytest.fixture(scope="module")
+def service(tmp_path_factory, database_template, static_root, identity_platform_server):  # noqa: F811
+    """The real service with its identity platform on loopback (this module's end user logs in)."""
+    folder = tmp_path_factory.mktemp("orders-service")
+    service = Service(folder, database_template, STATIC_ROOT=static_root, DEBUG="0",
+                      IDENTITY_PLATFORM_URL=identity_platform_server.url, IDENTITY_APP_ID=APP_ID,
+                      IDENTITY_APP_SECRET=APP_SECRET)
+    service.start()
+    yield service
+    service.stop()
+
+
+class Shop:
+    """An API client of the service: one end user and staff."""
+
+    def __init__(self, service, platform):
+        self.url = service.url
+        login = httpx.post(f"{self.url}/api/auth/login", json={"code": platform.login_code("openid-shopper")})
+        self.user = {"Authorization": f"Bearer {login.json()['token']}"}
+        self.staff = {"Authorization": f"Bearer {self.post('/api/login', {'password': settings.ORDERS_ADMIN_PASSWORD}, None)['token']}"}
+
+    def post(self, path, body, headers):
+        response = httpx.post(f"{self.url}{path}", json=body, headers=headers or {}, timeout=30)
+        assert response.status_code in (200, 201), response.text
+        return response.json()
+
+    def order(self, number: int, **extra) -> dict:
+        return self.post("/api/orders", {"addressId": self.address, "requestId": f"req-{number:03}",
+                                         "items": [{"productId": self.poster, "quantity": 2},
+                                                   {"productId": self.frame, "quantity": 1}], **extra}, self.user)
+
+
+@pytest.fixture(scope="module")
+def shop(service, identity_platform_server, tmp_path_factory):  # noqa: F811
+    shop = Shop(service, identity_platform_server)
+    shop.poster = shop.post("/api/products", {"name": "Poster A3", "price": 4900}, shop.staff)["id"]
+    shop.frame = shop.post("/api/products", {"name": "Oak frame", "price": 8950}, shop.staff)["id"]
+    shop.address = shop.post("/api/addresses", {
+        "recipient": "韩梅梅", "phone": "13800138000", "province": "广东省", "city": "深圳市",
+        "district": "南山区", "detail": "科苑路 1 号"}, shop.user)["id"]
+    names = tmp_path_factory.mktemp("orders") / "names.xlsx"
+    book = openpyxl.Workbook()
+    for name in ["name", "Anna", "Bruno", "Chloé", "李雷", "韩梅梅"]:
+        book.active.append([name])
+    book.save(names)
+    shop.job = service.submit(names, {"WIDTH": 500, "HEIGHT": 400, "SEED": 2})
+    assert service.wait_for(shop.job, lambda job: job["status"] in ("success", "failed"), 120)["status"] == "success"
+    design_list = shop.post("/api/design-lists", {"name": "Class of 2026", "items": [{"jobId": shop.job, "quantity": 3}]}, shop.user)
+    shop.orders = [shop.order(1, designListId=design_list["id"])["id"]]
+    shop.orders += [shop.order(number)["id"] for number in range(2, ORDERS + 1)]
+    for order_id in shop.orders[1:4]:
+        shop.post(f"/api/orders/{order_id}/mark-paid", None, shop.staff)
+    return shop
+
+
+def sign_in(page, path="/orders"):
+    page.goto(path)
+    page.get_by_label("Admin password").fill(settings.ORDERS_ADMIN_PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+
+
+def order_rows(page):
+    return page.locator("#orders-rows tr")
+
+
+def test_a_wrong_password_is_said_and_the_right_one_signs_in(page, shop):
+    page.goto("/orders")
+    page.get_by_label("Admin password").fill("not the password")
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("alert").first).to_have_text("invalid password")
+
+    sign_in(page)
+
+    expect(page.locator("#orders-page")).to_have_text(f"Page 1 of 3 · {ORDERS} orders")
+
+
+def test_staff_page_through_filter_and_search_every_order(page, shop):
+    sign_in(page)
+    newest_first = shop.orders[::-1]
+
+    expect(order_rows(page)).to_have_count(20)
+    expect(order_rows(page).first).to_contain_text(f"#{newest_first[0]}")
+    expect(order_rows(page).first).to_contain_text("¥187.50")  # 2 × 49.00 + 89.50
+    page.get_by_role("button", name="Next").click()
+    expect(page.locator("#orders-page")).to_have_text(f"Page 2 of 3 · {ORDERS} orders")
+    expect(order_rows(page).first).to_contain_text(f"#{newest_first[20]}")
+    page.get_by_role("button", name="Next").click()
+    expect(order_rows(page)).to_have_count(5)
+    expect(order_rows(page).last).to_contain_text(f"#{shop.orders[0]}")
+    expect(page.get_by_role("button", name="Next")).to_be_disabled()
+
+    page.get_by_label("Status").select_option("PAID")
+    expect(page.locator("#orders-page")).to_have_text("Page 1 of 1 · 3 orders")
+    expect(order_rows(page)).to_have_count(3)
+    for index in range(3):
+        expect(order_rows(page).nth(index)).to_contain_text("PAID")
+    assert "status=PAID" in page.url
+
+    page.get_by_label("Status").select_option("")
+    page.get_by_label("Order id or request id").fill("req-007")
+    page.get_by_role("button", name="Search").click()
+    expect(order_rows(page)).to_have_count(1)
+    expect(order_rows(page).first).to_contain_text("req-007")
+    page.get_by_label("Order id or request id").fill(str(shop.orders[9]))
+    page.get_by_role("button", name="Search").click()
+    expect(order_rows(page)).to_have_count(1)
+    expect(order_rows(page).first).to_contain_text(f"#{shop.orders[9]}")
+
+
+def test_new_orders_appear_without_a_reload(page, shop):
+    sign_in(page)
+    expect(order_rows(page)).to_have_count(20)
+
+    made = shop.order(ORDERS + 1)["id"]
+
+    expect(page.locator(f"#orders-rows tr[data-order-id='{made}']")).to_be_visible(timeout=15_000)
+    expect(page.locator(f"#orders-rows tr[data-order-id='{made}']")).to_have_class("order-new")
+
+
+def test_an_order_is_marked_paid_and_shipped_and_a_forbidden_move_is_explained(page, shop):
+    sign_in(page)
+    page.get_by_label("Order id or request id").fill("req-001")
+    page.get_by_role("button", name="Search").click()
+    page.get_by_role("link", name=f"#{shop.orders[0]}").click()
+
+    expect(page.locator("#order-status")).to_have_text("PENDING")
+    expect(page.locator("#order-items")).to_contain_text("Poster A3¥49.002¥98.00")
+    expect(page.locator("#order-total")).to_have_text("¥187.50")
+    expect(page.locator("#order-address")).to_contain_text("韩梅梅 · 13800138000")
+    expect(page.locator("#order-address")).to_contain_text("广东省 深圳市 南山区")
+    thumbnail = page.locator(".design-thumbnail")
+    expect(thumbnail).to_have_attribute("src", f"/api/jobs/{shop.job}/tiles/0/0_0.jpg")
+    page.wait_for_function("document.querySelector('.design-thumbnail').naturalWidth > 0")
+    expect(page.get_by_role("link", name="SVG", exact=True)).to_have_attribute("href", f"/api/jobs/{shop.job}/files/svg")
+
+    page.get_by_role("button", name="Ship").click()
+    expect(page.get_by_role("alert").last).to_have_text("order cannot be shipped in status PENDING")
+    page.get_by_role("button", name="Mark paid").click()
+    expect(page.locator("#order-status")).to_have_text("PAID")
+    expect(page.get_by_text("Marked paid.")).to_be_visible()
+    expect(page.locator("#order-error")).to_be_empty()
+    page.get_by_role("button", name="Ship").click()
+    expect(page.locator("#order-status")).to_have_text("SHIPPED")
+    page.get_by_role("button", name="Mark paid").click()
+    expect(page.get_by_role("alert").last).to_have_text("order cannot be marked paid in status SHIPPED")
+
+    order = httpx.get(f"{shop.url}/api/orders/{shop.orders[0]}", headers=shop.staff).json()
+    assert order["status"] == "SHIPPED" and order["paidAt"] and order["shippedAt"]
+
+
+def test_an_expired_token_returns_to_sign_in(page, shop):
+    with mock.patch("time.time", return_value=time.time() - settings.ADMIN_TOKEN_MAX_AGE - 60):
+        expired = admin_token_issue()  # signed 12 hours and a minute ago
+    page.goto("/orders")
+    page.evaluate("([key, token]) => sessionStorage.setItem(key, token)", [TOKEN_KEY, expired])
+
+    page.reload()
+
+    expect(page.get_by_label("Admin password")).to_be_visible()
+    expect(page.locator("#staff-area")).to_be_hidden()
+    assert page.evaluate(f"sessionStorage.getItem('{TOKEN_KEY}')") is None
+
+
+def test_signed_in_staff_look_names_up_through_find(page, shop):
+    sign_in(page)
+    expect(order_rows(page)).to_have_count(20)
+    lookups = []
+    page.on("request", lambda request: lookups.append(request.url) if "/api/jobs/" in request.url else None)
+
+    page.goto(f"/jobs/{shop.job}/find?name=Bruno")
+
+    expect(page.get_by_text("Signed in as staff.")).to_be_visible()
+    assert any(f"/api/jobs/{shop.job}/find?name=Bruno" in url for url in lookups)
+    assert not any("/locations?name=Bruno" in url for url in lookups)

@@ -1,0 +1,165 @@
+"""The studio page, used as a person would: every file uploaded through the form, progress
+watched live, the poster and its files taken away."""
+import re
+import xml.etree.ElementTree as ElementTree
+
+import openpyxl
+from PIL import Image, ImageDraw
+from playwright.sync_api import expect
+
+# Records every value the percent label shows, in order, from the first moment on.
+RECORD_PERCENTS = """
+window.percentsShown = [];
+document.addEventListener("DOMContentLoaded", () => {
+  const label = document.getElementById("job-percent");
+  new MutationObserver(() => window.percentsShown.push(parseInt(label.textContent, 10)))
+    .observe(label, {childList: true, characterData: true, subtree: true});
+});
+"""
+
+
+def name_list(path, count: int = 60):
+    """Names in column B under a header, an id column A beside them."""
+    book = openpyxl.Workbook()
+    book.active.append(["id", "name"])
+    given = ["Anna", "Bruno", "Chloé", "Dmitri", "Emil", "Farah", "Greta", "Hugo"]
+    for number in range(count):
+        book.active.append([number + 1, f"{given[number % len(given)]} {number}"])
+    book.save(path)
+    return path
+
+
+def heart_mask(path):
+    image = Image.new("RGB", (300, 260), "white")
+    draw = ImageDraw.Draw(image)
+    draw.ellipse((20, 20, 160, 150), fill="black")
+    draw.ellipse((140, 20, 280, 150), fill="black")
+    draw.polygon([(28, 110), (272, 110), (150, 250)], fill="black")
+    image.save(path)
+    return path
+
+
+def test_a_poster_made_entirely_in_the_studio(page, tmp_path, tiny_font):
+    # given the studio, with every input a file from this machine
+    page.add_init_script(RECORD_PERCENTS)
+    page.goto("/")
+    page.get_by_label("Name list (.xlsx)").set_input_files(name_list(tmp_path / "class.xlsx"))
+
+    # the first rows appear, and the names column is chosen from them
+    preview = page.locator("#name-preview-table")
+    expect(preview).to_contain_text("Anna 0")
+    expect(page.get_by_label("Names column")).to_have_value("1")  # the text column, guessed
+    page.get_by_label("Names column").select_option(label="B · name")
+    expect(preview.locator("td.read").first).to_have_text("Anna 0")
+
+    # the mask's shape is previewed at the threshold
+    page.get_by_label("Mask image (optional: .png, .jpg)").set_input_files(
+        heart_mask(tmp_path / "heart.png"))
+    expect(page.locator("#mask-canvas")).to_be_visible()
+    corner, centre = page.evaluate("""() => {
+        const canvas = document.getElementById("mask-canvas");
+        const pixel = (x, y) => Array.from(canvas.getContext("2d").getImageData(x, y, 1, 1).data);
+        return [pixel(2, 2), pixel(canvas.width / 2, canvas.height / 2)];
+    }""")
+    assert corner != centre  # outside and inside the shape are drawn apart
+
+    page.get_by_label("…or upload a font (.ttf, .otf, .ttc)").set_input_files(tiny_font())
+    page.get_by_label("Width (px)").fill("480")
+    page.get_by_label("Repetitions").fill("2")
+    page.get_by_label("Margin (px)").fill("1")
+    page.get_by_label("Seed").fill("11")
+    page.get_by_label("Vertical words").select_option("rotate")
+
+    # when it is submitted
+    page.get_by_role("button", name="Make the poster").click()
+
+    # then progress is shown as it happens, never backwards, up to 100%
+    expect(page.locator("#job-percent")).to_have_text("100%", timeout=120_000)
+    expect(page.locator("#job-status")).to_have_text("success")
+    shown = page.evaluate("window.percentsShown")
+    assert shown[-1] == 100
+    assert shown == sorted(shown)
+    assert len(set(shown)) >= 4, shown  # several steps seen, not only the end
+    assert re.search(r"[?&]job=[0-9a-f]{32}", page.url)
+
+    # the poster appears and can be zoomed
+    poster = page.get_by_alt_text("finished poster")
+    expect(poster).to_be_visible()
+    assert page.evaluate("document.getElementById('poster').naturalWidth") == 480
+    page.get_by_role("button", name="zoom in").click()
+    expect(page.locator("#zoom-level")).to_have_text(re.compile(r"\d+%"))
+
+    # the SVG downloads and parses
+    with page.expect_download() as download:
+        page.get_by_role("link", name="Poster SVG").click()
+    svg = ElementTree.parse(download.value.path()).getroot()
+    assert svg.tag == "{http://www.w3.org/2000/svg}svg"
+    assert len(svg.findall("{http://www.w3.org/2000/svg}path")) >= 60
+
+    # custom.svg fills preview with their parameters
+    page.get_by_label("Fill").select_option("line")
+    page.get_by_label("Line pitch").fill("3")
+    page.get_by_role("button", name="Preview").click()
+    expect(page.get_by_alt_text("custom.svg preview")).to_be_visible()
+
+    # the .ai export downloads through the converter
+    with page.expect_download(timeout=60_000) as download:
+        page.get_by_role("button", name="Export .ai").click()
+    assert download.value.suggested_filename.endswith(".ai")
+    with open(download.value.path(), "rb") as exported:
+        assert exported.read(11) == b"%!PS-Adobe-"
+
+    # the line spacing at a print size
+    page.get_by_label("Print width (mm)").fill("300")
+    page.get_by_role("button", name="Check").click()
+    expect(page.locator("#spacing-result [data-key=minSpacingMm]")).to_contain_text("mm")
+
+    # and the job is among the past jobs
+    expect(page.locator("#past-jobs tr.current .status")).to_have_text("success")
+
+
+def test_errors_show_next_to_the_field_they_name(page, tmp_path):
+    page.goto("/")
+    text_list = tmp_path / "names.txt"
+    text_list.write_text("Anna\nBruno\n")
+
+    # a .txt name list: the preview refuses it at once, beside the name-list field
+    page.get_by_label("Name list (.xlsx)").set_input_files(text_list)
+    name_field = page.locator("[data-field=name_list]")
+    expect(name_field.locator(".field-error")).to_have_text("name_list must be xlsx")
+
+    # and so does the submit
+    page.get_by_role("button", name="Make the poster").click()
+    expect(name_field.locator(".field-error")).to_have_text("name_list must be xlsx")
+    expect(name_field).to_have_class(re.compile("invalid"))
+
+    # a parameter out of range is shown next to its own field
+    page.get_by_label("Name list (.xlsx)").set_input_files(name_list(tmp_path / "ok.xlsx"))
+    page.get_by_label("Margin (px)").fill("500")
+    page.get_by_role("button", name="Make the poster").click()
+    margin_error = page.locator("[data-field='params.MARGIN'] .field-error")
+    expect(margin_error).to_have_text(re.compile(r"^params\.MARGIN must be"))
+    expect(name_field.locator(".field-error")).to_have_text("")
+
+
+def test_retries_and_the_failure_are_shown_and_progress_never_goes_back(page, tmp_path):
+    # given far too many names for a small canvas at a fixed smallest size
+    page.add_init_script(RECORD_PERCENTS)
+    page.goto("/")
+    page.get_by_label("Name list (.xlsx)").set_input_files(name_list(tmp_path / "many.xlsx", 200))
+    expect(page.get_by_label("Names column")).to_have_value("1")
+    page.get_by_label("Width (px)").fill("128")
+    page.get_by_label("Height (px)").fill("128")
+    page.get_by_label("Smallest font (px)").fill("6")
+
+    page.get_by_role("button", name="Make the poster").click()
+
+    # then each retry of the engine is shown with its reason, and the failure in the end
+    expect(page.locator("#job-status")).to_have_text("failed", timeout=120_000)
+    retries = page.locator("#retries li")
+    expect(retries.first).to_contain_text("retrying with smaller words")
+    assert retries.count() >= 2
+    expect(page.locator("#job-error")).to_contain_text("names did not fit")
+    shown = page.evaluate("window.percentsShown")
+    assert shown == sorted(shown) and shown[-1] < 100
+    expect(page.get_by_role("heading", name="Poster", exact=True)).to_be_hidden()

@@ -1,0 +1,32 @@
+"""The studio page at `/` and a finished job's lookup page: server-rendered shells whose
+scripts (`static/wordclouds/studio/`, `static/wordclouds/find/`) call only the public /api, so
+each page does what any client can."""
+import segno
+from django.shortcuts import render
+from django.urls import path
+
+from wordclouds.engine.params import KEYS
+
+# The form's fields and defaults come from the engine's params table, so they cannot drift.
+STUDIO_KEYS = ("MASK_THRESHOLD", "N_REPETITIONS", "MARGIN", "PREFER_HORIZONTAL",
+               "VERTICAL_STYLE", "PALETTE", "BACKGROUND_COLOR", "SKIP_ROWS")
+
+
+def studio(request):
+    keys = {key.name: key for key in KEYS if key.name in STUDIO_KEYS}
+    return render(request, "wordclouds/studio.html", {"keys": keys})
+
+
+def find(request, job_id: str):
+    """The lookup page of a finished job; its scripts (`static/wordclouds/find/`) read the
+    job through the public /api, so an unknown job is said there, as the API says it."""
+    page_url = request.build_absolute_uri(request.path)
+    qr_svg = segno.make(page_url, error="m").svg_inline(scale=4, title="QR code of this page")
+    return render(request, "wordclouds/find.html",
+                  {"job_id": job_id, "page_url": page_url, "qr_svg": qr_svg})
+
+
+urlpatterns = [
+    path("", studio, name="studio"),
+    path("jobs/<str:job_id>/find", find, name="find"),
+]

@@ -1,0 +1,131 @@
+// A job's progress from its event stream (GET /api/jobs/<id>/events): stage, percent,
+// messages, the engine's retries, and the queue position while it waits. The bar never
+// moves backwards, whatever order events arrive in after a reconnect.
+import { apiJson } from "./api.js";
+
+const $ = (id) => document.getElementById(id);
+const QUEUE_POLL_MS = 2000;
+const RETRY = /retry/i;
+
+function stageText(stage) {
+  return stage.replaceAll("_", " ");
+}
+
+function statusOf(stage) {
+  if (stage === "queued") return "queued";
+  if (stage === "done") return "success";
+  if (stage === "failed") return "failed";
+  return "running";
+}
+
+export class JobProgress {
+  constructor({ onEnd }) {
+    this.onEnd = onEnd;
+    this.source = null;
+    this.queueTimer = null;
+  }
+
+  watch(jobId) {
+    this.stop();
+    this.jobId = jobId;
+    this.percent = 0;
+    $("progress-panel").hidden = false;
+    $("job-id").textContent = jobId;
+    $("job-error").textContent = "";
+    $("job-log").replaceChildren();
+    $("retries").replaceChildren();
+    $("retries").hidden = true;
+    this.show({ stage: "queued", progress_percent: 0 });
+    $("progress-panel").scrollIntoView({ block: "nearest" });
+    this.source = new EventSource(`/api/jobs/${jobId}/events`);
+    for (const type of ["status", "log"]) {
+      this.source.addEventListener(type, (event) => this.show(JSON.parse(event.data)));
+    }
+    this.source.addEventListener("end", () => {
+      this.stop();
+      this.finish();
+    });
+    // A stream refused outright (an unknown job) is closed, not retried: say why.
+    this.source.addEventListener("error", () => {
+      if (this.source && this.source.readyState === EventSource.CLOSED) {
+        this.stop();
+        this.finish();
+      }
+    });
+  }
+
+  stop() {
+    if (this.source) this.source.close();
+    this.source = null;
+    clearTimeout(this.queueTimer);
+    this.queueTimer = null;
+  }
+
+  show(event) {
+    const status = statusOf(event.stage);
+    this.percent = Math.max(this.percent, event.progress_percent);
+    $("job-status").textContent = status;
+    $("job-status").className = `status status-${status}`;
+    $("job-stage").textContent = stageText(event.stage);
+    $("job-percent").textContent = `${this.percent}%`;
+    $("progress-bar").style.width = `${this.percent}%`;
+    $("progress-bar").parentElement.setAttribute("aria-valuenow", this.percent);
+    if (event.message) {
+      const line = document.createElement("li");
+      line.textContent = event.message;
+      $("job-log").append(line);
+    }
+    if (event.message && RETRY.test(event.message)) this.showRetry(event.message);
+    if (status === "queued") this.pollQueue();
+    else this.hideQueue();
+  }
+
+  showRetry(message) {
+    const line = document.createElement("li");
+    line.textContent = message;
+    $("retries").append(line);
+    $("retries").hidden = false;
+  }
+
+  // Queue position: the queued jobs created before this one (GET /api/jobs?status=queued).
+  pollQueue() {
+    if (this.queueTimer !== null) return;
+    const jobId = this.jobId;
+    const poll = async () => {
+      try {
+        const [job, queued] = await Promise.all([
+          apiJson(`/api/jobs/${jobId}`), apiJson("/api/jobs?status=queued&limit=1000")]);
+        if (jobId !== this.jobId || job.status !== "queued") return;
+        const ahead = queued.filter((other) => other.created_at < job.created_at).length;
+        $("queue-position").textContent = ahead === 0
+          ? "Next in the queue: waiting for a free worker."
+          : `Queued: ${ahead} job${ahead === 1 ? "" : "s"} ahead.`;
+        $("queue-position").hidden = false;
+      } catch {
+        // the stream still reports the job; the position is a courtesy
+      }
+      if (this.queueTimer !== null) this.queueTimer = setTimeout(poll, QUEUE_POLL_MS);
+    };
+    this.queueTimer = setTimeout(poll, 0);
+  }
+
+  hideQueue() {
+    clearTimeout(this.queueTimer);
+    this.queueTimer = null;
+    $("queue-position").hidden = true;
+  }
+
+  async finish() {
+    this.hideQueue();
+    let job;
+    try {
+      job = await apiJson(`/api/jobs/${this.jobId}`);
+    } catch (error) {
+      $("job-error").textContent = error.detail;
+      return;
+    }
+    this.show({ stage: job.stage, progress_percent: job.progress_percent });
+    if (job.error) $("job-error").textContent = job.error;
+    this.onEnd(job);
+  }
+}

@@ -1,0 +1,176 @@
+// A finished job: the poster (zoomable), its downloads, custom.svg fills, the .ai export and
+// the line-spacing check at print size.
+import { api, clearErrors, postJson, saveBlob, showError } from "./api.js";
+
+const $ = (id) => document.getElementById(id);
+const ZOOM_STEP = 1.5;
+const KIND_LABELS = {
+  png: "Poster PNG",
+  svg: "Poster SVG",
+  svg_stroke: "Outline SVG",
+  db: "Positions database",
+  metrics: "Metrics (JSON)",
+};
+const FILL_FIELDS = {
+  fill: [],
+  dot: ["spacing", "radius"],
+  line: ["line_spacing", "line_width", "line_angle"],
+  ring: ["ring_radius", "ring_width", "ring_spacing"],
+};
+const SPACING_RESULT = [
+  ["spacingMm", "spacing at the percentile", "mm"],
+  ["minSpacingMm", "closest approach", "mm"],
+  ["spacingPx", "spacing at the percentile", "px"],
+  ["minSpacingPx", "closest approach", "px"],
+  ["curveCount", "outlines", ""],
+  ["elementWidth", "print width", "mm"],
+  ["elementHeight", "print height", "mm"],
+];
+
+export class JobResult {
+  constructor() {
+    this.zoom = null;
+    for (const button of document.querySelectorAll("[data-zoom]")) {
+      button.addEventListener("click", () => this.zoomBy(button.dataset.zoom));
+    }
+    $("poster-frame").addEventListener("wheel", (event) => {
+      if (!event.ctrlKey) return;
+      event.preventDefault();
+      this.zoomBy(event.deltaY < 0 ? "in" : "out");
+    });
+    $("custom-fill").addEventListener("change", () => this.showFillFields());
+    this.showFillFields();
+    this.bind("custom-form", () => this.previewCustom());
+    this.bind("ai-form", () => this.exportAi());
+    this.bind("spacing-form", () => this.checkSpacing());
+  }
+
+  bind(id, action) {
+    const form = $(id);
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      clearErrors(form);
+      const button = form.querySelector("button[type=submit]");
+      button.disabled = true;
+      try {
+        await action();
+      } catch (error) {
+        showError(form, error.detail ?? String(error));
+      } finally {
+        button.disabled = false;
+      }
+    });
+  }
+
+  show(job) {
+    this.jobId = job.job_id;
+    $("result-panel").hidden = false;
+    const poster = $("poster");
+    poster.src = `${job.artifacts.png}?inline=1`;
+    $("find-link").href = `/jobs/${job.job_id}/find`;
+    this.zoomBy("fit");
+    $("downloads").replaceChildren(...Object.entries(job.artifacts).map(([kind, path]) => {
+      const item = document.createElement("li");
+      const link = document.createElement("a");
+      link.href = path;
+      link.download = "";
+      link.textContent = KIND_LABELS[kind] ?? kind;
+      link.dataset.kind = kind;
+      item.append(link);
+      if (kind === "png" || kind === "svg" || kind === "svg_stroke") {
+        const view = document.createElement("a");
+        view.href = `${path}?inline=1`;
+        view.target = "_blank";
+        view.textContent = "view";
+        item.append(" · ", view);
+      }
+      return item;
+    }));
+    $("custom-preview").hidden = true;
+    $("custom-download").hidden = true;
+    $("spacing-result").hidden = true;
+    $("ai-status").textContent = "";
+  }
+
+  hide() {
+    $("result-panel").hidden = true;
+  }
+
+  zoomBy(how) {
+    const poster = $("poster");
+    const natural = poster.naturalWidth || 1;
+    const fitted = $("poster-frame").clientWidth / natural;
+    const current = this.zoom ?? fitted;
+    this.zoom = { in: current * ZOOM_STEP, out: current / ZOOM_STEP, fit: null }[how];
+    poster.style.width = this.zoom === null ? "100%" : `${Math.round(natural * this.zoom)}px`;
+    $("zoom-level").textContent = this.zoom === null ? "fit" : `${Math.round(this.zoom * 100)}%`;
+  }
+
+  showFillFields() {
+    const fill = $("custom-fill").value;
+    for (const row of document.querySelectorAll("[data-fill]")) row.hidden = row.dataset.fill !== fill;
+  }
+
+  customQuery() {
+    const fill = $("custom-fill").value;
+    const query = new URLSearchParams({
+      fill, color: $("custom-color").value, stroke: $("custom-stroke").checked ? "1" : "0",
+    });
+    for (const name of FILL_FIELDS[fill]) {
+      query.set(name, $("custom-form").elements[name].value);
+    }
+    return query;
+  }
+
+  async customSvg() {
+    const response = await api(`/api/jobs/${this.jobId}/custom.svg?${this.customQuery()}`);
+    return response.blob();
+  }
+
+  async previewCustom() {
+    const blob = await this.customSvg();
+    const url = URL.createObjectURL(blob);
+    $("custom-preview").src = url;
+    $("custom-preview").hidden = false;
+    $("custom-download").href = url;
+    $("custom-download").download = `custom-${this.jobId}.svg`;
+    $("custom-download").hidden = false;
+  }
+
+  async exportAi() {
+    $("ai-status").textContent = "converting…";
+    try {
+      const source = $("ai-source").value === "custom"
+        ? await this.customSvg()
+        : await (await api(`/api/jobs/${this.jobId}/files/svg`)).blob();
+      const filename = `wordcloud-${this.jobId}`;
+      const response = await postJson("/api/exports/ai", { svg: await source.text(), filename });
+      saveBlob(await response.blob(), `${filename}.ai`);
+      $("ai-status").textContent = `${filename}.ai saved`;
+    } catch (error) {
+      $("ai-status").textContent = "";
+      throw error;
+    }
+  }
+
+  async checkSpacing() {
+    const form = $("spacing-form");
+    const body = {};
+    for (const name of ["elementWidth", "elementHeight", "percentile", "sampleStep"]) {
+      const text = form.elements[name].value.trim();
+      if (text !== "") body[name] = Number(text);
+    }
+    const response = await postJson(`/api/jobs/${this.jobId}/analyze-line-spacing`, body);
+    const result = await response.json();
+    $("spacing-result").replaceChildren(...SPACING_RESULT.map(([key, label, unit]) => {
+      const row = document.createElement("tr");
+      const value = typeof result[key] === "number" ? +result[key].toFixed(3) : result[key];
+      row.innerHTML = "<th></th><td></td>";
+      row.cells[0].textContent = label;
+      row.cells[1].textContent = `${value} ${unit}`.trim();
+      row.dataset.key = key;
+      return row;
+    }));
+    $("spacing-result").hidden = false;
+  }
+}

@@ -1,0 +1,39 @@
+// The studio page: wires the job form, the progress view, the result tools and the list of
+// past jobs. The job being shown is in the address (/?job=<id>), so it can be linked to.
+import { JobForm } from "./job-form.js";
+import { showPastJobs } from "./past-jobs.js";
+import { JobProgress } from "./progress.js";
+import { JobResult } from "./result.js";
+
+const pastJobs = document.getElementById("past-jobs");
+const result = new JobResult();
+let current = new URLSearchParams(window.location.search).get("job");
+
+const progress = new JobProgress({
+  onEnd(job) {
+    if (job.status === "success") result.show(job);
+    showPastJobs(pastJobs, { current });
+  },
+});
+
+function open(jobId) {
+  current = jobId;
+  result.hide();
+  progress.watch(jobId);
+  showPastJobs(pastJobs, { current });
+}
+
+new JobForm(document.getElementById("job-form"), {
+  onSubmitted(jobId) {
+    window.history.pushState({ job: jobId }, "", `/?job=${jobId}`);
+    open(jobId);
+  },
+});
+
+window.addEventListener("popstate", () => {
+  const jobId = new URLSearchParams(window.location.search).get("job");
+  if (jobId) open(jobId);
+});
+
+if (current) open(current);
+else showPastJobs(pastJobs, { current });
