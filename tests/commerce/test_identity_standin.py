@@ -1,0 +1,55 @@
+"""The stand-in identity platform for local development: refused without DEBUG, and when
+started as `make run` starts it, a newcomer logs in with any code over real sockets."""
+import os
+import subprocess
+import sys
+import time
+
+import httpx
+import pytest
+from django.core.management import call_command
+from django.core.management.base import SystemCheckError
+from rest_framework.test import APIClient
+
+from tests.processes import BASE_DIR, free_port
+
+
+def test_the_stand_in_is_refused_when_debug_is_off(settings):
+    settings.IDENTITY_STANDIN, settings.DEBUG = True, False
+
+    with pytest.raises(SystemCheckError, match="commerce.E001"):
+        call_command("check")
+
+
+def test_the_stand_in_is_accepted_in_development_and_off_by_default(settings):
+    call_command("check")  # off: nothing to say
+    settings.IDENTITY_STANDIN, settings.DEBUG = True, True
+    call_command("check")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_any_code_logs_in_through_the_running_stand_in(settings):
+    port = free_port()
+    env = {**os.environ, "DEBUG": "1", "IDENTITY_STANDIN": "1", "IDENTITY_STANDIN_PORT": str(port),
+           "IDENTITY_APP_ID": settings.IDENTITY_APP_ID, "IDENTITY_APP_SECRET": settings.IDENTITY_APP_SECRET}
+    process = subprocess.Popen([sys.executable, "manage.py", "identity_standin"], cwd=BASE_DIR,
+                               env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        settings.IDENTITY_PLATFORM_URL = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                httpx.get(settings.IDENTITY_PLATFORM_URL, timeout=1)
+                break
+            except httpx.TransportError:
+                assert time.monotonic() < deadline and process.poll() is None, process.stdout.read()
+                time.sleep(0.1)
+        first = APIClient().post("/api/auth/login", {"code": "alice"}, format="json")
+        again = APIClient().post("/api/auth/login", {"code": "alice"}, format="json")
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+    assert first.status_code == 200, first.json()
+    assert first.json()["user"]["openid"] == "dev-alice"
+    assert again.json()["user"]["id"] == first.json()["user"]["id"]
