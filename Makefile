@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
 PORT ?= 8000
 
-.PHONY: run test setup migrate system-deps bench
+.PHONY: run test setup static migrate system-deps container-deps bench
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -18,22 +18,47 @@ $(INSTALLED): requirements.txt | $(PY)
 
 setup: $(INSTALLED)
 
-# Ghostscript and Scribus are the real readers the export tests check the .ai files with.
+# numba compiles the engine on its first run (10-20 s); doing it here, once after installing
+# and again after the engine changes, keeps that out of the first job `make run` serves.
+# The compiled code is cached in __pycache__ beside the engine (or in NUMBA_CACHE_DIR).
+WARM := $(VENV)/.engine-warm
+$(WARM): $(INSTALLED) $(wildcard wordclouds/engine/*.py)
+	$(PY) manage.py warm_engine
+	touch $@
+
+# Ghostscript and Scribus are the real readers the export tests check the .ai files with;
+# Chromium is the browser the page tests (tests/pages/) drive; Pango's pango-view is the
+# independent shaper the engine's drawing of names is checked against (tests/engine/).
 system-deps:
-	@command -v gs >/dev/null && command -v scribus >/dev/null || { \
-		echo "installing ghostscript and scribus from Debian's packages"; \
+	@command -v gs >/dev/null && command -v scribus >/dev/null && command -v chromium >/dev/null \
+		&& command -v pango-view >/dev/null || { \
+		echo "installing ghostscript, scribus, chromium and pango-view from Debian's packages"; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update -q && \
 		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q \
-			ghostscript scribus >/dev/null; }
+			ghostscript scribus chromium pango1.0-tools >/dev/null; }
 
-migrate: setup
+# Podman, its compose front end, runc and debootstrap build and run the images (deploy/).
+container-deps:
+	@command -v podman >/dev/null && command -v podman-compose >/dev/null && \
+		command -v runc >/dev/null && command -v debootstrap >/dev/null || { \
+		echo "installing podman, podman-compose, runc and debootstrap from Debian's packages"; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -q && \
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q \
+			podman podman-compose runc debootstrap >/dev/null; }
+
+# The admin's and the pages' CSS and scripts, served by the service itself (servestatic).
+static: setup
+	$(PY) manage.py collectstatic --noinput --verbosity 0
+
+migrate: static
 	$(PY) manage.py migrate --noinput
 
-run: migrate
+run: migrate $(WARM)
 	PORT=$(PORT) $(PY) manage.py runall
 
-test: setup system-deps
+test: setup system-deps static
 	$(PY) -m pytest
 
 bench: setup

@@ -2,7 +2,7 @@
 
 Two inputs:
 1. The SVG of a 10,000-name job: the engine's wordcloud.svg for
-   /work/shared/bench/names_10000.xlsx when `wordclouds.engine.generate` exists, otherwise a
+   bench/fixtures/names_10000.xlsx when `wordclouds.engine.generate` exists, otherwise a
    synthesised one of the same content (each name's glyph outlines from the bundled font as
    one <path>, random size, position, colour and 0/90 degree rotation on a 4000 x 4000
    canvas; the output says which).
@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-NAMES = Path("/work/shared/bench/names_10000.xlsx")
+NAMES = ROOT / "bench" / "fixtures" / "names_10000.xlsx"
 LIMIT = 25 * 1024 * 1024
 
 

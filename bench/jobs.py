@@ -4,7 +4,7 @@ the client (client clock minus the event's timestamp; one machine, one clock).
 
     .venv/bin/python bench/jobs.py [--names 300 10000] [--redis redis://127.0.0.1:6379/0]
 
-Starts daphne and qcluster like the e2e tests (tests/wordclouds/conftest.py: a throw-away
+Starts the web server and the worker like the e2e tests (tests/processes.py: a throw-away
 SQLite database and MEDIA_ROOT), once with the database broker and polling streams and,
 with --redis, once with Redis.
 """

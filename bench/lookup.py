@@ -1,7 +1,7 @@
 """Time the endpoints on a finished job over HTTP: `python bench/lookup.py [--names XLSX]`.
 
 Makes a throw-away database and MEDIA_ROOT, runs the engine's command line on the names
-(default /work/shared/bench/names_10000.xlsx, heart mask) into MEDIA_ROOT/jobs/<id>/ (a
+(default bench/fixtures/names_10000.xlsx, heart mask) into MEDIA_ROOT/jobs/<id>/ (a
 finished job without a record), adds a second record-less job whose positions.db holds the
 same placements ten times over (100,000 rows; lookups only), starts a daphne server on
 loopback, and times real HTTP requests: medians of locations and find, and of custom.svg
@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from tests.processes import free_port  # noqa: E402
 
-SHARED = Path("/work/shared/bench")
+FIXTURES = ROOT / "bench" / "fixtures"
 
 
 def make_job(names: Path, mask: Path, jobs: Path) -> str:
@@ -97,8 +97,8 @@ def median_ms(samples: list[float]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--names", type=Path, default=SHARED / "names_10000.xlsx")
-    parser.add_argument("--mask", type=Path, default=SHARED / "heart.png")
+    parser.add_argument("--names", type=Path, default=FIXTURES / "names_10000.xlsx")
+    parser.add_argument("--mask", type=Path, default=FIXTURES / "heart.png")
     parser.add_argument("--lookups", type=int, default=200)
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="bench-lookup-"))

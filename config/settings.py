@@ -18,7 +18,10 @@ def env_bool(name: str, default: bool) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
-SECRET_KEY = os.environ.get("SECRET_KEY", "dev-only-insecure-key-change-me-in-production-0123456789")
+# The built-in key is for development only: `manage.py check --deploy` fails while it is in use
+# (wordclouds.E002), since anyone who read the code could forge admin and end-user tokens.
+SECRET_KEY_DEFAULT = "dev-only-insecure-key-change-me-in-production-0123456789"
+SECRET_KEY = os.environ.get("SECRET_KEY", SECRET_KEY_DEFAULT)
 DEBUG = env_bool("DEBUG", False)
 ALLOWED_HOSTS = os.environ.get("ALLOWED_HOSTS", "*").split(",")
 
@@ -30,9 +33,11 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "servestatic",
     "corsheaders",
     "rest_framework",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "django_q",
     "channels",
     "wordclouds",
@@ -43,6 +48,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "corsheaders.middleware.CorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # Static files come from the service itself, under daphne, in every mode (no CDN).
+    "servestatic.middleware.ServeStaticMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -58,7 +65,8 @@ APPEND_SLASH = False
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [],
+        # templates/: the page shell (base.html) every app's pages extend.
+        "DIRS": [BASE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -96,7 +104,15 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "var" / "static"
+# Filled by `manage.py collectstatic` (the Makefile's set-up) and served by servestatic; with
+# DEBUG on, servestatic also reads the apps' static folders directly.
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "var" / "static"))
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # Compressed copies, names without hashes: templates render before any collectstatic.
+    "staticfiles": {"BACKEND": "servestatic.storage.CompressedStaticFilesStorage"},
+}
 MEDIA_URL = "media/"
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "media"))
 
@@ -106,6 +122,8 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 NAME_LIST_MAX_BYTES = 20 * 1024 * 1024
 MASK_IMAGE_MAX_BYTES = 25 * 1024 * 1024
 MASK_IMAGE_MAX_PIXELS = 50_000_000
+# A mask smaller than this a side draws nothing useful (and makes a canvas that small).
+MASK_MIN_SIDE = int(os.environ.get("MASK_MIN_SIDE", 16))
 FONT_MAX_BYTES = 50 * 1024 * 1024
 ASSET_MAX_BYTES = 50 * 1024 * 1024
 SVG_EXPORT_MAX_BYTES = 25 * 1024 * 1024
@@ -124,10 +142,31 @@ IDENTITY_PLATFORM_URL = os.environ.get("IDENTITY_PLATFORM_URL", "https://api.wei
 IDENTITY_APP_ID = os.environ.get("IDENTITY_APP_ID", "")
 IDENTITY_APP_SECRET = os.environ.get("IDENTITY_APP_SECRET", "")
 IDENTITY_TIMEOUT = float(os.environ.get("IDENTITY_TIMEOUT", 5))
+# Local development only: `make run` also starts a stand-in identity platform on loopback
+# (commerce/identity_standin.py, any code logs in) and the client talks to it. Refused by a
+# system check (commerce.E001) unless DEBUG is on.
+IDENTITY_STANDIN = env_bool("IDENTITY_STANDIN", False)
+IDENTITY_STANDIN_PORT = int(os.environ.get("IDENTITY_STANDIN_PORT", 8020))
+if IDENTITY_STANDIN:
+    IDENTITY_PLATFORM_URL = f"http://127.0.0.1:{IDENTITY_STANDIN_PORT}"
 # Lifetime (seconds) of the signed end-user token from POST /api/auth/login.
 COMMERCE_USER_TOKEN_MAX_AGE = int(os.environ.get("COMMERCE_USER_TOKEN_MAX_AGE", 7 * 24 * 3600))
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
+
+# Django's cache holds the failed-login counts. Each process has its own unless CACHE_URL names
+# a Redis database shared by every web process (several web replicas need it, or the login
+# throttle counts per replica). Give it a database of its own (e.g. redis://host:6379/1): the
+# cache's clear() empties its whole database, which must not be the job queue's.
+CACHE_URL = os.environ.get("CACHE_URL", "")
+if CACHE_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                          "LOCATION": CACHE_URL}}
+
+# Behind a reverse proxy that terminates TLS and sets X-Forwarded-Proto (deploy/nginx.conf):
+# requests it marks https count as secure. Only with a proxy that overwrites the header.
+if env_bool("TRUST_PROXY_HEADERS", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 Q_CLUSTER = {
     # Q_NAME keeps the queues of separate installations (or test runs) sharing one Redis apart.
@@ -165,13 +204,43 @@ JOB_HEARTBEAT_SECONDS = float(os.environ.get("JOB_HEARTBEAT_SECONDS", 5))
 JOB_STALE_SECONDS = float(os.environ.get("JOB_STALE_SECONDS", 30))
 EVENTS_POLL_SECONDS = float(os.environ.get("EVENTS_POLL_SECONDS", 0.5))
 EVENTS_KEEPALIVE_SECONDS = float(os.environ.get("EVENTS_KEEPALIVE_SECONDS", 10))
+# The reconnect delay (ms) a stream suggests to EventSource clients (`retry:`).
+EVENTS_RETRY_MS = int(os.environ.get("EVENTS_RETRY_MS", 3000))
+# Database reads of event streams running at once per web process (each closes its
+# connection), which bounds the connections streams use however many are open.
+EVENTS_DB_READERS = int(os.environ.get("EVENTS_DB_READERS", 8))
+
+# Hostile input and faults (docs/architecture.md, "Bounds"). Request limits below Django:
+# request line plus headers, answered 431 in JSON (config/asgi.py). Django's own: at most this
+# many form fields and file parts per request (400).
+REQUEST_HEADERS_MAX_BYTES = int(os.environ.get("REQUEST_HEADERS_MAX_BYTES", 16 * 1024))
+DATA_UPLOAD_MAX_NUMBER_FIELDS = int(os.environ.get("DATA_UPLOAD_MAX_NUMBER_FIELDS", 1000))
+DATA_UPLOAD_MAX_NUMBER_FILES = int(os.environ.get("DATA_UPLOAD_MAX_NUMBER_FILES", 100))
+# Heavy requests (project renders, custom.svg, line spacing) run in a forked child of the web
+# process, killed after this many seconds or when it needs more memory (422 either way).
+HEAVY_TIME_LIMIT_SECONDS = float(os.environ.get("HEAVY_TIME_LIMIT_SECONDS", 30))
+HEAVY_MEMORY_LIMIT_MB = int(os.environ.get("HEAVY_MEMORY_LIMIT_MB", 1024))
+# At most this many heavy children at once per web process; more wait for a slot.
+HEAVY_CONCURRENCY = int(os.environ.get("HEAVY_CONCURRENCY", 4))
+# A project render draws at most this many pixels: stickers at their box size plus the
+# decoded pixels of their raster assets (422 beyond).
+RENDER_MAX_PIXELS = int(os.environ.get("RENDER_MAX_PIXELS", 300_000_000))
+# The worker's supervisor (manage.py runcluster) pings the cluster through the broker every
+# WORKER_PING_SECONDS and restarts it when a ping waits WORKER_STALL_SECONDS while no running
+# job beats; /api/health answers 503 when no worker was seen for WORKER_DEAD_SECONDS.
+WORKER_PING_SECONDS = float(os.environ.get("WORKER_PING_SECONDS", 5))
+WORKER_STALL_SECONDS = float(os.environ.get("WORKER_STALL_SECONDS", 20))
+# ...or, before its first answer since it (re)started, this long (its workers warm up first).
+WORKER_START_SECONDS = float(os.environ.get("WORKER_START_SECONDS", 120))
+WORKER_DEAD_SECONDS = float(os.environ.get("WORKER_DEAD_SECONDS", 60))
 
 CORS_ALLOW_ALL_ORIGINS = True
 CORS_URLS_REGEX = r"^/api/.*$"
 
 REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "config.errors.api_exception_handler",
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "config.schema.AutoSchema",
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "config.negotiation.AnyAccept",
     "DEFAULT_AUTHENTICATION_CLASSES": [],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
@@ -188,10 +257,17 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Word-cloud jobs, lookups, exports, posters and orders. See docs/api.md.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Upload fields are `format: binary` in request bodies (their own *Request components).
+    "COMPONENT_SPLIT_REQUEST": True,
+    # Swagger UI and ReDoc come from the service itself (drf-spectacular-sidecar), no CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         # The job event stream is a plain async view, which drf-spectacular cannot see.
         "wordclouds.api.job_events.document_event_stream",
+        "config.schema.complete_errors",
     ],
 }
 

@@ -1,14 +1,10 @@
 """One conversion, SVG bytes to Illustrator bytes, run in a forked child with a hard memory
-and time limit, so that no input can take the converter down with it."""
+and time limit (config/isolated.py), so that no input can take the converter down with it."""
 import json
 import logging
-import os
-import resource
-import select
-import signal
-import time
 
 from config.errors import ServiceError
+from config.isolated import Limits, run_isolated
 from exports.ai_writer import write_ai
 from exports.svg_reader import read_svg
 
@@ -26,81 +22,15 @@ def convert(svg: bytes, *, title: str) -> bytes:
 
 def convert_isolated(svg: bytes, *, title: str) -> tuple[int, bytes]:
     """(status, body): 200 and the file, or an error status and a JSON `{"detail"}` body."""
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(read_end)
-        _child(svg, title, write_end)
-    os.close(write_end)
+    # The server bounds concurrent conversions itself (ConverterServer.slots).
+    limits = Limits(seconds=TIME_LIMIT_SECONDS, memory_bytes=MEMORY_LIMIT_BYTES,
+                    too_slow=TOO_SLOW, too_big=TOO_BIG)
     try:
-        output = _read_until(read_end, time.monotonic() + TIME_LIMIT_SECONDS)
-    finally:
-        os.close(read_end)
-        _reap(pid)
-    if output is None:
-        return 422, _detail(TOO_SLOW)
-    status_line, _, body = output.partition(b"\n")
-    if not status_line.isdigit():
-        return 422, _detail(TOO_BIG)
-    return int(status_line), body
-
-
-def _child(svg: bytes, title: str, write_end: int):
-    """Runs in the forked child: converts, reports through the pipe, and always exits
-    here, whatever happened (the child must never return into the server's code)."""
-    try:
-        status, body = _convert_limited(svg, title)
-        report = memoryview(b"%d\n" % status + body)
-        while report:
-            report = report[os.write(write_end, report):]
-    finally:
-        os._exit(0)
-
-
-def _convert_limited(svg: bytes, title: str) -> tuple[int, bytes]:
-    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-    with open("/proc/self/statm") as statm:
-        current = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
-    limit = current + MEMORY_LIMIT_BYTES
-    if hard != resource.RLIM_INFINITY:
-        limit = min(limit, hard)
-    outcome = None
-    try:
-        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
-        outcome = 200, convert(svg, title=title)
+        return 200, run_isolated(limits, convert, svg, title=title)
     except ServiceError as error:
-        outcome = error.status_code, _detail(error.detail)
-    except (MemoryError, RecursionError):
-        pass
-    except Exception:  # a bug, not the input's fault: logged, answered 500, the server goes on
-        logger.exception("conversion failed")
-        outcome = 500, _detail("conversion failed")
-    finally:
-        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))  # room to report
-    return outcome or (422, _detail(TOO_BIG))
-
-
-def _read_until(fd: int, deadline: float) -> bytes | None:
-    chunks = []
-    while True:
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            return None
-        ready, _, _ = select.select([fd], [], [], remaining)
-        if not ready:
-            return None
-        chunk = os.read(fd, 1 << 20)
-        if not chunk:
-            return b"".join(chunks)
-        chunks.append(chunk)
-
-
-def _reap(pid: int):
-    try:
-        os.kill(pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
-    os.waitpid(pid, 0)
+        return error.status_code, _detail(error.detail)
+    except RuntimeError:  # a bug, logged by the child: answered 500, the server goes on
+        return 500, _detail("conversion failed")
 
 
 def _detail(text: str) -> bytes:

@@ -5,11 +5,11 @@ from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
-from rest_framework.negotiation import BaseContentNegotiation
 from rest_framework.parsers import JSONParser
 from rest_framework.views import APIView
 
 from config.errors import TooLarge
+from config.negotiation import AnyAccept
 from exports.services import (
     AI_CONTENT_TYPE,
     SVG_TOO_LARGE,
@@ -18,19 +18,16 @@ from exports.services import (
 )
 
 
-class JsonErrorsAnyAccept(BaseContentNegotiation):
-    """The file is not rendered by DRF, so any Accept (application/illustrator,
-    application/postscript, */*) is served; errors are always JSON."""
+class JsonBodyAnyAccept(AnyAccept):
+    """Any Accept is served (the file is not rendered by DRF); the body is read as JSON
+    whatever its content type says."""
 
     def select_parser(self, request, parsers):
         return parsers[0]
 
-    def select_renderer(self, request, renderers, format_suffix=None):
-        return renderers[0], renderers[0].media_type
-
 
 class AiExportView(APIView):
-    content_negotiation_class = JsonErrorsAnyAccept
+    content_negotiation_class = JsonBodyAnyAccept
     parser_classes = [JSONParser]
 
     @extend_schema(

@@ -16,3 +16,18 @@ def admin_password_check(app_configs, **kwargs):
             id="wordclouds.W001",
         )
     ]
+
+
+@checks.register(checks.Tags.security, deploy=True)
+def secret_key_check(app_configs, **kwargs):
+    """`manage.py check --deploy` fails while SECRET_KEY is the built-in development key: it
+    signs admin and end-user tokens, so anyone who read the code could forge them."""
+    if settings.SECRET_KEY != settings.SECRET_KEY_DEFAULT:
+        return []
+    return [
+        checks.Error(
+            "SECRET_KEY is not set: tokens are signed with the built-in development key.",
+            hint="Set the SECRET_KEY environment variable to a long random string.",
+            id="wordclouds.E002",
+        )
+    ]

@@ -17,9 +17,12 @@ from io import BytesIO
 from xml.etree import ElementTree
 
 import resvg_py
+from django.conf import settings
+from django.db.models import prefetch_related_objects
 from PIL import Image, ImageOps
 
 from config.errors import Unprocessable
+from config.isolated import run_heavy
 from wordclouds.models import Asset, Project
 from wordclouds.services.fonts import default_font_file
 from wordclouds.services.stored_files import media_path
@@ -29,6 +32,13 @@ SVG_CONTENT_TYPE = "image/svg+xml"
 # A sticker far larger than the poster is rasterised at most at this multiple of the poster's
 # longer side before being placed; only a part of it can show anyway.
 RASTER_LIMIT_FACTOR = 2
+
+
+def project_render(project: Project, kind: str) -> bytes:
+    """render.png or render.svg of the project, drawn in a forked child with the heavy-work
+    limits (config/isolated.py): the database is read here, the pixels are made there."""
+    prefetch_related_objects([project], "assets")
+    return run_heavy(f"render.{kind}", render_png if kind == "png" else render_svg, project)
 
 
 def _stickers_with_assets(project: Project) -> list[tuple[int, dict, Asset]]:
@@ -46,18 +56,40 @@ def render_png(project: Project) -> bytes:
     width, height = project.template.width, project.template.height
     canvas = Image.new("RGBA", (width, height), (*_rgb(project.background_color), 255))
     limit = RASTER_LIMIT_FACTOR * max(width, height)
+    drawn = []
     for index, sticker, asset in _stickers_with_assets(project):
         region = _covered_region(sticker, canvas.size)
-        if region is None:
-            continue
-        size = (
-            min(max(1, math.ceil(sticker["width"])), limit),
-            min(max(1, math.ceil(sticker["height"])), limit),
-        )
+        if region is not None:
+            size = (
+                min(max(1, math.ceil(sticker["width"])), limit),
+                min(max(1, math.ceil(sticker["height"])), limit),
+            )
+            drawn.append((index, sticker, asset, region, size))
+    _check_work(drawn)
+    for index, sticker, asset, region, size in drawn:
         _place(canvas, _sticker_raster(asset, index, size), sticker, region)
     out = BytesIO()
     canvas.convert("RGB").save(out, "PNG")
     return out.getvalue()
+
+
+def _check_work(drawn: list) -> None:
+    """Refuse a poster whose stickers need more pixels made than RENDER_MAX_PIXELS before
+    drawing any: each sticker's raster at its box size, plus the decoded pixels of each
+    raster asset (a small PNG file can hold 50 megapixels)."""
+    pixels = 0
+    for index, sticker, asset, region, size in drawn:
+        pixels += size[0] * size[1]
+        if asset.content_type != SVG_CONTENT_TYPE:
+            try:
+                with Image.open(media_path(asset.file)) as image:
+                    pixels += image.width * image.height
+            except (OSError, ValueError) as error:
+                raise Unprocessable(f"stickers[{index}] asset {asset.id} cannot be drawn") from error
+    if pixels > settings.RENDER_MAX_PIXELS:
+        raise Unprocessable(
+            f"the stickers need {pixels // 1_000_000} megapixels drawn; at most "
+            f"{settings.RENDER_MAX_PIXELS // 1_000_000} are allowed")
 
 
 def _sticker_raster(asset: Asset, index: int, size: tuple[int, int]) -> Image.Image:

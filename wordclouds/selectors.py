@@ -1,7 +1,7 @@
 """Where a job's files live, and finding a job whether or not it has a database record.
 
 A directory under MEDIA_ROOT/jobs/ that holds a finished position database but has no
-record is a successful job for every job endpoint (decisions.md, Jobs)."""
+record is a successful job for every job endpoint (docs/architecture.md)."""
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path

@@ -43,7 +43,7 @@ def sample_names(count: int) -> list[str]:
 @pytest.fixture
 def finished_job_dir(media_root, names_xlsx):
     """A factory: a finished job folder made by the engine, without a database record
-    (decisions.md: such a folder is a successful job). Returns the job id."""
+    (such a folder is a successful job, docs/architecture.md). Returns the job id."""
 
     def make(names=None, params=None) -> str:
         job_id = uuid.uuid4().hex

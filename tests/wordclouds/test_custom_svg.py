@@ -243,3 +243,41 @@ def test_a_font_file_that_no_longer_reads_is_422(api, job_id):
 
     assert response.status_code == 422
     assert response.json() == {"detail": "font_file is not a valid font"}
+
+
+@pytest.mark.parametrize("fill", ["dot", "line", "ring"])
+def test_patterns_and_outlines_of_a_variable_font_keep_to_the_letters(api, media_root,
+                                                                      names_xlsx, fill):
+    # given a job drawn with Inter, a variable font whose glyphs have overlapping contours
+    import fontpkg_inter
+    from scipy import ndimage
+
+    inter = fontpkg_inter.ROOT / "files" / "Inter[opsz,wght].ttf"
+    job_id = "c" * 32
+    engine.generate(names_path=names_xlsx(["ABBA 8080", "Bobby", "Qopda"]),
+                    out_dir=jobs_root() / job_id, params=PARAMS, font_path=inter)
+    (jobs_root() / job_id / "input").mkdir()
+    (jobs_root() / job_id / "input" / "font.ttf").write_bytes(inter.read_bytes())
+    Job.objects.create(id=job_id, status=Job.Status.SUCCESS, name_list="names.xlsx",
+                       font_file="font.ttf")
+    # when the pattern is drawn, and the outline alone (a grid too coarse for any mark)
+    plain = ink(custom_svg(api, job_id).content)
+    marks = ink(custom_svg(api, job_id, fill=fill, spacing="2", radius="0.8",
+                           ring_spacing="3", line_spacing="2").content)
+    outline = ink(custom_svg(api, job_id, fill=fill, spacing="5000", ring_spacing="5000",
+                             line_spacing="5000", stroke="true", line_width="0.5").content)
+    # then no mark lies in a counter: the background enclosed by a letter, a pixel in from
+    # its edge
+    background, _ = ndimage.label(plain < 0.01)
+    counters = ~np.isin(background, np.unique(np.concatenate(
+        [background[0], background[-1], background[:, 0], background[:, -1]])))
+    counters = ndimage.binary_erosion(counters, iterations=2)
+    assert counters.sum() > 200  # the names have counters to test
+    assert marks[counters].max() < 0.05
+    # and the outline runs along the letters' edges only: none of it in a counter, none
+    # inside the ink, where a cutter following the outline would cut a letter apart (the
+    # crossings of overlapping contours, were they not merged)
+    inside = ndimage.binary_erosion(plain > 0.99, iterations=2)
+    assert outline.sum() > 0.05 * plain.sum()
+    assert outline[counters].max() < 0.05
+    assert outline[inside].max() < 0.05

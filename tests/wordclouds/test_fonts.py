@@ -59,7 +59,10 @@ def test_list_starts_with_the_bundled_cjk_default(api):
     assert default["is_default"] is True
     assert default["family"].startswith("Noto Sans CJK")
     assert default["filename"].endswith(".ttc")
-    assert set(default) == {"id", "name", "family", "filename", "is_default", "created_at"}
+    assert set(default) == {"id", "name", "family", "filename", "is_default", "created_at",
+                            "coverage"}
+    for script in ("Latin", "Arabic", "Hebrew", "Thai", "Devanagari", "Hangul", "emoji"):
+        assert script in default["coverage"]
 
 
 def test_upload_stores_the_font_and_lists_it_after_the_default(api, media_root):
@@ -71,7 +74,7 @@ def test_upload_stores_the_font_and_lists_it_after_the_default(api, media_root):
     record = response.json()
     assert record == {
         "id": record["id"], "name": "Test Sans", "family": "Test Sans", "filename": "MyFont.TTF",
-        "is_default": False, "created_at": record["created_at"],
+        "is_default": False, "created_at": record["created_at"], "coverage": "",
     }
     assert (media_root / "fonts" / f"{record['id']}.ttf").read_bytes() == content
     listed = api.get("/api/fonts").json()

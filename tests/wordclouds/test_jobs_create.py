@@ -93,7 +93,7 @@ def test_the_new_job_answers_as_job_status(post_job, api):
     ("{not json", "params must be valid JSON"),
     ("[1, 2]", "params must be JSON object"),
     ({"COLOUR": "#000000"}, "unknown params key: COLOUR"),
-    ({"SEED": "seven"}, "params.SEED must be an integer"),
+    ({"SEED": "seven"}, "params.SEED must be an integer from 0 to 2^63-1"),
     ({"N_REPETITIONS": 51}, "params.N_REPETITIONS must be an integer from 1 to 50"),
     ({"MODE": "IMAGE"}, "mask_image is required when MODE=IMAGE"),
     ({"DATA_COL_INDEX": 3}, "name_list has no names in column 3"),
@@ -223,3 +223,17 @@ def test_a_job_that_cannot_be_handed_to_the_broker_fails(post_job, monkeypatch):
 
     job = Job.objects.get(id=response.json()["job_id"])
     assert (job.status, job.error) == ("failed", ENQUEUE_ERROR)
+
+
+def test_a_name_no_font_can_draw_is_refused_with_its_row_and_code_point(
+        post_job, names_xlsx, media_root):
+    # Given a name list whose third name holds a private-use character
+    names = named("names.xlsx", names_xlsx(["Anna", "Łukasz", "Bo\ue000b"]).read_bytes())
+    # When the job is submitted
+    response, callbacks = post_job(name_list=names)
+    # Then it is refused, naming the row, the name and the code point, and nothing exists
+    assert response.status_code == 400
+    assert response.json()["detail"].startswith(
+        'name_list row 4: "Bo\ue000b" has characters no font can draw (U+E000)')
+    assert callbacks == []
+    assert_nothing_created(media_root)

@@ -10,6 +10,7 @@ from django.db.models import QuerySet
 from config.errors import Conflict, InvalidInput, NotFound
 from wordclouds.models import Asset, Project, new_id
 from wordclouds.selectors import ARTIFACTS, artifact_path, job_get
+from wordclouds.services.form_text import form_text
 from wordclouds.services.stored_files import (
     StoredFile,
     copy_into,
@@ -44,12 +45,7 @@ def asset_list(*, type: str = "", job_id: str = "") -> QuerySet[Asset]:
 
 
 def _checked_labels(*, name: str, type: str) -> tuple[str, str]:
-    name, type = name.strip(), type.strip()
-    if len(name) > 200:
-        raise InvalidInput("name must be at most 200 characters")
-    if len(type) > 64:
-        raise InvalidInput("type must be at most 64 characters")
-    return name, type
+    return form_text(name, field="name", limit=200), form_text(type, field="type", limit=64)
 
 
 def _saved(stored: StoredFile, **fields) -> Asset:

@@ -1,5 +1,5 @@
 """custom.svg: a finished job's words re-exported from positions.db and the job's font, in
-an engraving fill style (decisions.md, custom.svg). Patterns are real geometry cut to the
+an engraving fill style (docs/lookup.md, custom.svg). Patterns are real geometry cut to the
 glyphs (services/fill_patterns.py): circles, polygons and paths in one solid colour, never
 `<pattern>`, `<clipPath>`, `<mask>` or opacity, so every output converts to .ai."""
 import math
@@ -12,6 +12,7 @@ import numpy as np
 import shapely
 
 from config.errors import Conflict, InvalidInput, Unprocessable
+from config.isolated import run_heavy
 from wordclouds import engine
 from wordclouds.selectors import JobView, artifact_path, job_get
 from wordclouds.services.fill_patterns import (
@@ -45,6 +46,12 @@ class CustomSvgOptions:
 
 
 POSITIVE = ("spacing", "radius", "line_spacing", "line_width", "ring_radius", "ring_width", "ring_spacing")
+# A pitch below this is too dense on any word (and would overflow the grid counts); lengths
+# above this are beyond any canvas.
+PITCHES = ("spacing", "line_spacing", "ring_spacing")
+PITCH_MIN = 0.01
+DENSE = "pattern too dense"
+LENGTH_MAX = 10_000.0
 
 
 def custom_svg_options(query: Mapping[str, str]) -> CustomSvgOptions:
@@ -75,6 +82,12 @@ def custom_svg_options(query: Mapping[str, str]) -> CustomSvgOptions:
             raise InvalidInput("line_angle must be a number")
         if name != "line_angle" and not (math.isfinite(number) and number > 0):
             raise InvalidInput(f"{name} must be a positive number")
+        if name != "line_angle" and number > LENGTH_MAX:
+            raise InvalidInput(f"{name} must be at most {LENGTH_MAX:g}")
+        if name in PITCHES and number < PITCH_MIN:
+            raise InvalidInput(DENSE)
+        if name == "line_angle" and abs(number) > 360:
+            raise InvalidInput("line_angle must be from -360 to 360")
         values[name] = number
     return CustomSvgOptions(**values)
 
@@ -125,18 +138,24 @@ def _strips_across(bounds: np.ndarray, options: CustomSvgOptions) -> np.ndarray:
 
 
 def custom_svg_render(*, job_id: str, options: CustomSvgOptions) -> str:
-    """The SVG document: one `<g id="w<ID>">` per placement, in id order."""
+    """The SVG document: one `<g id="w<ID>">` per placement, in id order. The job and its font
+    are looked up here; the drawing runs in a forked child with the heavy-work limits."""
     job = job_get(job_id)
     db_path = artifact_path(job_id, "db")
     with positions_db(db_path) as connection:
-        width, height = canvas_size(connection)
         meta = dict(connection.execute("SELECT key, value FROM meta").fetchall())
+    font_path = drawn_font_path(job, meta)
+    return run_heavy("custom.svg", _drawn, db_path, font_path, options)
+
+
+def _drawn(db_path: Path, font_path: Path | None, options: CustomSvgOptions) -> str:
+    with positions_db(db_path) as connection:
+        width, height = canvas_size(connection)
         rows = [dict(row) for row in connection.execute(
             "SELECT id, name, box_x, box_y, box_width, box_height FROM words ORDER BY id"
         )]
     if estimated_primitives(rows, options) > MAX_PRIMITIVES:
-        raise InvalidInput("pattern too dense")
-    font_path = drawn_font_path(job, meta)
+        raise InvalidInput(DENSE)
     ids, outlines = [], []
     try:
         for row, path_d in engine.placement_outlines(db_path, font_path):

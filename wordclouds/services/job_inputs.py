@@ -1,6 +1,7 @@
-"""Checking the inputs of a new job in the request, before the job exists (decisions.md,
+"""Checking the inputs of a new job in the request, before the job exists (docs/api.md,
 Job creation): every rejected request answers 4xx and leaves nothing behind."""
 import json
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 
@@ -9,13 +10,17 @@ from django.core.files.uploadedfile import UploadedFile
 from PIL import Image
 
 from config.errors import InvalidInput, TooLarge
+from config.isolated import run_heavy
 from wordclouds import engine
 from wordclouds.models import Font
-from wordclouds.services.fonts import DEFAULT_FONT_ID, FONT_EXTENSIONS
+from wordclouds.services.fonts import DEFAULT_FONT_ID, FONT_EXTENSIONS, font_glyphs_check
 from wordclouds.services.stored_files import upload_size_check
 
 NAME_LIST_FILE = "names.xlsx"
+PREVIEW_ROWS = 10
+PREVIEW_COLUMNS = 20
 MASK_EXTENSIONS = (".png", ".jpg", ".jpeg")
+MASK_FORMATS = ("PNG", "JPEG")  # Pillow's names of what the bytes are
 
 
 @dataclass(frozen=True)
@@ -43,10 +48,7 @@ def job_inputs_check(
     engine reads any file."""
     raw_params = _raw_params(params)
     parsed = _engine_call(engine.parse_params, raw_params)
-    if name_list is None:
-        raise InvalidInput("name_list is required")
-    _check_upload(name_list, field="name_list", extensions=(".xlsx",),
-                  wording="name_list must be xlsx", limit=settings.NAME_LIST_MAX_BYTES)
+    name_list_upload_check(name_list)
     if mask_image is None and parsed.mode == "IMAGE":
         raise InvalidInput("mask_image is required when MODE=IMAGE")
     _check_upload(mask_image, field="mask_image", extensions=MASK_EXTENSIONS,
@@ -54,24 +56,58 @@ def job_inputs_check(
     _check_upload(font_file, field="font_file", extensions=FONT_EXTENSIONS,
                   wording="font_file must be .ttf, .ttc or .otf", limit=settings.FONT_MAX_BYTES)
     if font_file is not None:
-        font_id = ""  # decisions.md: font_file wins over font_id
+        font_id = ""  # font_file wins over font_id (docs/engine.md)
     elif font_id:
         _font_id_check(font_id)
 
     names_path = _save(name_list, folder / NAME_LIST_FILE)
-    _engine_call(engine.read_names, names_path, column=parsed.data_col_index,
-                 skip_rows=parsed.skip_rows)
     mask_name = font_name = ""
+    mask_path = None
     if mask_image is not None:
         mask_name = "mask" + _extension(mask_image)
         mask_path = _save(mask_image, folder / mask_name)
-        _mask_pixels_check(mask_path)
-        _engine_call(engine.load_mask, mask_path, params=parsed)
+        _mask_header_check(mask_path)
     if font_file is not None:
         font_name = "font" + _extension(font_file)
-        _engine_call(engine.check_font, _save(font_file, folder / font_name))
+        _save(font_file, folder / font_name)
+    font_path = folder / font_name if font_name else font_id_path(font_id or DEFAULT_FONT_ID)
+    # Reading a large (or hostile) spreadsheet, mask or font takes seconds: in a forked child
+    # with the heavy-work limits, so the web process goes on serving others meanwhile.
+    run_heavy("checking the job's files", _contents_check, names_path, parsed, mask_path,
+              folder / font_name if font_name else None, font_path)
     return JobInputs(params=raw_params, name_list=NAME_LIST_FILE, mask_image=mask_name,
                      font_file=font_name, font_id=font_id)
+
+
+def _contents_check(names_path: Path, parsed, mask_path: Path | None,
+                    font_file: Path | None, font_path: Path) -> None:
+    """The engine's checks of the files' contents (runs in the forked child)."""
+    names = _engine_call(engine.read_names, names_path, column=parsed.data_col_index,
+                         skip_rows=parsed.skip_rows)
+    if mask_path is not None:
+        _engine_call(engine.load_mask, mask_path, params=parsed)
+    if font_file is not None:
+        _engine_call(engine.check_font, font_file)
+        font_glyphs_check(font_file, field="font_file")
+    # A name some character of which no font can draw is refused now, not drawn with a gap.
+    _engine_call(engine.check_drawable, names, font_path)
+
+
+def name_list_upload_check(name_list: UploadedFile | None) -> None:
+    """The name list is there, an .xlsx and within its size limit (a job and a preview)."""
+    if name_list is None:
+        raise InvalidInput("name_list is required")
+    _check_upload(name_list, field="name_list", extensions=(".xlsx",),
+                  wording="name_list must be xlsx", limit=settings.NAME_LIST_MAX_BYTES)
+
+
+def name_list_preview(*, name_list: UploadedFile | None) -> list[list[str]]:
+    """The first rows of an uploaded name list, to choose its column and header rows from. The
+    file is read from a temporary copy and kept nowhere."""
+    name_list_upload_check(name_list)
+    with tempfile.TemporaryDirectory() as folder:
+        path = _save(name_list, Path(folder) / NAME_LIST_FILE)
+        return _engine_call(engine.first_rows, path, rows=PREVIEW_ROWS, columns=PREVIEW_COLUMNS)
 
 
 def font_id_path(font_id: str) -> Path | None:
@@ -120,19 +156,25 @@ def _check_upload(upload, *, field: str, extensions, wording: str, limit: int) -
     upload_size_check(upload, field=field, limit=limit)
 
 
-def _mask_pixels_check(path: Path) -> None:
-    """The pixel limit from the image header, before anything decodes the pixels."""
+def _mask_header_check(path: Path) -> None:
+    """From the image header, before anything decodes the pixels: PNG or JPEG bytes whatever
+    the file's name, within the pixel limit, and at least MASK_MIN_SIDE pixels a side."""
     too_large = TooLarge(
         f"mask_image exceeds {settings.MASK_IMAGE_MAX_PIXELS // 1_000_000} megapixels")
     try:
         with Image.open(path) as image:
-            pixels = image.width * image.height
+            kind, (width, height) = image.format, image.size
     except Image.DecompressionBombError:
         raise too_large from None
     except Exception:  # Pillow raises many kinds on foreign data
         raise InvalidInput("mask_image is not a readable image") from None
-    if pixels > settings.MASK_IMAGE_MAX_PIXELS:
+    if kind not in MASK_FORMATS:
+        raise InvalidInput("mask_image must be a PNG or JPEG image")
+    if width * height > settings.MASK_IMAGE_MAX_PIXELS:
         raise too_large
+    side = settings.MASK_MIN_SIDE
+    if min(width, height) < side:
+        raise InvalidInput(f"mask_image must be at least {side}×{side} pixels")
 
 
 def _save(upload: UploadedFile, path: Path) -> Path:

@@ -2,6 +2,7 @@
 along, and a heartbeat that shows the worker is alive while the engine is silent."""
 import logging
 import os
+import re
 import threading
 import time
 from pathlib import Path
@@ -23,6 +24,7 @@ from wordclouds.services.jobs import (
     job_start,
     job_succeed,
 )
+from wordclouds.services.tiles import tiles_make
 
 logger = logging.getLogger(__name__)
 
@@ -56,6 +58,7 @@ def job_execute(*, job_id: str) -> None:
                 params=job.params, mask_path=_mask_path(job),
                 font_path=job_font_path(job), progress=ProgressRecorder(job_id, out_dir, heartbeat),
             )
+            tiles_make(job_folder=out_dir)  # the lookup page's zoom pyramid, made once
         job_succeed(job_id=job_id, artifacts=finished_artifacts(out_dir))
     except (JobAbandoned, Conflict, NotFound):
         logger.warning("job %s was failed or deleted while this worker ran it", job_id)
@@ -92,6 +95,7 @@ class ProgressRecorder:
         self.out_dir = out_dir
         self.heartbeat = heartbeat
         self.stage = None
+        self.kind = None
         self.written_at = 0.0
         self.artifacts = []
 
@@ -100,10 +104,13 @@ class ProgressRecorder:
             raise JobAbandoned(self.job_id)
         now = time.monotonic()
         artifacts = finished_artifacts(self.out_dir)  # the engine renames each when complete
-        if (stage == self.stage and artifacts == self.artifacts
+        # Only counts are throttled: a message of another kind (an attempt retried with
+        # smaller words) is written at once, so the events tell every retry.
+        kind = re.sub(r"\d+", "#", message)
+        if (stage == self.stage and artifacts == self.artifacts and kind == self.kind
                 and now - self.written_at < PROGRESS_WRITE_SECONDS):
             return
-        self.stage, self.written_at, self.artifacts = stage, now, artifacts
+        self.stage, self.written_at, self.artifacts, self.kind = stage, now, artifacts, kind
         try:
             job_progress(job_id=self.job_id, stage=stage, percent=percent, message=message,
                          artifacts=artifacts)

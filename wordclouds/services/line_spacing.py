@@ -2,7 +2,7 @@
 
 Every contour (subpath) of every `<path>` is sampled every `sample_step` px along its
 length; for each sample, the distance to the nearest sample on a different contour. The
-figures are the `percentile` of those distances and their minimum (decisions.md,
+figures are the `percentile` of those distances and their minimum (docs/lookup.md,
 analyze-line-spacing). Sampling and the nearest-neighbour search are vectorised (numpy,
 scipy's k-d tree) so a poster of 10,000 names takes seconds."""
 import math
@@ -16,6 +16,7 @@ from scipy.spatial import cKDTree
 from svgpathtools.parser import parse_transform
 
 from config.errors import InvalidInput, Unprocessable
+from config.isolated import run_heavy
 from wordclouds.selectors import artifact_path, job_get
 from wordclouds.engine.path_data import Segments, curve_pieces, path_segments
 
@@ -23,6 +24,8 @@ MM_PER_INCH = 25.4
 CSS_DPI = 96
 SVG_NS = "{http://www.w3.org/2000/svg}"
 IDENTITY = np.identity(3)
+# Samples one analysis may take (about 100 MB of neighbour queries and a few seconds).
+MAX_SAMPLES = 2_000_000
 NEIGHBOURS_PER_QUERY = 4_000_000  # bounds the memory of one k-d tree query (~100 MB)
 
 
@@ -148,10 +151,10 @@ def spacing_figures(points: np.ndarray, contour: np.ndarray, percentile: float) 
     return float(np.percentile(distance, percentile)), float(distance.min())
 
 
-def line_spacing_options(body) -> dict:
-    """The keyword arguments of line_spacing_analyze from the request's JSON body. Every
-    field is optional (absent or null: its default); out of bounds or not a number: 400
-    naming the field."""
+def line_spacing_options(body, *, form: bool = False) -> dict:
+    """The keyword arguments of line_spacing_analyze from the request's JSON body, or its
+    form fields (`form`: numbers as text, empty meaning absent). Every field is optional
+    (absent or null: its default); out of bounds or not a number: 400 naming the field."""
     if not isinstance(body, dict):
         raise InvalidInput("body must be a JSON object")
     bounds = {  # field: (keyword, low, high, low is allowed)
@@ -163,6 +166,8 @@ def line_spacing_options(body) -> dict:
     options = {}
     for field, (keyword, low, high, low_allowed) in bounds.items():
         value = body.get(field)
+        if form and isinstance(value, str):
+            value = _form_number(value)
         if value is None:
             continue
         number = value if isinstance(value, (int, float)) and not isinstance(value, bool) else math.nan
@@ -174,17 +179,29 @@ def line_spacing_options(body) -> dict:
     return options
 
 
+def _form_number(text: str) -> float | None:
+    if not text.strip():
+        return None
+    try:
+        return float(text)
+    except ValueError:
+        return math.nan
+
+
 def line_spacing_analyze(
     *, job_id: str, percentile: float = 5, sample_step: float = 2,
     element_width: float | None = None, element_height: float | None = None,
 ) -> dict:
     """The LineSpacingAnalysisSummary of the job's svg artifact."""
     job_get(job_id)
-    outlines = outlines_read(artifact_path(job_id, "svg"))
-    return line_spacing_summary(
-        outlines, percentile=percentile, sample_step=sample_step,
-        element_width=element_width, element_height=element_height,
-    )
+    return run_heavy(
+        "analyze-line-spacing", _analyzed, artifact_path(job_id, "svg"), percentile=percentile,
+        sample_step=sample_step, element_width=element_width, element_height=element_height)
+
+
+def _analyzed(svg_path: Path, **options) -> dict:
+    """Runs in a forked child with the heavy-work limits (config/isolated.py)."""
+    return line_spacing_summary(outlines_read(svg_path), **options)
 
 
 def line_spacing_summary(
@@ -196,6 +213,9 @@ def line_spacing_summary(
     element_width = element_width or outlines.width * MM_PER_INCH / CSS_DPI
     element_height = element_height or outlines.height * MM_PER_INCH / CSS_DPI
     points, contour = contour_samples(outlines, sample_step)
+    if len(points) > MAX_SAMPLES:
+        raise InvalidInput(f"sampleStep {sample_step:g} gives more than {MAX_SAMPLES:,} samples "
+                           "on this job; use a larger step")
     spacing, least = spacing_figures(points, contour, percentile)
     mm_per_px = element_width / outlines.width
     return {

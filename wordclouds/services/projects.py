@@ -12,6 +12,7 @@ from PIL import Image, UnidentifiedImageError
 from config.errors import InvalidInput, NotFound
 from wordclouds.models import Asset, Project, Template
 from wordclouds.services.assets import STICKER_CONTENT_TYPES
+from wordclouds.services.form_text import form_text
 from wordclouds.services.stored_files import media_path
 
 COLOR = re.compile(r"#[0-9A-Fa-f]{6}")
@@ -36,11 +37,9 @@ def project_list() -> QuerySet[Project]:
 
 
 def _checked_name(name: Any) -> str:
-    name = (name or "").strip()
+    name = form_text(name, field="name", limit=NAME_MAX)
     if not name:
         raise InvalidInput("name is required")
-    if len(name) > NAME_MAX:
-        raise InvalidInput(f"name must be at most {NAME_MAX} characters")
     return name
 
 

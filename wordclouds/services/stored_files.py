@@ -34,6 +34,9 @@ MAGIC = [
     (b"SQLite format 3\x00", "application/vnd.sqlite3", ".db"),
 ]
 OCTET_STREAM = ("application/octet-stream", ".bin")
+# Every content type sniff_content_type answers, as the asset download declares them.
+SNIFFED_CONTENT_TYPES = (*dict.fromkeys(entry[1] for entry in MAGIC), "image/webp",
+                         "image/svg+xml", "application/json", OCTET_STREAM[0])
 
 
 @dataclass(frozen=True)
