@@ -6,7 +6,7 @@ Starts daphne from a checkout of this repository (default: this one; give anothe
 database and MEDIA_ROOT, with a finished 3,000-name job folder made by the engine and a
 project whose sticker is an SVG with a heavy filter (`feMorphology radius=20`) in a
 3000-px box. Four client threads then repeat render.png, render.svg, custom.svg (dots at a
-1-px pitch) and analyze-line-spacing (sampleStep 0.25, percentile 100) while a fifth asks
+1.5-px pitch) and analyze-line-spacing (sampleStep 0.5, percentile 100) while a fifth asks
 /api/health every 50 ms; prints the health latency (p50, p99, max) and the heavy answers.
 """
 import argparse
@@ -70,9 +70,9 @@ def heavy_requests(url: str, job_id: str) -> list:
     return [
         ("GET", f"{url}/api/projects/{project}/render.png", None),
         ("GET", f"{url}/api/projects/{project}/render.svg", None),
-        ("GET", f"{url}/api/jobs/{job_id}/custom.svg?fill=dot&spacing=1&radius=0.4", None),
+        ("GET", f"{url}/api/jobs/{job_id}/custom.svg?fill=dot&spacing=1.5&radius=0.4", None),
         ("POST", f"{url}/api/jobs/{job_id}/analyze-line-spacing",
-         {"sampleStep": 0.25, "percentile": 100}),
+         {"sampleStep": 0.5, "percentile": 100}),
     ]
 
 

@@ -19,6 +19,10 @@ from config.errors import ServiceError, Unprocessable
 
 logger = logging.getLogger(__name__)
 
+# Children run at this niceness: on a busy machine the process that serves every other
+# request (health checks, lookups, event streams) gets the CPU before the heavy work does.
+CHILD_NICENESS = 10
+
 
 class Limits:
     """A time limit, an address-space limit added to the parent's, the answers when either
@@ -87,6 +91,7 @@ def _child(limits: Limits, write_end: int, function, args, kwargs):
     """Runs in the forked child and always exits here: it must never return into the
     server's code, nor use or close the parent's database connections."""
     try:
+        os.nice(CHILD_NICENESS)
         for connection in connections.all(initialized_only=True):
             connection.connection = None
         report = pickle.dumps(_call_limited(limits, function, args, kwargs))
