@@ -5,6 +5,7 @@ import logging
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.db import DataError
 from django.http import Http404, JsonResponse
+from django.utils.deprecation import MiddlewareMixin
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
@@ -109,15 +110,13 @@ def api_exception_handler(exc, context):
     return response
 
 
-class ApiErrorMiddleware:
+class ApiErrorMiddleware(MiddlewareMixin):
     """Turns the HTML error pages Django makes outside DRF (unknown route, uncaught
-    exception in a plain view) into JSON for every path under /api."""
+    exception in a plain view) into JSON for every path under /api. Async-capable like the
+    rest of the chain, so that async views (the event streams) run on the event loop without
+    a thread of their own."""
 
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
-        response = self.get_response(request)
+    def process_response(self, request, response):
         if not request.path.startswith("/api") or response.status_code < 400:
             return response
         if response.get("Content-Type", "").startswith("application/json"):

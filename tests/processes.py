@@ -128,6 +128,42 @@ class Service:
         raise RuntimeError(f"web server did not answer:\n{self.log('web')}")
 
 
+# Asks for a URL every 0.1 s until its standard input closes, then prints [[seconds, status]].
+_PROBE = """
+import json, sys, threading, time
+import httpx
+stop = threading.Event()
+threading.Thread(target=lambda: (sys.stdin.read(), stop.set()), daemon=True).start()
+probes = []
+with httpx.Client(timeout=60) as client:
+    while not stop.is_set():
+        started = time.monotonic()
+        status = client.get(sys.argv[1]).status_code
+        probes.append((time.monotonic() - started, status))
+        stop.wait(0.1)
+print(json.dumps(probes))
+"""
+
+
+class HealthProbe:
+    """`/api/health` asked every 0.1 s, for as long as the `with` block lasts, from a process
+    of its own: the latencies are the server's, not the waits of a busy client process.
+    `probes` is then a list of (seconds, status)."""
+
+    def __init__(self, base_url: str):
+        self.url = f"{base_url}/api/health"
+        self.probes: list[tuple[float, int]] = []
+
+    def __enter__(self) -> "HealthProbe":
+        self.process = subprocess.Popen([sys.executable, "-c", _PROBE, self.url],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        output, _ = self.process.communicate(timeout=120)
+        self.probes = [tuple(probe) for probe in json.loads(output or "[]")]
+
+
 class DatabaseTemplate:
     """A database migrated once per test session, copied for each service: a SQLite file,
     or with DATABASE_URL=postgres://... a PostgreSQL database used as CREATE DATABASE's

@@ -11,7 +11,7 @@ import httpx
 import psycopg
 import pytest
 
-from tests.processes import Service
+from tests.processes import HealthProbe, Service
 from tests.wordclouds.conftest import names_xlsx, sample_names  # noqa: F401  (a fixture)
 
 pytestmark = [
@@ -46,16 +46,6 @@ async def read_stream(client: httpx.AsyncClient, url: str) -> tuple[list[int], b
     return ids, ended
 
 
-async def probe_health(url: str, stop: asyncio.Event, latencies: list, statuses: list):
-    async with httpx.AsyncClient(timeout=10) as client:
-        while not stop.is_set():
-            started = time.monotonic()
-            response = await client.get(f"{url}/api/health")
-            latencies.append(time.monotonic() - started)
-            statuses.append(response.status_code)
-            await asyncio.sleep(0.1)
-
-
 def connections_of(database_url: str) -> int:
     name = database_url.rsplit("/", 1)[1]
     with psycopg.connect(os.environ["DATABASE_URL"], autocommit=True) as connection:
@@ -74,13 +64,15 @@ def test_500_streams_of_one_running_job(tmp_path, database_template, names_xlsx)
     service = Service(tmp_path, database_template, WORKER_DEAD_SECONDS=600).start(worker=False)
     try:
         job_id = service.submit(names_xlsx(sample_names(3000)), JOB)
-        results, latencies, statuses, counts = asyncio.run(
-            _run(service, job_id))
+        with HealthProbe(service.url) as health:
+            results, counts = asyncio.run(_run(service, job_id))
         stored = httpx.get(f"{service.url}/api/jobs/{job_id}/detail", timeout=30).json()
         web_log = service.log("web")
     finally:
         service.stop()
 
+    latencies = [seconds for seconds, _ in health.probes]
+    statuses = [status for _, status in health.probes]
     p99 = statistics.quantiles(latencies, n=100)[98]
     # The latency is a measurement (docs/benchmarks.md), not asserted: CI machines vary.
     print(f"health p99 {p99 * 1000:.0f} ms over {len(latencies)} probes; "
@@ -97,14 +89,13 @@ def test_500_streams_of_one_running_job(tmp_path, database_template, names_xlsx)
 async def _run(service: Service, job_id: str):
     url = f"{service.url}/api/jobs/{job_id}/events"
     limits = httpx.Limits(max_connections=CLIENTS + 10, max_keepalive_connections=0)
-    stop, latencies, statuses, counts = asyncio.Event(), [], [], []
+    stop, counts = asyncio.Event(), []
     async with httpx.AsyncClient(timeout=httpx.Timeout(120, connect=30), limits=limits) as client:
         streams = [asyncio.create_task(read_stream(client, url)) for _ in range(CLIENTS)]
-        helpers = [asyncio.create_task(probe_health(service.url, stop, latencies, statuses)),
-                   asyncio.create_task(watch_connections(service.database.url, stop, counts))]
+        watcher = asyncio.create_task(watch_connections(service.database.url, stop, counts))
         await asyncio.sleep(5)  # every client connected and waiting on the queued job
         await asyncio.to_thread(service.start_worker)
         results = await asyncio.gather(*streams)
         stop.set()
-        await asyncio.gather(*helpers)
-    return results, latencies, statuses, counts
+        await watcher
+    return results, counts

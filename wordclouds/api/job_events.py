@@ -9,7 +9,7 @@ either way.
 A stream holds no database connection between its reads: each read closes the connection it
 opened (Django would otherwise keep it until the stream ends), at most EVENTS_DB_READERS
 reads run at once per process, and streams of one job at the same position share one read,
-so hundreds of open streams that all wake together cost one read and a bounded number of
+so hundreds of open streams that open or wake together cost one read and a bounded number of
 connections."""
 import asyncio
 import json
@@ -39,7 +39,7 @@ async def job_events(request, job_id: str):
     """Every event after `Last-Event-ID` (header) or `lastEventId` (query), then live ones;
     after the terminal status event `event: end` with `{"status": ...}`, and the stream
     closes. A comment keeps an idle stream alive."""
-    view = await _read(job_get, job_id)
+    view = await _shared_read(job_get, job_id)
     after = _last_event_id(request)
     if after is not None and view.status in TERMINAL and after >= await _read(_last_seq, view):
         # A reconnect after the end (EventSource reconnects whenever a stream closes): 204
@@ -58,6 +58,21 @@ _readers = threading.BoundedSemaphore(settings.EVENTS_DB_READERS)
 async def _read(function, *args):
     """function(*args) with one of the process's reader slots, its connection closed after."""
     return await sync_to_async(_closing(function))(*args)
+
+
+# Reads in flight by (event loop, function, arguments): streams of one job that ask the same
+# at once (opened together, or woken by the same announcement) share one read.
+_in_flight: dict[tuple, asyncio.Future] = {}
+
+
+async def _shared_read(function, *args):
+    key = (id(asyncio.get_running_loop()), function, *args)
+    future = _in_flight.get(key)
+    if future is None:
+        future = asyncio.ensure_future(_read(function, *args))
+        _in_flight[key] = future
+        future.add_done_callback(lambda done: _in_flight.pop(key, None))
+    return await asyncio.shield(future)
 
 
 def _closing(function):
@@ -118,28 +133,13 @@ def _status_and_frames(job_id: str, after: int) -> tuple[str | None, list[tuple[
     return status, [(event.seq, _frame(event)) for event in events]
 
 
-# Reads in flight by (event loop, job, position): streams of one job at the same position (all
-# woken by the same announcement) share one read instead of each making its own.
-_in_flight: dict[tuple[int, str, int], asyncio.Future] = {}
-
-
-async def _poll(job_id: str, after: int):
-    key = (id(asyncio.get_running_loop()), job_id, after)
-    future = _in_flight.get(key)
-    if future is None:
-        future = asyncio.ensure_future(_read(_status_and_frames, job_id, after))
-        _in_flight[key] = future
-        future.add_done_callback(lambda done: _in_flight.pop(key, None))
-    return await asyncio.shield(future)
-
-
 async def _stream(job_id: str, after: int):
     keepalive = settings.EVENTS_KEEPALIVE_SECONDS
     yield _opening()
     written_at = time.monotonic()
     async with EventWaiter(job_id) as waiter:
         while True:
-            status, frames = await _poll(job_id, after)
+            status, frames = await _shared_read(_status_and_frames, job_id, after)
             for seq, frame in frames:
                 yield frame
                 after = seq
