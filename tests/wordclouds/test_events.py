@@ -160,6 +160,29 @@ def test_with_redis_an_announced_event_wakes_a_waiting_stream():
     assert asyncio.run(wait_for(announce=True)) is True
 
 
+@pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="REDIS_URL is not set")
+def test_with_redis_the_streams_of_a_job_share_one_member_and_all_wake():
+    import redis
+
+    job_id = uuid.uuid4().hex
+    members = redis.Redis.from_url(os.environ["REDIS_URL"])
+    group = f"asgi:group:job-events.{job_id}"  # channels-redis's key of the job's group
+
+    async def three_streams():
+        async with EventWaiter(job_id) as first, EventWaiter(job_id) as second, \
+                EventWaiter(job_id) as third:
+            joined = members.zcard(group)
+            await asyncio.to_thread(_announce, job_id)
+            woken = await asyncio.gather(*(waiter.wait(30) for waiter in (first, second, third)))
+        return joined, woken
+
+    joined, woken = asyncio.run(three_streams())
+
+    assert joined == 1
+    assert woken == [True, True, True]
+    assert members.zcard(group) == 0
+
+
 def test_with_redis_unreachable_the_stream_still_ends(api, finished_job, settings):
     job_id = finished_job()
     settings.REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens there

@@ -53,61 +53,135 @@ async def _announce_async(job_id: str) -> None:
                            REDIS_TIMEOUT_SECONDS)
 
 
+class _JobListener:
+    """This process's one member of a job's group on the channel layer: it receives the job's
+    announcements and wakes every stream of the job waiting in this process, so an event
+    costs one Redis message per process, not one per stream."""
+
+    def __init__(self, key: tuple[int, str], job_id: str):
+        self.key, self.job_id = key, job_id
+        self.streams = 0
+        self.announcements = 0  # received so far; a stream compares it with what it has seen
+        self.lost = False
+        self._changed = asyncio.Event()
+        self._layer = self._channel = None
+        self.joined = asyncio.ensure_future(self._join())
+        self._receiving = None
+
+    async def _join(self) -> bool:
+        layer = get_channel_layer()
+        try:
+            channel = await asyncio.wait_for(layer.new_channel(), REDIS_TIMEOUT_SECONDS)
+            await asyncio.wait_for(layer.group_add(_group(self.job_id), channel),
+                                   REDIS_TIMEOUT_SECONDS)
+        except Exception:
+            logger.warning("Redis unavailable; event streams of job %s poll", self.job_id)
+            return False
+        self._layer, self._channel = layer, channel
+        self._receiving = asyncio.ensure_future(self._receive())
+        return True
+
+    async def _receive(self) -> None:
+        while True:
+            try:
+                await self._layer.receive(self._channel)
+            except Exception:
+                logger.warning("lost the event group of job %s; polling", self.job_id)
+                self.lost = True
+                if _listeners.get(self.key) is self:
+                    del _listeners[self.key]  # the job's next stream joins afresh
+                self._wake()
+                return
+            self._wake()
+
+    def _wake(self) -> None:
+        self.announcements += 1
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    async def changed(self, timeout: float) -> None:
+        """Returns at the next announcement; TimeoutError after `timeout`."""
+        await asyncio.wait_for(self._changed.wait(), timeout)
+
+    async def leave(self) -> None:
+        for task in (self.joined, self._receiving):
+            if task is not None:
+                task.cancel()
+        if self._channel is not None:
+            try:
+                await asyncio.wait_for(self._layer.group_discard(_group(self.job_id), self._channel),
+                                       REDIS_TIMEOUT_SECONDS)
+            except Exception:
+                logger.warning("could not leave the event group of job %s", self.job_id)
+
+
+# The listeners of this process by (event loop, job).
+_listeners: dict[tuple[int, str], _JobListener] = {}
+
+
 class EventWaiter:
     """Lets a stream sleep until the job has new events or `timeout` passes.
 
-    Without Redis it simply sleeps (the caller polls the table); with Redis it joins the
-    job's group on the channel layer (channels-redis) and wakes as soon as the worker
-    announces an event."""
+    Without Redis it simply sleeps (the caller polls the table); with Redis the job's streams
+    in this process share one member of the job's group on the channel layer
+    (channels-redis) and wake as soon as the worker announces an event."""
 
     def __init__(self, job_id: str):
         self.job_id = job_id
-        self._layer = None
-        self._channel = None
+        self._listener = None
+        self._seen = 0
 
     async def __aenter__(self):
         if settings.REDIS_URL:
-            layer = get_channel_layer()
+            key = (id(asyncio.get_running_loop()), self.job_id)
+            listener = _listeners.get(key)
+            if listener is None:
+                listener = _listeners[key] = _JobListener(key, self.job_id)
+            listener.streams += 1
+            self._listener, self._seen = listener, listener.announcements
             try:
-                channel = await asyncio.wait_for(layer.new_channel(), REDIS_TIMEOUT_SECONDS)
-                await asyncio.wait_for(layer.group_add(_group(self.job_id), channel),
-                                       REDIS_TIMEOUT_SECONDS)
-            except Exception:
-                logger.warning("Redis unavailable; event stream of job %s polls", self.job_id)
-            else:
-                self._layer, self._channel = layer, channel
+                joined = await asyncio.shield(listener.joined)
+            except BaseException:
+                await self._leave()
+                raise
+            if not joined:
+                await self._leave()
         return self
 
     async def __aexit__(self, *exc_info):
         await self._leave()
 
     async def _leave(self):
-        if self._channel is not None:
-            layer, channel = self._layer, self._channel
-            self._layer = self._channel = None
-            try:
-                await asyncio.wait_for(layer.group_discard(_group(self.job_id), channel),
-                                       REDIS_TIMEOUT_SECONDS)
-            except Exception:
-                logger.warning("could not leave the event group of job %s", self.job_id)
+        listener, self._listener = self._listener, None
+        if listener is None:
+            return
+        listener.streams -= 1
+        if listener.streams == 0:
+            if _listeners.get(listener.key) is listener:
+                del _listeners[listener.key]
+            await listener.leave()
 
     @property
     def poll_seconds(self) -> float:
         """How long a stream may sleep before looking at the table again."""
-        if self._channel is None:
+        if self._listener is None:
             return settings.EVENTS_POLL_SECONDS
         return max(settings.EVENTS_POLL_SECONDS, REDIS_SAFETY_POLL_SECONDS)
 
     async def wait(self, timeout: float) -> bool:
-        """Sleep until an announcement for this job arrives (True) or `timeout` passes."""
-        if self._channel is not None:
-            try:
-                await asyncio.wait_for(self._layer.receive(self._channel), timeout)
-                return True
-            except TimeoutError:
-                return False
-            except Exception:
-                logger.warning("lost the event group of job %s; polling", self.job_id)
-                await self._leave()
+        """Sleep until an announcement for this job arrives (True) or `timeout` passes. An
+        announcement since the last wait (while the stream read the table) counts at once."""
+        listener = self._listener
+        if listener is not None and listener.lost:
+            await self._leave()
+            listener = None
+        if listener is not None:
+            if listener.announcements == self._seen:
+                try:
+                    await listener.changed(timeout)
+                except TimeoutError:
+                    return False
+            self._seen = listener.announcements
+            return True
         await asyncio.sleep(timeout)
         return False
