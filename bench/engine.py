@@ -11,7 +11,7 @@ Writes the table into the engine section of docs/benchmarks.md. Options: --skip-
 takes it about 25 minutes; without it, that row stays as it was last measured.
 
 `--against DIR [--runs N]` instead compares this checkout's engine with another checkout's
-(e.g. `git worktree add /tmp/before SHA`, run with the same virtualenv) on the 3,000- and
+(e.g. `git worktree add ../before SHA`, run with the same virtualenv) on the 3,000- and
 10,000-name cases: one warm-up pair, then N pairs interleaved (other, this, other, this…),
 printing the medians and ranges of CPU and wall time; it writes nothing.
 """
