@@ -4,6 +4,7 @@ and /api/health answering quickly while the hostile request is being handled."""
 import io
 import json
 import sqlite3
+import statistics
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -100,7 +101,22 @@ def assert_refused(refusal: Refusal, status: int, detail: str | None = None) -> 
     return body["detail"]
 
 
+# Every probe's latency in this run, reported at the end (pytest_terminal_summary).
+HEALTH_SECONDS: list[float] = []
+
+
+def pytest_terminal_summary(terminalreporter):
+    if len(HEALTH_SECONDS) >= 2:
+        seconds = sorted(HEALTH_SECONDS)
+        p99 = statistics.quantiles(seconds, n=100)[98]
+        terminalreporter.write_line(
+            f"health while hostile requests ran: {len(seconds)} probes, "
+            f"p50 {statistics.median(seconds) * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms, "
+            f"max {seconds[-1] * 1000:.0f} ms")
+
+
 def assert_health_fast(refusal: Refusal) -> None:
+    HEALTH_SECONDS.extend(seconds for seconds, _ in refusal.probes)
     assert all(status == 200 and seconds < HEALTH_WAIT_SECONDS
                for seconds, status in refusal.probes), refusal.probes
 
