@@ -20,6 +20,8 @@ logger = logging.getLogger(__name__)
 REDIS_SAFETY_POLL_SECONDS = 5.0
 # A Redis that does not answer must neither hold up the worker's commits nor a stream's start.
 REDIS_TIMEOUT_SECONDS = 2.0
+# Failed receives in a row after which a job's streams give up on Redis and poll the table.
+RECEIVE_ATTEMPTS = 3
 
 
 def job_event_append(*, job: Job, type: str, message: str) -> JobEvent:
@@ -82,16 +84,24 @@ class _JobListener:
         return True
 
     async def _receive(self) -> None:
+        failures = 0
         while True:
             try:
                 await self._layer.receive(self._channel)
-            except Exception:
-                logger.warning("lost the event group of job %s; polling", self.job_id)
+            except Exception as error:
+                # A receive can time out while the process is busy: the streams look at the
+                # table (woken below) and the listener tries again, up to a few times in a row.
+                failures += 1
+                if failures < RECEIVE_ATTEMPTS:
+                    self._wake()
+                    continue
+                logger.warning("lost the event group of job %s (%r); polling", self.job_id, error)
                 self.lost = True
                 if _listeners.get(self.key) is self:
                     del _listeners[self.key]  # the job's next stream joins afresh
                 self._wake()
                 return
+            failures = 0
             self._wake()
 
     def _wake(self) -> None:
@@ -104,9 +114,14 @@ class _JobListener:
         await asyncio.wait_for(self._changed.wait(), timeout)
 
     async def leave(self) -> None:
-        for task in (self.joined, self._receiving):
-            if task is not None:
-                task.cancel()
+        # Waits for the cancelled receive to unwind: channels-redis counts receivers per layer
+        # and refuses a receive from another event loop while one is still counted.
+        running = [task for task in (self.joined, self._receiving)
+                   if task is not None and not task.done()]
+        for task in running:
+            task.cancel()
+        if running:
+            await asyncio.wait(running)
         if self._channel is not None:
             try:
                 await asyncio.wait_for(self._layer.group_discard(_group(self.job_id), self._channel),
