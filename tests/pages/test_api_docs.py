@@ -27,6 +27,18 @@ def finished_job_id(service, tmp_path_factory) -> str:
     return job_id
 
 
+def _try_find(page, job_id):
+    """Swagger UI's "Try it out" on the find operation with `job_id`: the operation's block
+    and the response the browser got."""
+    find = page.locator("#operations-jobs-jobs_find_retrieve")
+    find.locator(".opblock-summary").click()
+    find.locator("button.try-out__btn").click()
+    find.locator("input[placeholder='job_id']").fill(job_id)
+    with page.expect_response(lambda response: "/find" in response.url) as answer:
+        find.locator("button.execute").click()
+    return find, answer.value
+
+
 def test_swagger_ui_shows_every_operation_and_authorizes_find(page, service, finished_job_id):
     operations = _operation_ids(service)
     token = httpx.post(f"{service.url}/api/login", json={"password": ADMIN_PASSWORD}).json()["token"]
@@ -40,29 +52,19 @@ def test_swagger_ui_shows_every_operation_and_authorizes_find(page, service, fin
     admin_box.locator("button.authorize").click()
     page.click("button.btn-done")
 
-    find = page.locator("#operations-jobs-jobs_find_retrieve")
-    find.locator(".opblock-summary").click()
-    find.locator("button.try-out__btn").click()
-    find.locator("input[placeholder='job_id']").fill(finished_job_id)
-    with page.expect_response(lambda response: "/find" in response.url) as answer:
-        find.locator("button.execute").click()
-    assert answer.value.request.headers["authorization"] == f"Bearer {token}"
-    assert answer.value.status == 200
+    find, answer = _try_find(page, finished_job_id)
+    assert answer.request.headers["authorization"] == f"Bearer {token}"
+    assert answer.status == 200
     shown = find.locator(".live-responses-table tbody .response-col_status").first
     assert shown.inner_text().strip() == "200"
-    assert answer.value.json()["total"] == 6
+    assert answer.json()["total"] == 6
 
 
 def test_swagger_ui_without_a_token_gets_403_on_find(page, service, finished_job_id):
     page.goto("/api/docs/")
-    find = page.locator("#operations-jobs-jobs_find_retrieve")
-    find.locator(".opblock-summary").click()
-    find.locator("button.try-out__btn").click()
-    find.locator("input[placeholder='job_id']").fill(finished_job_id)
-    with page.expect_response(lambda response: "/find" in response.url) as answer:
-        find.locator("button.execute").click()
-    assert answer.value.status == 403
-    assert answer.value.json() == {"detail": "invalid or missing token"}
+    _, answer = _try_find(page, finished_job_id)
+    assert answer.status == 403
+    assert answer.json() == {"detail": "invalid or missing token"}
 
 
 def test_redoc_shows_every_operation(page, service):
