@@ -85,23 +85,20 @@ class _JobListener:
 
     async def _receive(self) -> None:
         failures = 0
-        while True:
+        while not self.lost:
             try:
                 await self._layer.receive(self._channel)
+                failures = 0
             except Exception as error:
                 # A receive can time out while the process is busy: the streams look at the
                 # table (woken below) and the listener tries again, up to a few times in a row.
                 failures += 1
-                if failures < RECEIVE_ATTEMPTS:
-                    self._wake()
-                    continue
-                logger.warning("lost the event group of job %s (%r); polling", self.job_id, error)
-                self.lost = True
-                if _listeners.get(self.key) is self:
-                    del _listeners[self.key]  # the job's next stream joins afresh
-                self._wake()
-                return
-            failures = 0
+                if failures == RECEIVE_ATTEMPTS:
+                    logger.warning("lost the event group of job %s (%r); polling",
+                                   self.job_id, error)
+                    self.lost = True
+                    if _listeners.get(self.key) is self:
+                        del _listeners[self.key]  # the job's next stream joins afresh
             self._wake()
 
     def _wake(self) -> None:
