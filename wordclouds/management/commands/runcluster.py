@@ -12,6 +12,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.db import close_old_connections
 
+from config.isolated import CHILD_NICENESS
 from wordclouds.management.signals import stop_on_signals
 from wordclouds.services.jobs import jobs_fail_stale
 from wordclouds.services.worker import (
@@ -69,9 +70,11 @@ class Command(BaseCommand):
     def _start(self) -> subprocess.Popen:
         jobs_requeue()
         # Its own process group, so a restart can kill every process of the cluster, but the
-        # same session as this supervisor (a test or runall can kill the whole session).
+        # same session as this supervisor (a test or runall can kill the whole session). At
+        # the heavy children's niceness: on a busy machine the web process comes first.
         return subprocess.Popen([sys.executable, str(settings.BASE_DIR / "manage.py"), "qcluster"],
-                                cwd=settings.BASE_DIR, process_group=0)
+                                cwd=settings.BASE_DIR, process_group=0,
+                                preexec_fn=lambda: os.nice(CHILD_NICENESS))
 
     def _restart(self, cluster: subprocess.Popen):
         # A stalled cluster cannot stop by itself (its workers wait on a lock that nobody
