@@ -1,7 +1,6 @@
 """Hostile input through HTTP against the real service (daphne + the supervised worker): every
 request answers a clear 4xx `{"detail"}` with the CORS header, creates nothing, and
 /api/health keeps answering quickly meanwhile; heavy requests finish within their limits."""
-import io
 import json
 import zipfile
 
@@ -10,7 +9,7 @@ import openpyxl
 import pytest
 
 from tests.hostile.conftest import (
-    ORIGIN, assert_health_fast, assert_refused, deep_json, finished_job_id, get, hostile,
+    assert_health_fast, assert_refused, deep_json, finished_job_id, get, hostile,
     png_bytes, post,
 )
 
