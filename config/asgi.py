@@ -1,11 +1,13 @@
-"""The ASGI application daphne serves: channels' protocol router over Django's HTTP app
-(the job event streams are async Django views; channels carries their wake-ups).
+"""The ASGI application daphne serves: channels' protocol router over Django's HTTP app, with
+`/api/health` and the job event streams served in front of Django, on the event loop
+(config/endpoints.py says why; channels carries the streams' wake-ups).
 
 Below Django, daphne's HTTP layer (twisted) would parse multipart bodies a second time, in
 memory, and answer a body or header it dislikes with a bare 400 and no CORS header, or close
 the connection without an answer when one header line is too long. Loading this module makes
 Django alone parse request bodies and gives the HTTP layer's own refusals the JSON
 `{"detail"}` and CORS header of every other error (config/errors.py)."""
+import gc
 import json
 import os
 
@@ -14,12 +16,21 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_http = get_asgi_application()  # sets Django up before channels is imported
 
+from channels.layers import get_channel_layer  # noqa: E402
 from channels.routing import ProtocolTypeRouter  # noqa: E402
 from daphne.http_protocol import WebRequest  # noqa: E402
 from django.conf import settings  # noqa: E402
+from django.urls import get_resolver  # noqa: E402
 from twisted.web.http import HTTPChannel  # noqa: E402
 
-application = ProtocolTypeRouter({"http": django_http})
+from config.endpoints import in_front_of  # noqa: E402
+from wordclouds.api.health import health  # noqa: E402
+from wordclouds.api.job_events import job_events  # noqa: E402
+
+application = ProtocolTypeRouter({"http": in_front_of(django_http, [
+    (r"/api/health", ("GET", "HEAD"), health),
+    (r"/api/jobs/(?P<job_id>[^/]+)/events", ("GET",), job_events),
+])})
 
 REASONS = {400: "Bad Request", 431: "Request Header Fields Too Large"}
 
@@ -59,3 +70,12 @@ HTTPChannel.totalHeadersSize = settings.REQUEST_HEADERS_MAX_BYTES
 HTTPChannel.MAX_LENGTH = settings.REQUEST_HEADERS_MAX_BYTES
 HTTPChannel._respondToBadRequestAndDisconnect = _answer_and_disconnect
 HTTPChannel.lineLengthExceeded = _line_too_long
+
+# The event loop serves every request of the process, so nothing may stall it for long:
+# the URLconf (every view and what it imports) and the channel layer are loaded now, not by
+# the first request or event stream (the imports took 0.1-0.3 s), and what start-up made
+# is left out of the garbage collector's full collections (each went through some 200,000
+# objects, 0.1 s and more on a busy machine).
+get_resolver().url_patterns
+get_channel_layer()
+gc.freeze()

@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from corsheaders.defaults import default_headers
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -236,6 +237,8 @@ WORKER_DEAD_SECONDS = float(os.environ.get("WORKER_DEAD_SECONDS", 60))
 
 CORS_ALLOW_ALL_ORIGINS = True
 CORS_URLS_REGEX = r"^/api/.*$"
+# A client that resumes an event stream with fetch() sends Last-Event-ID across origins.
+CORS_ALLOW_HEADERS = (*default_headers, "last-event-id")
 
 REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "config.errors.api_exception_handler",
@@ -265,7 +268,9 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        # The job event stream is a plain async view, which drf-spectacular cannot see.
+        # Health and the job event stream are served in front of Django (config/endpoints.py),
+        # where drf-spectacular cannot see them.
+        "wordclouds.api.health.document_health",
         "wordclouds.api.job_events.document_event_stream",
         "config.schema.complete_errors",
     ],

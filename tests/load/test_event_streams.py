@@ -5,7 +5,6 @@ connection between its reads). Runs in CI's PostgreSQL + Redis pass only."""
 import asyncio
 import os
 import statistics
-import time
 
 import httpx
 import psycopg
@@ -74,9 +73,11 @@ def test_500_streams_of_one_running_job(tmp_path, database_template, names_xlsx)
     latencies = [seconds for seconds, _ in health.probes]
     statuses = [status for _, status in health.probes]
     p99 = statistics.quantiles(latencies, n=100)[98]
-    # The latency is a measurement (docs/benchmarks.md), not asserted: CI machines vary.
+    # The latency is a measurement (docs/benchmarks.md: 130-190 ms on a quiet machine); the
+    # bound only catches a return of the stalls (seconds) that streams once caused.
     print(f"health p99 {p99 * 1000:.0f} ms over {len(latencies)} probes; "
           f"database connections at most {max(counts)}")
+    assert p99 < 1.0
     assert stored["status"]["status"] == "success", stored["status"]
     expected = list(range(1, stored["recent_events"][-1]["id"] + 1))
     assert len(results) == CLIENTS

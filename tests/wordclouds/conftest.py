@@ -106,3 +106,19 @@ def tiny_font(tmp_path):
         return path
 
     return make
+
+
+@pytest.fixture
+def queued_job(db, names_xlsx, django_capture_on_commit_callbacks):
+    """A factory: a job created through the service, queued (its enqueueing is not run).
+    Returns the job id."""
+
+    def make(names=None, params=None, **fields) -> str:
+        path = names_xlsx(names or sample_names(12))
+        upload = SimpleUploadedFile("names.xlsx", path.read_bytes())
+        with django_capture_on_commit_callbacks():
+            job = job_create(params=json.dumps(params or SMALL_PARAMS), name_list=upload,
+                             **fields)
+        return job.id
+
+    return make

@@ -11,20 +11,23 @@ from asgiref.sync import async_to_sync
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
+from config.asgi import application
+from tests.asgi import asgi_request
 from wordclouds.models import Job
 from wordclouds.services.events import EventWaiter, _announce
 from wordclouds.services.jobs import STALE_ERROR, job_create, job_start
 
-pytestmark = pytest.mark.django_db
+# The streams read the database on threads of their own (tests/asgi.py).
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def read_stream(api, path, **headers) -> list[dict]:
+def read_stream(path, **headers) -> list[dict]:
     """The SSE messages of a stream that ends, as dicts of their fields; comments are kept
     as {"comment": text}."""
-    response = api.get(path, **headers)
+    response = asgi_request("GET", path, **headers)
     assert response.status_code == 200
-    assert response["Content-Type"] == "text/event-stream"
-    text = async_to_sync(_collect)(response.streaming_content).decode()
+    assert response.headers["Content-Type"] == "text/event-stream"
+    text = response.text
     assert text.endswith("\n\n")
     messages = []
     for block in text.split("\n\n")[:-1]:
@@ -36,19 +39,15 @@ def read_stream(api, path, **headers) -> list[dict]:
     return messages
 
 
-async def _collect(chunks) -> bytes:
-    return b"".join([chunk async for chunk in chunks])
-
-
 def events_of(messages):
     return [m for m in messages if "comment" not in m]
 
 
-def test_a_finished_job_replays_every_event_then_ends(api, finished_job):
+def test_a_finished_job_replays_every_event_then_ends(finished_job):
     job_id = finished_job()
     stored = list(Job.objects.get(id=job_id).events.order_by("seq"))
 
-    messages = events_of(read_stream(api, f"/api/jobs/{job_id}/events"))
+    messages = events_of(read_stream(f"/api/jobs/{job_id}/events"))
 
     *events, end = messages
     assert [int(m["id"]) for m in events] == [event.seq for event in stored]
@@ -63,59 +62,59 @@ def test_a_finished_job_replays_every_event_then_ends(api, finished_job):
     assert end == {"id": str(len(stored)), "event": "end", "data": '{"status": "success"}'}
 
 
-def test_the_stream_suggests_a_reconnect_delay_first(api, finished_job, settings):
-    first = read_stream(api, f"/api/jobs/{finished_job()}/events")[0]
+def test_the_stream_suggests_a_reconnect_delay_first(finished_job, settings):
+    first = read_stream(f"/api/jobs/{finished_job()}/events")[0]
 
     assert first["retry"] == str(settings.EVENTS_RETRY_MS)
 
 
 @pytest.mark.parametrize("seen", ["last", "beyond"])
-def test_a_reconnect_at_or_after_the_end_of_a_finished_job_is_204(api, finished_job, seen):
+def test_a_reconnect_at_or_after_the_end_of_a_finished_job_is_204(finished_job, seen):
     job_id = finished_job()
     last = Job.objects.get(id=job_id).events.count()
 
-    response = api.get(f"/api/jobs/{job_id}/events",
-                       HTTP_LAST_EVENT_ID=str(last if seen == "last" else last + 5))
+    response = asgi_request("GET", f"/api/jobs/{job_id}/events",
+                   **{"Last-Event-ID": str(last if seen == "last" else last + 5)})
 
     assert response.status_code == 204
 
 
-def test_a_reconnect_to_a_finished_folder_without_record_is_204(api, finished_job_dir):
-    response = api.get(f"/api/jobs/{finished_job_dir()}/events?lastEventId=0")
+def test_a_reconnect_to_a_finished_folder_without_record_is_204(finished_job_dir):
+    response = asgi_request("GET", f"/api/jobs/{finished_job_dir()}/events?lastEventId=0")
 
     assert response.status_code == 204
 
 
 @pytest.mark.parametrize("how", ["header", "query"])
-def test_last_event_id_resumes_after_that_event(api, finished_job, how):
+def test_last_event_id_resumes_after_that_event(finished_job, how):
     job_id = finished_job()
     total = Job.objects.get(id=job_id).events.count()
     path, headers = f"/api/jobs/{job_id}/events", {}
     if how == "header":
-        headers["HTTP_LAST_EVENT_ID"] = "3"
+        headers["Last-Event-ID"] = "3"
     else:
         path += "?lastEventId=3"
 
-    *events, end = events_of(read_stream(api, path, **headers))
+    *events, end = events_of(read_stream(path, **headers))
 
     assert [int(m["id"]) for m in events] == list(range(4, total + 1))
     assert end["event"] == "end"
 
 
 @pytest.mark.parametrize("value", ["abc", "-1", "²"])
-def test_a_bad_last_event_id_is_400(api, finished_job, value):
+def test_a_bad_last_event_id_is_400(finished_job, value):
     job_id = finished_job()
 
-    response = api.get(f"/api/jobs/{job_id}/events?lastEventId={value}")
+    response = asgi_request("GET", f"/api/jobs/{job_id}/events?lastEventId={value}")
 
     assert response.status_code == 400
     assert response.json() == {"detail": "Last-Event-ID must be a non-negative integer"}
 
 
-def test_a_finished_folder_without_record_only_ends(api, finished_job_dir):
+def test_a_finished_folder_without_record_only_ends(finished_job_dir):
     job_id = finished_job_dir()
 
-    messages = events_of(read_stream(api, f"/api/jobs/{job_id}/events"))
+    messages = events_of(read_stream(f"/api/jobs/{job_id}/events"))
 
     assert messages == [{"id": "0", "event": "end", "data": '{"status": "success"}'}]
 
@@ -129,7 +128,7 @@ def test_a_running_job_whose_worker_died_fails_and_the_stream_ends(
     silent_since = timezone.now() - timedelta(seconds=settings.JOB_STALE_SECONDS + 1)
     Job.objects.filter(id=job_id).update(updated_at=silent_since)
 
-    *events, end = events_of(read_stream(api, f"/api/jobs/{job_id}/events"))
+    *events, end = events_of(read_stream(f"/api/jobs/{job_id}/events"))
 
     last = json.loads(events[-1]["data"])
     assert (events[-1]["event"], last["stage"], last["message"]) == \
@@ -137,6 +136,65 @@ def test_a_running_job_whose_worker_died_fails_and_the_stream_ends(
     assert (end["event"], end["data"], end["id"]) == ("end", '{"status": "failed"}', events[-1]["id"])
     job = api.get(f"/api/jobs/{job_id}").json()
     assert (job["status"], job["error"]) == ("failed", STALE_ERROR)
+
+
+@pytest.mark.parametrize("job_id", ["0" * 32, "not-a-job"])
+def test_an_unknown_job_is_404(job_id):
+    response = asgi_request("GET", f"/api/jobs/{job_id}/events")
+
+    assert (response.status_code, response.json()) == (404, {"detail": "job not found"})
+
+
+def test_a_stream_is_open_to_every_origin(finished_job):
+    response = asgi_request("GET", f"/api/jobs/{finished_job()}/events", Origin="https://shop.example")
+
+    assert response.headers["Access-Control-Allow-Origin"] == "*"
+    assert response.headers["Cache-Control"] == "no-cache"
+
+
+def test_a_method_other_than_get_is_405():
+    response = asgi_request("POST", f"/api/jobs/{'0' * 32}/events")
+
+    assert (response.status_code, response.json()) == (405, {"detail": "method POST not allowed"})
+    assert response.headers["Allow"] == "GET"
+
+
+def test_a_cors_preflight_of_a_stream_is_answered():
+    response = asgi_request(
+        "OPTIONS", f"/api/jobs/{'0' * 32}/events", **{
+            "Origin": "https://shop.example", "Access-Control-Request-Method": "GET",
+            "Access-Control-Request-Headers": "last-event-id"})
+
+    assert response.status_code == 200
+    assert "last-event-id" in response.headers["Access-Control-Allow-Headers"]
+
+
+def test_a_client_that_leaves_ends_its_stream(queued_job):
+    job_id = queued_job()
+    sent = []
+
+    async def leave_after_the_first_chunk():
+        left = asyncio.Event()
+
+        async def receive():
+            if not sent:
+                return {"type": "http.request", "body": b"", "more_body": False}
+            await left.wait()
+            return {"type": "http.disconnect"}
+
+        async def send(message):
+            sent.append(message)
+            if message["type"] == "http.response.body":
+                left.set()
+
+        scope = {"type": "http", "method": "GET", "path": f"/api/jobs/{job_id}/events",
+                 "query_string": b"", "headers": []}
+        await asyncio.wait_for(application(scope, receive, send), 10)
+
+    async_to_sync(leave_after_the_first_chunk)()
+
+    assert sent[0]["status"] == 200
+    assert all(message.get("more_body") for message in sent[1:])  # never ended by the job
 
 
 def test_the_stream_is_in_the_openapi_schema(api):
@@ -183,7 +241,7 @@ def test_with_redis_the_streams_of_a_job_share_one_member_and_all_wake():
     assert members.zcard(group) == 0
 
 
-def test_with_redis_unreachable_the_stream_still_ends(api, finished_job, settings):
+def test_with_redis_unreachable_the_stream_still_ends(finished_job, settings):
     job_id = finished_job()
     settings.REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens there
     settings.CHANNEL_LAYERS = {"default": {
@@ -191,7 +249,7 @@ def test_with_redis_unreachable_the_stream_still_ends(api, finished_job, setting
         "CONFIG": {"hosts": [{"address": settings.REDIS_URL, "socket_connect_timeout": 2}]},
     }}
 
-    *events, end = events_of(read_stream(api, f"/api/jobs/{job_id}/events"))
+    *events, end = events_of(read_stream(f"/api/jobs/{job_id}/events"))
 
     assert [int(m["id"]) for m in events][:2] == [1, 2]
     assert (end["event"], end["data"]) == ("end", '{"status": "success"}')

@@ -3,15 +3,16 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from tests.asgi import asgi_request
 from wordclouds.models import Job
 from wordclouds.services.worker import worker_beat
 
 
-@pytest.mark.django_db
-def test_health_answers_ok_while_the_database_answers_and_a_worker_beats(api):
+@pytest.mark.django_db(transaction=True)
+def test_health_answers_ok_while_the_database_answers_and_a_worker_beats():
     worker_beat()
 
-    response = api.get("/api/health")
+    response = asgi_request("GET", "/api/health")
 
     assert response.status_code == 200
     assert response.json()["ok"] is True
@@ -19,25 +20,25 @@ def test_health_answers_ok_while_the_database_answers_and_a_worker_beats(api):
     assert (worker["alive"], worker["queued"], worker["oldest_queued_seconds"]) == (True, 0, None)
 
 
-@pytest.mark.django_db
-def test_health_reports_the_heartbeat_and_the_queue(api, settings, tmp_path):
+@pytest.mark.django_db(transaction=True)
+def test_health_reports_the_heartbeat_and_the_queue(settings, tmp_path):
     settings.MEDIA_ROOT = tmp_path
     worker_beat()
     Job.objects.create(name_list="names.xlsx")
     Job.objects.filter().update(created_at=timezone.now() - timedelta(seconds=90))
 
-    worker = api.get("/api/health").json()["worker"]
+    worker = asgi_request("GET", "/api/health").json()["worker"]
 
     assert worker["alive"] is True and worker["last_heartbeat"].endswith("Z")
     assert worker["queued"] == 1 and 89 < worker["oldest_queued_seconds"] < 120
 
 
-@pytest.mark.django_db
-def test_health_is_503_when_no_worker_was_seen_within_the_limit(api, settings, tmp_path):
+@pytest.mark.django_db(transaction=True)
+def test_health_is_503_when_no_worker_was_seen_within_the_limit(settings, tmp_path):
     settings.MEDIA_ROOT = tmp_path
     settings.WORKER_DEAD_SECONDS = 0
 
-    response = api.get("/api/health")
+    response = asgi_request("GET", "/api/health")
 
     assert response.status_code == 503
     assert response.json()["ok"] is False and response.json()["worker"]["alive"] is False
@@ -51,25 +52,45 @@ def test_unknown_api_route_is_json_404(api):
     assert response.json() == {"detail": "not found"}
 
 
+def test_wrong_method_is_json_405():
+    response = asgi_request("POST", "/api/health")
+
+    assert (response.status_code, response.json()) == (405, {"detail": "method POST not allowed"})
+    assert response.headers["Allow"] == "GET, HEAD"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_health_answers_a_head_request_without_a_body():
+    worker_beat()
+
+    response = asgi_request("HEAD", "/api/health")
+
+    assert (response.status_code, response.content) == (200, b"")
+
+
 @pytest.mark.django_db
-def test_wrong_method_is_json_405(api):
-    response = api.post("/api/health")
+def test_health_is_503_while_the_database_is_away(settings, monkeypatch):
+    from django.db import OperationalError
 
-    assert response.status_code == 405
-    assert "detail" in response.json()
+    def away():
+        raise OperationalError("could not connect to server")
+
+    monkeypatch.setattr("wordclouds.api.health.worker_status", away)
+
+    response = asgi_request("GET", "/api/health")
+
+    assert (response.status_code, response.json()) == (503, {"ok": False})
 
 
 @pytest.mark.django_db
-def test_cors_allows_every_origin_with_authorization(api):
-    response = api.options(
-        "/api/health",
-        HTTP_ORIGIN="https://poster.example",
-        HTTP_ACCESS_CONTROL_REQUEST_METHOD="GET",
-        HTTP_ACCESS_CONTROL_REQUEST_HEADERS="authorization",
-    )
+def test_cors_allows_every_origin_with_authorization():
+    response = asgi_request(
+        "OPTIONS", "/api/health", **{
+            "Origin": "https://poster.example", "Access-Control-Request-Method": "GET",
+            "Access-Control-Request-Headers": "authorization"})
 
-    assert response["Access-Control-Allow-Origin"] == "*"
-    assert "authorization" in response["Access-Control-Allow-Headers"].lower()
+    assert response.headers["Access-Control-Allow-Origin"] == "*"
+    assert "authorization" in response.headers["Access-Control-Allow-Headers"].lower()
 
 
 @pytest.mark.django_db

@@ -6,10 +6,8 @@ import sqlite3
 import time
 
 import pytest
-from django.core.files.uploadedfile import SimpleUploadedFile
 
 from wordclouds.models import Job
-from wordclouds.services.jobs import job_create
 
 pytestmark = pytest.mark.django_db
 ISO_UTC = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
@@ -20,16 +18,6 @@ KINDS = {
     "db": ("application/vnd.sqlite3", "db"),
     "metrics": ("application/json", "json"),
 }
-
-
-@pytest.fixture
-def queued_job(names_xlsx, django_capture_on_commit_callbacks):
-    def make() -> str:
-        upload = SimpleUploadedFile("n.xlsx", names_xlsx(["Anna", "Bruno"]).read_bytes())
-        with django_capture_on_commit_callbacks():
-            return job_create(params=None, name_list=upload).id
-
-    return make
 
 
 def test_list_is_newest_first_and_includes_finished_folders_without_a_record(
@@ -71,7 +59,7 @@ def test_bad_list_filters_are_400(api, query):
     assert response.json()["detail"].split(":")[0] in {"status", "limit"}
 
 
-@pytest.mark.parametrize("path", ["", "/detail", "/result", "/files/png", "/events"])
+@pytest.mark.parametrize("path", ["", "/detail", "/result", "/files/png"])
 @pytest.mark.parametrize("job_id", ["0" * 32, "not-a-job"])
 def test_an_unknown_job_is_404_everywhere(api, path, job_id):
     response = api.get(f"/api/jobs/{job_id}{path}")

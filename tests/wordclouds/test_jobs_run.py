@@ -1,17 +1,15 @@
 """The worker's side of a job (wordclouds.tasks.job_run): moves through the statuses, events,
 progress, artifacts, failures a user can act on, and running twice."""
-import json
 import re
 import shutil
 import time
 from datetime import timedelta
 
 import pytest
-from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
 from config.errors import Conflict
-from tests.wordclouds.conftest import SMALL_PARAMS, sample_names
+from tests.wordclouds.conftest import sample_names
 from wordclouds.models import Font, Job
 from wordclouds.selectors import jobs_root
 from wordclouds.services.job_run import (
@@ -22,25 +20,12 @@ from wordclouds.services.job_run import (
     JobAbandoned,
     ProgressRecorder,
 )
-from wordclouds.services.jobs import STALE_ERROR, job_create, job_fail, job_start, job_succeed
+from wordclouds.services.jobs import STALE_ERROR, job_fail, job_start, job_succeed
 from wordclouds.tasks import job_run
 
 pytestmark = pytest.mark.django_db
 STAGES = ["queued", "reading_names", "preparing_mask", "loading_font", "placing_words",
           "rendering", "writing_artifacts", "done"]
-
-
-@pytest.fixture
-def queued_job(names_xlsx, django_capture_on_commit_callbacks):
-    def make(names=None, params=None, **fields) -> str:
-        path = names_xlsx(names or sample_names(12))
-        upload = SimpleUploadedFile("names.xlsx", path.read_bytes())
-        with django_capture_on_commit_callbacks():
-            job = job_create(params=json.dumps(params or SMALL_PARAMS), name_list=upload,
-                             **fields)
-        return job.id
-
-    return make
 
 
 def test_a_job_runs_through_its_stages_to_success(queued_job):

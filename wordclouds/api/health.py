@@ -1,36 +1,62 @@
-from django.db import DatabaseError
-from django.urls import path
-from drf_spectacular.utils import extend_schema, inline_serializer
-from rest_framework import serializers
-from rest_framework.decorators import api_view
-from rest_framework.response import Response
+"""GET /api/health: an endpoint in front of Django (config/endpoints.py says why), so that
+it answers at once however busy the web process is."""
+import inspect
+from concurrent.futures import ThreadPoolExecutor
 
+from django.db import DatabaseError
+
+from config.endpoints import answer, off_the_loop
 from config.serializers import UtcDateTimeField
 from wordclouds.services.worker import worker_status
 
-WORKER = inline_serializer("HealthWorker", {
-    "alive": serializers.BooleanField(),
-    "last_heartbeat": UtcDateTimeField(allow_null=True),
-    "queued": serializers.IntegerField(),
-    "oldest_queued_seconds": serializers.FloatField(allow_null=True),
-})
-HEALTH = inline_serializer("Health", {"ok": serializers.BooleanField(), "worker": WORKER})
+# Health's own threads: its checks never queue behind the event streams' reads.
+_checks = ThreadPoolExecutor(2, thread_name_prefix="health")
 
 
-@extend_schema(responses={200: HEALTH, 503: HEALTH})
-@api_view(["GET"])
-def health(request):
+async def health(scope, receive, send) -> None:
     """200 {"ok": true, "worker": {...}} while the database answers and a worker was seen
     within WORKER_DEAD_SECONDS (its last heartbeat, the queued jobs and the age of the oldest);
     503 {"ok": false} otherwise."""
     try:
-        worker = worker_status()
+        worker = await off_the_loop(_checks, worker_status)
     except DatabaseError:
-        return Response({"ok": False}, status=503)
-    ok = worker["alive"]
+        return await answer(send, 503, {"ok": False}, head=scope["method"] == "HEAD")
     if worker["last_heartbeat"]:
         worker["last_heartbeat"] = UtcDateTimeField().to_representation(worker["last_heartbeat"])
-    return Response({"ok": ok, "worker": worker}, status=200 if ok else 503)
+    await answer(send, 200 if worker["alive"] else 503, {"ok": worker["alive"], "worker": worker},
+                 head=scope["method"] == "HEAD")
 
 
-urlpatterns = [path("health", health, name="health")]
+def document_health(result, generator, request, public):
+    """drf-spectacular post-processing hook: adds this endpoint to the OpenAPI schema."""
+    result.setdefault("components", {}).setdefault("schemas", {}).update({
+        "Health": {
+            "type": "object",
+            "properties": {"ok": {"type": "boolean"},
+                           "worker": {"$ref": "#/components/schemas/HealthWorker"}},
+            "required": ["ok", "worker"],
+        },
+        "HealthWorker": {
+            "type": "object",
+            "properties": {
+                "alive": {"type": "boolean"},
+                "last_heartbeat": {"type": "string", "format": "date-time", "nullable": True},
+                "queued": {"type": "integer"},
+                "oldest_queued_seconds": {"type": "number", "format": "double",
+                                          "nullable": True},
+            },
+            "required": ["alive", "last_heartbeat", "oldest_queued_seconds", "queued"],
+        },
+    })
+    health_answer = {"content": {"application/json": {
+        "schema": {"$ref": "#/components/schemas/Health"}}}}
+    result.setdefault("paths", {})["/api/health"] = {"get": {
+        "operationId": "health_retrieve",
+        "tags": ["health"],
+        "description": inspect.cleandoc(health.__doc__),
+        "responses": {
+            "200": {**health_answer, "description": "the database answers, a worker is alive"},
+            "503": {**health_answer, "description": "the database or every worker is away"},
+        },
+    }}
+    return result

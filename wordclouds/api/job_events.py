@@ -1,27 +1,27 @@
 """GET /api/jobs/{job_id}/events: the job's events as server-sent events.
 
-A small async view rather than django-eventstream (docs/architecture.md says why). The
-JobEvent table is the source of truth: the stream replays what is there after the client's
-Last-Event-ID, then waits for more, woken through Redis when REDIS_URL is set and polling the
-table otherwise, so events written by the worker process reach clients of the web process
-either way.
+An endpoint in front of Django (config/endpoints.py says why) rather than a Django view or
+django-eventstream (docs/architecture.md says why not): a stream runs on the event loop,
+only its database reads go to a thread.
+
+The JobEvent table is the source of truth: the stream replays what is there after the
+client's Last-Event-ID, then waits for more, woken through Redis when REDIS_URL is set and
+polling the table otherwise, so events written by the worker process reach clients of the
+web process either way.
 
 A stream holds no database connection between its reads: each read closes the connection it
-opened (Django would otherwise keep it until the stream ends), at most EVENTS_DB_READERS
-reads run at once per process, and streams of one job at the same position share one read,
-so hundreds of open streams that open or wake together cost one read and a bounded number of
-connections."""
+opened, the reads run on EVENTS_DB_READERS threads of their own per process, and streams of
+one job at the same position share one read, so hundreds of open streams that open or wake
+together cost one read and a bounded number of connections."""
 import asyncio
 import json
-import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
+from urllib.parse import parse_qs
 
-from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db import connection
-from django.http import HttpResponse, StreamingHttpResponse
-from django.views.decorators.http import require_GET
 
+from config.endpoints import HEADERS, answer, off_the_loop
 from config.errors import InvalidInput
 from wordclouds.models import Job
 from wordclouds.selectors import job_events as job_events_after
@@ -32,32 +32,85 @@ from wordclouds.services.jobs import jobs_fail_stale
 
 BATCH = 200
 TERMINAL = {Job.Status.SUCCESS, Job.Status.FAILED}
+STREAM_HEADERS = [(b"content-type", b"text/event-stream"), (b"cache-control", b"no-cache"),
+                  (b"x-accel-buffering", b"no"), *HEADERS]
 
 
-@require_GET
-async def job_events(request, job_id: str):
+async def job_events(scope, receive, send, job_id: str) -> None:
     """Every event after `Last-Event-ID` (header) or `lastEventId` (query), then live ones;
     after the terminal status event `event: end` with `{"status": ...}`, and the stream
     closes. A comment keeps an idle stream alive."""
     view = await _shared_read(job_get, job_id)
-    after = _last_event_id(request)
+    after = _last_event_id(scope)
     if after is not None and view.status in TERMINAL and after >= await _read(_last_seq, view):
         # A reconnect after the end (EventSource reconnects whenever a stream closes): 204
         # tells it to stop.
-        return HttpResponse(status=204)
+        return await answer(send, 204)
     stream = _stream(job_id, after or 0) if view.record else _finished(view.status)
-    response = StreamingHttpResponse(stream, content_type="text/event-stream")
-    response["Cache-Control"] = "no-cache"
-    response["X-Accel-Buffering"] = "no"
-    return response
+    await send({"type": "http.response.start", "status": 200, "headers": STREAM_HEADERS})
+    await _send_until_disconnected(stream, receive, send)
 
 
-_readers = threading.BoundedSemaphore(settings.EVENTS_DB_READERS)
+async def _send_until_disconnected(stream, receive, send) -> None:
+    """Sends the stream's chunks until it ends or the client goes away, whichever is first."""
+
+    async def pump():
+        async for chunk in stream:
+            await _turns.take()
+            await send({"type": "http.response.body", "body": chunk.encode(),
+                        "more_body": True})
+        await send({"type": "http.response.body", "body": b""})
+
+    async def disconnected():
+        while (await receive())["type"] != "http.disconnect":
+            pass
+
+    tasks = [asyncio.ensure_future(pump()), asyncio.ensure_future(disconnected())]
+    try:
+        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        for task in done:
+            task.result()  # a failed stream is the server's error: let it be seen
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.wait(tasks)
+        await stream.aclose()  # leaves the job's event group
+
+
+class _Turns:
+    """At most SENDS_PER_TURN stream sends per turn of the event loop. An event wakes every
+    stream of its job at once, and 500 streams sending in one turn held the loop for 0.1 s
+    and more; in turns, the requests that came meanwhile (a health check) are served
+    between them."""
+
+    SENDS_PER_TURN = 50
+
+    def __init__(self):
+        self.loop, self.used = None, 0
+
+    async def take(self) -> None:
+        loop = asyncio.get_running_loop()
+        if loop is not self.loop:  # a new loop (tests run several): its first turn
+            self.loop, self.used = loop, 0
+        while self.used >= self.SENDS_PER_TURN:
+            await asyncio.sleep(0)  # the next turn
+        if self.used == 0:
+            loop.call_soon(self._next_turn)
+        self.used += 1
+
+    def _next_turn(self) -> None:
+        self.used = 0
+
+
+_turns = _Turns()
+
+
+# Stream reads run here: at most EVENTS_DB_READERS at once per process, off the event loop.
+_readers = ThreadPoolExecutor(settings.EVENTS_DB_READERS, thread_name_prefix="event-reads")
 
 
 async def _read(function, *args):
-    """function(*args) with one of the process's reader slots, its connection closed after."""
-    return await sync_to_async(_closing(function))(*args)
+    return await off_the_loop(_readers, function, *args)
 
 
 # Reads in flight by (event loop, function, arguments): streams of one job that ask the same
@@ -75,20 +128,13 @@ async def _shared_read(function, *args):
     return await asyncio.shield(future)
 
 
-def _closing(function):
-    def read(*args):
-        with _readers:
-            try:
-                return function(*args)
-            finally:
-                # Inside an outer transaction (the test suite's) the connection stays.
-                if not connection.in_atomic_block:
-                    connection.close()
-    return read
-
-
-def _last_event_id(request) -> int | None:
-    text = request.headers.get("Last-Event-ID") or request.GET.get("lastEventId")
+def _last_event_id(scope) -> int | None:
+    headers = {name.lower(): value for name, value in scope["headers"]}
+    text = headers.get(b"last-event-id", b"").decode("latin-1")
+    if not text:
+        values = parse_qs(scope.get("query_string", b"").decode("latin-1"),
+                          keep_blank_values=True).get("lastEventId")
+        text = values[-1] if values else None
     if text is None:
         return None
     if not (text.isascii() and text.isdigit() and len(text) <= 18):

@@ -10,7 +10,6 @@ from rest_framework.response import Response
 
 from config.errors import InvalidInput, NotFound
 from config.schema import upload_names
-from wordclouds.api.job_events import job_events
 from wordclouds.selectors import ARTIFACTS, JobView, artifact_path, job_get, job_list, \
     job_recent_events
 from wordclouds.serializers.jobs import (
@@ -125,7 +124,6 @@ urlpatterns = [
     path("jobs", jobs, name="jobs"),
     path("jobs/<str:job_id>", job_status, name="job-status"),
     path("jobs/<str:job_id>/detail", job_detail, name="job-detail"),
-    path("jobs/<str:job_id>/events", job_events, name="job-events"),
     path("jobs/<str:job_id>/result", job_result, name="job-result"),
     path("jobs/<str:job_id>/files/<str:kind>", job_file, name="job-file"),
 ]

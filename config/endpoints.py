@@ -1,0 +1,92 @@
+"""Endpoints served in front of Django: plain ASGI callables for the two requests that must
+stay cheap however busy the web process is, `/api/health` and the job event streams.
+
+Django's request pipeline under ASGI hands every request to a thread a dozen times or more
+(the request signals, each synchronous middleware, the view), and each hand-off waits for a
+turn of the event loop. When hundreds of event streams are woken together, a turn of the
+loop takes tens of milliseconds, and a health check made of fifteen turns took seconds.
+Here a request costs one hand-off at most: its database work runs on a thread pool of its
+own, which closes the connection after each call, and everything else on the event loop.
+Every other request, a CORS preflight of these paths included, goes to Django."""
+import asyncio
+import json
+import logging
+import re
+from concurrent.futures import Executor
+
+from django.db import connection
+
+from config.errors import client_error
+
+logger = logging.getLogger(__name__)
+
+# The headers of every answer: both paths are under /api, open to every origin like the rest.
+HEADERS = [(b"access-control-allow-origin", b"*"), (b"x-content-type-options", b"nosniff")]
+
+
+def in_front_of(app, routes: list[tuple[str, tuple[str, ...], object]]):
+    """ASGI: requests whose path matches one of `routes` (pattern, methods, endpoint) are
+    answered by `endpoint(scope, receive, send, **groups)`, 405 for another method; the
+    rest, and every OPTIONS request, by `app`."""
+    compiled = [(re.compile(pattern), methods, endpoint) for pattern, methods, endpoint in routes]
+
+    async def route(scope, receive, send):
+        if scope["type"] == "http" and scope["method"] != "OPTIONS":
+            for pattern, methods, endpoint in compiled:
+                match = pattern.fullmatch(scope["path"])
+                if match is None:
+                    continue
+                if scope["method"] not in methods:
+                    detail = f"method {scope['method'][:20]} not allowed"
+                    return await answer(send, 405, {"detail": detail},
+                                        [(b"allow", ", ".join(methods).encode())])
+                return await _answered(endpoint, scope, receive, send, match.groupdict())
+        await app(scope, receive, send)
+
+    return route
+
+
+async def _answered(endpoint, scope, receive, send, arguments: dict) -> None:
+    """The endpoint's answer; an error raised before it began answering leaves as the JSON
+    `{"detail"}` of every other error (config/errors.py), a bug as a 500 and a traceback."""
+    started = False
+
+    async def sending(message):
+        nonlocal started
+        started = started or message["type"] == "http.response.start"
+        await send(message)
+
+    try:
+        await endpoint(scope, receive, sending, **arguments)
+    except Exception as exception:
+        if started:
+            raise
+        error = client_error(exception)
+        if error is None:
+            logger.exception("unhandled error on %s", scope["path"])
+            return await answer(send, 500, {"detail": "internal server error"})
+        await answer(send, error.status_code, {"detail": error.detail})
+
+
+async def answer(send, status: int, body: dict | None = None, headers=(), *,
+                 head: bool = False) -> None:
+    """A whole JSON answer (no body with 204, or to a HEAD request)."""
+    content = json.dumps(body).encode() if body is not None else b""
+    kind = [(b"content-type", b"application/json")] if body is not None else []
+    await send({"type": "http.response.start", "status": status,
+                "headers": [*kind, (b"content-length", str(len(content)).encode()),
+                            *HEADERS, *headers]})
+    await send({"type": "http.response.body", "body": b"" if head else content})
+
+
+async def off_the_loop(executor: Executor, function, *args):
+    """function(*args) on one of the executor's threads, its database connection closed
+    after (no request signal closes it there)."""
+    return await asyncio.get_running_loop().run_in_executor(executor, _closing, function, args)
+
+
+def _closing(function, args):
+    try:
+        return function(*args)
+    finally:
+        connection.close()
