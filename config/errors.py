@@ -112,9 +112,8 @@ def api_exception_handler(exc, context):
 
 class ApiErrorMiddleware(MiddlewareMixin):
     """Turns the HTML error pages Django makes outside DRF (unknown route, uncaught
-    exception in a plain view) into JSON for every path under /api. Async-capable like the
-    rest of the chain, so that async views (the event streams) run on the event loop without
-    a thread of their own."""
+    exception in a plain view) into JSON for every path under /api. (Health and the event
+    streams answer in front of Django, config/endpoints.py, with the same JSON.)"""
 
     def process_response(self, request, response):
         if not request.path.startswith("/api") or response.status_code < 400:
