@@ -47,13 +47,16 @@ def in_front_of(app, routes: list[tuple[str, tuple[str, ...], object]]):
 
 
 async def _answered(endpoint, scope, receive, send, arguments: dict) -> None:
-    """The endpoint's answer; an error raised before it began answering leaves as the JSON
-    `{"detail"}` of every other error (config/errors.py), a bug as a 500 and a traceback."""
+    """The endpoint's answer, without its body to a HEAD request; an error raised before it
+    began answering leaves as the JSON `{"detail"}` of every other error (config/errors.py),
+    a bug as a 500 and a traceback."""
     started = False
 
     async def sending(message):
         nonlocal started
         started = started or message["type"] == "http.response.start"
+        if scope["method"] == "HEAD" and message["type"] == "http.response.body":
+            message = {**message, "body": b""}
         await send(message)
 
     try:
@@ -68,15 +71,14 @@ async def _answered(endpoint, scope, receive, send, arguments: dict) -> None:
         await answer(send, error.status_code, {"detail": error.detail})
 
 
-async def answer(send, status: int, body: dict | None = None, headers=(), *,
-                 head: bool = False) -> None:
-    """A whole JSON answer (no body with 204, or to a HEAD request)."""
+async def answer(send, status: int, body: dict | None = None, headers=()) -> None:
+    """A whole JSON answer (no body with 204)."""
     content = json.dumps(body).encode() if body is not None else b""
     kind = [(b"content-type", b"application/json")] if body is not None else []
     await send({"type": "http.response.start", "status": status,
                 "headers": [*kind, (b"content-length", str(len(content)).encode()),
                             *HEADERS, *headers]})
-    await send({"type": "http.response.body", "body": b"" if head else content})
+    await send({"type": "http.response.body", "body": content})
 
 
 async def off_the_loop(executor: Executor, function, *args):

@@ -20,11 +20,10 @@ async def health(scope, receive, send) -> None:
     try:
         worker = await off_the_loop(_checks, worker_status)
     except DatabaseError:
-        return await answer(send, 503, {"ok": False}, head=scope["method"] == "HEAD")
+        return await answer(send, 503, {"ok": False})
     if worker["last_heartbeat"]:
         worker["last_heartbeat"] = UtcDateTimeField().to_representation(worker["last_heartbeat"])
-    await answer(send, 200 if worker["alive"] else 503, {"ok": worker["alive"], "worker": worker},
-                 head=scope["method"] == "HEAD")
+    await answer(send, 200 if worker["alive"] else 503, {"ok": worker["alive"], "worker": worker})
 
 
 def document_health(result, generator, request, public):

@@ -57,8 +57,7 @@ async def _send_until_disconnected(stream, receive, send) -> None:
     async def pump():
         async for chunk in stream:
             await _turns.take()
-            await send({"type": "http.response.body", "body": chunk.encode(),
-                        "more_body": True})
+            await send({"type": "http.response.body", "body": chunk, "more_body": True})
         await send({"type": "http.response.body", "body": b""})
 
     async def disconnected():
@@ -154,14 +153,14 @@ def _frame(event) -> str:
     return f"id: {event.seq}\nevent: {event.type}\ndata: {data}\n\n"
 
 
-def _end(status: str, last_seq: int) -> str:
+def _end(status: str, last_seq: int) -> bytes:
     """The end carries the last event's id, so that a client's reconnect gets 204."""
-    return f"id: {last_seq}\nevent: end\ndata: {json.dumps({'status': status})}\n\n"
+    return f"id: {last_seq}\nevent: end\ndata: {json.dumps({'status': status})}\n\n".encode()
 
 
-def _opening() -> str:
+def _opening() -> bytes:
     """The first bytes (they send the headers at once) and the reconnect delay to use."""
-    return f"retry: {settings.EVENTS_RETRY_MS}\n: stream of job events\n\n"
+    return f"retry: {settings.EVENTS_RETRY_MS}\n: stream of job events\n\n".encode()
 
 
 async def _finished(status: str):
@@ -170,13 +169,15 @@ async def _finished(status: str):
     yield _end(status, 0)
 
 
-def _status_and_frames(job_id: str, after: int) -> tuple[str | None, list[tuple[int, str]]]:
-    """The job's status, then its next events after `after` as (seq, SSE frame). The status
+def _status_and_frames(job_id: str, after: int) -> tuple[str | None, int, int, bytes]:
+    """The job's status, then its next events after `after`: how many, the last one's id
+    and their SSE frames, encoded once for every stream that shares this read. The status
     first: a terminal status is committed with its event, so the events read include it."""
     jobs_fail_stale(job_id=job_id)
     status = Job.objects.filter(id=job_id).values_list("status", flat=True).first()
-    events = job_events_after(job_id=job_id, after=after, limit=BATCH)
-    return status, [(event.seq, _frame(event)) for event in events]
+    events = list(job_events_after(job_id=job_id, after=after, limit=BATCH))
+    frames = "".join(_frame(event) for event in events).encode()
+    return status, len(events), events[-1].seq if events else after, frames
 
 
 async def _stream(job_id: str, after: int):
@@ -185,13 +186,11 @@ async def _stream(job_id: str, after: int):
     written_at = time.monotonic()
     async with EventWaiter(job_id) as waiter:
         while True:
-            status, frames = await _shared_read(_status_and_frames, job_id, after)
-            for seq, frame in frames:
-                yield frame
-                after = seq
-            if frames:
+            status, count, after, frames = await _shared_read(_status_and_frames, job_id, after)
+            if count:
+                yield frames
                 written_at = time.monotonic()
-            if len(frames) == BATCH:
+            if count == BATCH:
                 continue
             if status is None:
                 return  # the job was deleted meanwhile
@@ -201,12 +200,12 @@ async def _stream(job_id: str, after: int):
             idle = time.monotonic() - written_at
             await waiter.wait(max(0.0, min(waiter.poll_seconds, keepalive - idle)))
             if time.monotonic() - written_at >= keepalive:
-                yield ": keep-alive\n\n"
+                yield b": keep-alive\n\n"
                 written_at = time.monotonic()
 
 
 def document_event_stream(result, generator, request, public):
-    """drf-spectacular post-processing hook: adds this view to the OpenAPI schema."""
+    """drf-spectacular post-processing hook: adds this endpoint to the OpenAPI schema."""
     result.setdefault("paths", {})["/api/jobs/{job_id}/events"] = {"get": {
         "operationId": "jobs_events_retrieve",
         "tags": ["jobs"],
