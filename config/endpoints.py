@@ -41,9 +41,23 @@ def in_front_of(app, routes: list[tuple[str, tuple[str, ...], object]]):
                     return await answer(send, 405, {"detail": detail},
                                         [(b"allow", ", ".join(methods).encode())])
                 return await _answered(endpoint, scope, receive, send, match.groupdict())
-        await app(scope, receive, send)
+        await app(scope, _in_turns(receive), send)
 
     return route
+
+
+def _in_turns(receive):
+    """`receive` that lets the loop turn between the parts of a body. The server has the
+    whole body in hand before the application starts, so Django would take in every part
+    (up to 100 MB) without a pause and hold every other request meanwhile."""
+
+    async def receive_in_turns():
+        message = await receive()
+        if message.get("more_body"):
+            await asyncio.sleep(0)
+        return message
+
+    return receive_in_turns
 
 
 async def _answered(endpoint, scope, receive, send, arguments: dict) -> None:

@@ -89,7 +89,7 @@ def client_error(exc) -> ServiceError | None:
     return None
 
 
-def _log_refused(error: ServiceError, where) -> None:
+def log_refused(error: ServiceError, where) -> None:
     """A refused request is one line, never a traceback."""
     logger.info("refused %s: %s %s", where, error.status_code, error.detail)
 
@@ -98,7 +98,7 @@ def api_exception_handler(exc, context):
     error = client_error(exc)
     if error is not None:
         if error is not exc:
-            _log_refused(error, context.get("view").__class__.__name__)
+            log_refused(error, context.get("view").__class__.__name__)
         return Response({"detail": error.detail}, status=error.status_code)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
@@ -136,7 +136,7 @@ class ApiErrorMiddleware(MiddlewareMixin):
         error = client_error(exception)
         if error is not None:
             if error is not exception:
-                _log_refused(error, request.path)
+                log_refused(error, request.path)
             return JsonResponse({"detail": error.detail}, status=error.status_code)
         if isinstance(exception, Http404):
             return JsonResponse({"detail": "not found"}, status=404)

@@ -211,10 +211,13 @@ EVENTS_RETRY_MS = int(os.environ.get("EVENTS_RETRY_MS", 3000))
 # connection), which bounds the connections streams use however many are open.
 EVENTS_DB_READERS = int(os.environ.get("EVENTS_DB_READERS", 8))
 
-# Hostile input and faults (docs/architecture.md, "Bounds"). Request limits below Django:
-# request line plus headers, answered 431 in JSON (config/asgi.py). Django's own: at most this
-# many form fields and file parts per request (400).
+# Hostile input and faults (docs/architecture.md, "Bounds"). Request limits below Django,
+# answered in JSON by the HTTP layer (config/asgi.py): the request line plus headers (431), and
+# a whole request body, multipart included (413; the largest job, a name list, mask and font
+# at their limits, is 95 MB).
 REQUEST_HEADERS_MAX_BYTES = int(os.environ.get("REQUEST_HEADERS_MAX_BYTES", 16 * 1024))
+REQUEST_BODY_MAX_BYTES = int(os.environ.get("REQUEST_BODY_MAX_BYTES", 100 * 1024 * 1024))
+# Django's own: at most this many form fields and file parts per request (400).
 DATA_UPLOAD_MAX_NUMBER_FIELDS = int(os.environ.get("DATA_UPLOAD_MAX_NUMBER_FIELDS", 1000))
 DATA_UPLOAD_MAX_NUMBER_FILES = int(os.environ.get("DATA_UPLOAD_MAX_NUMBER_FILES", 100))
 # Heavy requests (project renders, custom.svg, line spacing) run in a forked child of the web

@@ -8,9 +8,10 @@ import httpx
 import openpyxl
 import pytest
 
+from config.errors import REQUEST_TOO_LARGE
 from tests.hostile.conftest import (
-    assert_health_fast, assert_refused, deep_json, finished_job_id, get, hostile,
-    png_bytes, post,
+    MB, REQUEST_BODY_MAX_BYTES, assert_health_fast, assert_refused, deep_json,
+    finished_job_id, get, hostile, png_bytes, post,
 )
 
 pytestmark = pytest.mark.e2e
@@ -104,12 +105,32 @@ def test_too_many_file_parts_are_400(service):
 
 
 def test_a_form_over_the_memory_limit_is_413(service):
-    # Encoded before it is sent: the probes measure the server, not this process encoding.
-    body = b"name=" + b"x" * (31 * 1024 * 1024)
-    headers = {"Content-Type": "application/x-www-form-urlencoded"}
+    form = {"name": "x" * (31 * MB)}
 
-    assert_refused(hostile(service, post(service, "/api/projects", content=body,
-                                         headers=headers)), 413)
+    assert_refused(hostile(service, post(service, "/api/projects", data=form)), 413,
+                   REQUEST_TOO_LARGE)
+
+
+def test_a_chunked_body_over_the_memory_limit_is_413(service):
+    parts = (b"x" * MB for _ in range(31))  # no Content-Length: refused once past the limit
+    send = post(service, "/api/login", content=parts,
+                headers={"Content-Type": "application/json"})
+
+    assert_refused(hostile(service, send), 413, REQUEST_TOO_LARGE)
+
+
+def test_a_multipart_body_over_the_request_limit_is_413(service):
+    upload = {"file": ("big.ttf", bytes(REQUEST_BODY_MAX_BYTES))}
+
+    assert_refused(hostile(service, post(service, "/api/fonts", files=upload)), 413,
+                   REQUEST_TOO_LARGE)
+
+
+def test_a_file_over_its_own_limit_reaches_django_and_is_413(service):
+    upload = {"file": ("big.ttf", bytes(51 * MB))}  # fonts: at most 50 MB
+
+    assert_refused(hostile(service, post(service, "/api/fonts", files=upload)), 413,
+                   "file exceeds 50 MB")
 
 
 def test_a_product_id_beyond_64_bits_is_4xx(service):
@@ -281,3 +302,4 @@ def _minimal_xlsx(sheet_rows: str) -> dict[str, str]:
         "xl/worksheets/sheet1.xml": (
             f'<?xml version="1.0"?><worksheet xmlns="{main}"><sheetData>{sheet_rows}</sheetData></worksheet>'),
     }
+
