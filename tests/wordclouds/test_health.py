@@ -1,11 +1,25 @@
 from datetime import timedelta
 
 import pytest
+from django.db import connection
 from django.utils import timezone
 
 from tests.asgi import asgi_request
+from wordclouds.api.health import checks
 from wordclouds.models import Job
 from wordclouds.services.worker import worker_beat
+
+
+def on_the_health_thread(function):
+    return checks.submit(function).result()
+
+
+@pytest.fixture(autouse=True)
+def health_connection_closed():
+    """Health keeps its connection between checks: closed after each test, since a test
+    database with a connection open cannot be dropped (PostgreSQL)."""
+    yield
+    on_the_health_thread(lambda: connection.close())
 
 
 @pytest.mark.django_db(transaction=True)
@@ -80,6 +94,22 @@ def test_health_is_503_while_the_database_is_away(settings, monkeypatch):
     response = asgi_request("GET", "/api/health")
 
     assert (response.status_code, response.json()) == (503, {"ok": False})
+
+
+@pytest.mark.django_db(transaction=True)
+def test_health_keeps_its_connection_and_connects_again_when_it_breaks():
+    if connection.vendor == "sqlite":
+        pytest.skip("Django never closes the in-memory SQLite test database: PostgreSQL only")
+    worker_beat()
+    assert asgi_request("GET", "/api/health").status_code == 200
+    kept = on_the_health_thread(lambda: connection.connection)
+
+    assert asgi_request("GET", "/api/health").status_code == 200
+    assert on_the_health_thread(lambda: connection.connection) is kept
+    kept.close()  # behind Django's back, as a database restart would
+
+    assert asgi_request("GET", "/api/health").status_code == 200
+    assert on_the_health_thread(lambda: connection.connection) not in (None, kept)
 
 
 @pytest.mark.django_db

@@ -1,16 +1,35 @@
 """GET /api/health: an endpoint in front of Django (config/endpoints.py says why), so that
 it answers at once however busy the web process is."""
+import asyncio
 import inspect
 from concurrent.futures import ThreadPoolExecutor
 
-from django.db import DatabaseError
+from django.db import Error, connection
 
-from config.endpoints import answer, off_the_loop
+from config.endpoints import answer
 from config.serializers import UtcDateTimeField
 from wordclouds.services.worker import worker_status
 
-# Health's own threads: its checks never queue behind the event streams' reads.
-_checks = ThreadPoolExecutor(2, thread_name_prefix="health")
+# Health's own thread: its checks never queue behind the event streams' reads, and it keeps
+# its one database connection between checks (on PostgreSQL, connecting made a check 11 ms
+# instead of 1.5).
+checks = ThreadPoolExecutor(1, thread_name_prefix="health")
+
+
+def _checked() -> dict:
+    """worker_status() on the connection kept from the last check; if that fails (the
+    database restarted meanwhile, say), once more on a new one. A database error leaves no
+    connection behind."""
+    if connection.connection is not None:
+        try:
+            return worker_status()
+        except Error:
+            connection.close()
+    try:
+        return worker_status()
+    except Error:
+        connection.close()
+        raise
 
 
 async def health(scope, receive, send) -> None:
@@ -18,8 +37,8 @@ async def health(scope, receive, send) -> None:
     within WORKER_DEAD_SECONDS (its last heartbeat, the queued jobs and the age of the oldest);
     503 {"ok": false} otherwise."""
     try:
-        worker = await off_the_loop(_checks, worker_status)
-    except DatabaseError:
+        worker = await asyncio.get_running_loop().run_in_executor(checks, _checked)
+    except Error:
         return await answer(send, 503, {"ok": False})
     if worker["last_heartbeat"]:
         worker["last_heartbeat"] = UtcDateTimeField().to_representation(worker["last_heartbeat"])
