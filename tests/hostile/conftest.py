@@ -18,10 +18,12 @@ from tests.wordclouds.conftest import names_xlsx, tiny_font  # noqa: F401  (fixt
 
 ORIGIN = {"Origin": "https://poster.example"}
 DETAIL_MAX = 200
-# A probe waits at most this long: a stalled web process held health for 8 s or more (the
-# heavy request's whole time); 3 s leaves room for a busy 2-core machine. The latency
-# figures under load are measured by bench/health_under_load.py, not asserted here.
-HEALTH_WAIT_SECONDS = 3.0
+# /api/health must answer within this while a hostile request is handled. A probe over it
+# sends the hostile request once more, and the check holds if every probe of that second
+# try is within it: a stall happens again; a one-off pause of this 2-core machine, which
+# runs the client and the whole service, does not. Latency under load is measured by the
+# benchmarks (bench/health_under_load.py).
+HEALTH_WITHIN_SECONDS = 0.1
 # Tables that change without any request: the broker's queue and task results, and the events
 # of jobs already running (a new job shows in wordclouds_job).
 BACKGROUND_TABLES = ("django_q_", "django_session", "wordclouds_jobevent", "sqlite_sequence")
@@ -75,9 +77,27 @@ class Refusal:
 
 
 def hostile(service: Service, send) -> Refusal:
-    """Send a request (a callable) while probing /api/health; the state before and after
-    must be the same."""
+    """probed(service, send); the state before and after must be the same."""
     rows, files = row_counts(service), media_files(service)
+    refusal = probed(service, send)
+    after = row_counts(service)
+    assert after == rows, {table: (rows.get(table), count) for table, count in after.items()
+                           if rows.get(table) != count}
+    assert media_files(service) == files, "the request left files behind"
+    return refusal
+
+
+def probed(service: Service, send) -> Refusal:
+    """Send a request (a callable) while probing /api/health; once more if a probe was slow
+    (HEALTH_WITHIN_SECONDS), and then the second try is the one returned."""
+    refusal = _sent_while_probing(service, send)
+    if not _health_fast(refusal):
+        SLOW_TRIES.append((_current_test(), max(seconds for seconds, _ in refusal.probes)))
+        refusal = _sent_while_probing(service, send)
+    return refusal
+
+
+def _sent_while_probing(service: Service, send) -> Refusal:
     probes = []
     with ThreadPoolExecutor(1) as pool, httpx.Client(timeout=10) as health:
         future = pool.submit(send)
@@ -88,12 +108,7 @@ def hostile(service: Service, send) -> Refusal:
             if future.done():
                 break
             time.sleep(0.02)
-        response = future.result()
-    after = row_counts(service)
-    assert after == rows, {table: (rows.get(table), count) for table, count in after.items()
-                           if rows.get(table) != count}
-    assert media_files(service) == files, "the request left files behind"
-    return Refusal(response, probes)
+    return Refusal(future.result(), probes)
 
 
 def assert_refused(refusal: Refusal, status: int, detail: str | None = None) -> str:
@@ -108,9 +123,10 @@ def assert_refused(refusal: Refusal, status: int, detail: str | None = None) -> 
     return body["detail"]
 
 
-# Every probe's latency in this run and the test it was made in, reported at the end
-# (pytest_terminal_summary) with the tests of the slowest probes.
+# Every probe's latency in this run and its test, and the tries sent again after a slow
+# probe: reported at the end (pytest_terminal_summary).
 HEALTH_SECONDS: list[tuple[float, str]] = []
+SLOW_TRIES: list[tuple[str, float]] = []
 
 
 def pytest_terminal_summary(terminalreporter):
@@ -121,16 +137,27 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.write_line(
             f"health while hostile requests ran: {len(seconds)} probes, "
             f"p50 {statistics.median(seconds) * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms, "
-            f"max {seconds[-1] * 1000:.0f} ms")
+            f"max {seconds[-1] * 1000:.0f} ms; slowest:")
         for seconds, test in probes[:5]:
             terminalreporter.write_line(f"  {seconds * 1000:.0f} ms in {test}")
+    for test, seconds in SLOW_TRIES:
+        terminalreporter.write_line(
+            f"sent again after a {seconds * 1000:.0f} ms probe (not counted above): {test}")
+
+
+def _current_test() -> str:
+    return os.environ.get("PYTEST_CURRENT_TEST", "").split("::")[-1].removesuffix(" (call)")
+
+
+def _health_fast(refusal: Refusal) -> bool:
+    return all(status == 200 and seconds < HEALTH_WITHIN_SECONDS
+               for seconds, status in refusal.probes)
 
 
 def assert_health_fast(refusal: Refusal) -> None:
-    test = os.environ.get("PYTEST_CURRENT_TEST", "").split("::")[-1].removesuffix(" (call)")
+    test = _current_test()
     HEALTH_SECONDS.extend((seconds, test) for seconds, _ in refusal.probes)
-    assert all(status == 200 and seconds < HEALTH_WAIT_SECONDS
-               for seconds, status in refusal.probes), refusal.probes
+    assert _health_fast(refusal), refusal.probes
 
 
 def post(service, path, *, headers=None, **kwargs):

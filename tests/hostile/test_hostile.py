@@ -11,7 +11,7 @@ import pytest
 from config.errors import REQUEST_TOO_LARGE
 from tests.hostile.conftest import (
     MB, REQUEST_BODY_MAX_BYTES, assert_health_fast, assert_refused, deep_json,
-    finished_job_id, get, hostile, png_bytes, post,
+    finished_job_id, get, hostile, png_bytes, post, probed,
 )
 
 pytestmark = pytest.mark.e2e
@@ -267,9 +267,10 @@ def test_no_traceback_in_the_service_logs(service):
 
 
 def _render_with(service, template_id: str, upload, *, box: float, count: int = 1):
-    asset = httpx.post(f"{service.url}/api/assets", files={"file": upload}, timeout=60)
+    send = post(service, "/api/assets", files={"file": upload})
+    asset = probed(service, send).response
     if asset.status_code != 201:  # refused at upload: that is the answer
-        return hostile(service, lambda: asset)
+        return hostile(service, send)  # sent again, to check that it left nothing behind
     sticker = {"asset_id": asset.json()["id"], "x": 0, "y": 0, "width": box, "height": box}
     project = httpx.post(f"{service.url}/api/projects", timeout=60, data={
         "name": "hostile", "template_id": template_id, "background_color": "#FFFFFF",
