@@ -9,11 +9,11 @@ Django alone parse request bodies and gives the HTTP layer's own refusals the JS
 `{"detail"}` and CORS header of every other error (config/errors.py).
 
 The HTTP layer takes in a whole body before the application starts, on the event loop that
-serves every request. So a body over its limit (REQUEST_BODY_MAX_BYTES, and for anything but
-multipart DATA_UPLOAD_MAX_MEMORY_SIZE, which Django enforces by Content-Length alone) is
-refused here with 413, read off the socket but not kept: taking in 31 MB and handing it on to
-Django held every other request for 0.1 s. A body within its limit is handed on in parts of
-BODY_PART_BYTES (daphne's 8 KB made 6,400 parts of a 50 MB upload)."""
+serves every request. So a body over REQUEST_BODY_MAX_BYTES (any kind, multipart included)
+is refused here with 413, read off the socket but not kept, and a body within it is handed on
+to Django in parts of BODY_PART_BYTES (daphne's 8 KB made 6,400 parts of a 50 MB upload).
+Django's own limits (DATA_UPLOAD_MAX_MEMORY_SIZE, each upload's) then answer with their
+own detail."""
 import functools
 import gc
 import io
@@ -82,23 +82,17 @@ class _Dropped(io.BytesIO):
         return len(data)
 
 
-def _body_limit(request: WebRequest) -> int:
-    if (request.getHeader(b"content-type") or b"").startswith(b"multipart/form-data"):
-        return settings.REQUEST_BODY_MAX_BYTES
-    return min(settings.DATA_UPLOAD_MAX_MEMORY_SIZE, settings.REQUEST_BODY_MAX_BYTES)
-
-
 def _keep_or_drop_body(request: WebRequest, length: int | None) -> None:
-    if length is not None and length > _body_limit(request):
+    if length is not None and length > settings.REQUEST_BODY_MAX_BYTES:
         request.content = _Dropped()
     else:
         _got_length(request, length)
 
 
 def _keep_or_drop_part(request: WebRequest, data: bytes) -> None:
-    """A chunked body has no length to judge it by: it is dropped once it passes its limit."""
+    """A chunked body has no length to judge it by: it is dropped once it passes the limit."""
     if (not isinstance(request.content, _Dropped)
-            and request.content.tell() + len(data) > _body_limit(request)):
+            and request.content.tell() + len(data) > settings.REQUEST_BODY_MAX_BYTES):
         request.content.close()
         request.content = _Dropped()
     request.content.write(data)

@@ -111,12 +111,19 @@ def test_a_form_over_the_memory_limit_is_413(service):
                    REQUEST_TOO_LARGE)
 
 
-def test_a_chunked_body_over_the_memory_limit_is_413(service):
-    parts = (b"x" * MB for _ in range(31))  # no Content-Length: refused once past the limit
+def test_a_chunked_body_over_the_request_limit_is_413(service):
+    parts = (b"x" * MB for _ in range(REQUEST_BODY_MAX_BYTES // MB + 1))  # no Content-Length
     send = post(service, "/api/login", content=parts,
                 headers={"Content-Type": "application/json"})
 
     assert_refused(hostile(service, send), 413, REQUEST_TOO_LARGE)
+
+
+def test_an_export_body_over_the_memory_limit_is_413_naming_the_svg(service):
+    body = {"svg": " " * (31 * MB)}  # refused by its Content-Length, before it is read
+
+    assert_refused(hostile(service, post(service, "/api/exports/ai", json=body)), 413,
+                   "svg exceeds 25 MB")
 
 
 def test_a_multipart_body_over_the_request_limit_is_413(service):
