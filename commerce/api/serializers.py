@@ -53,6 +53,10 @@ def valid_input(serializer_class, data, *, partial: bool = False) -> dict:
     """The validated data; 400 with one sentence naming the first problem otherwise
     (`code is required`, `pageSize must be an integer from 1 to 100`)."""
     serializer = serializer_class(data=data, partial=partial)
+    if hasattr(data, "getlist"):  # a query string: each parameter at most once
+        repeated = [name for name in serializer.fields if len(data.getlist(name)) > 1]
+        if repeated:
+            raise InvalidInput(f"{repeated[0]} must be given once")
     if not serializer.is_valid():
         field, messages = next(iter(serializer.errors.items()))
         message = str(messages[0] if isinstance(messages, list) else messages)

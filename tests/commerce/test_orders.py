@@ -276,6 +276,8 @@ def test_staff_list_every_order(alice, bob, staff):
     ({"pageSize": 0}, "pageSize must be an integer from 1 to 100"),
     ({"pageSize": 101}, "pageSize must be an integer from 1 to 100"),
     ({"status": "LOST"}, "status must be one of PENDING, PAID, SHIPPED, COMPLETED, CANCELLED"),
+    ({"search": ["a", "b"]}, "search must be given once"),
+    ({"page": ["1", "2"]}, "page must be given once"),
 ])
 def test_list_bounds_are_400(alice, query, detail):
     response = alice.get("/api/orders", query)
