@@ -4,6 +4,7 @@ checks (no server error, documented statuses, content types and bodies, negative
 rejected, positive data accepted, ...), with the tokens each operation declares and real ids
 of resources made through the API."""
 import json
+import os
 
 import httpx
 import pytest
@@ -20,8 +21,12 @@ pytestmark = pytest.mark.e2e
 # Heavy requests answer 400 `pattern too dense` or 422 (over the time or memory limit) for
 # values the schema allows: how much work they are depends on the job, not on the values.
 HEAVY = ["2xx", "400", "404", "422"]
+# The same examples on every run, so that a run fails for a change, not for a rare example
+# drawn that day (two such finds, U+001D as a name and a query parameter given twice, were
+# fixed when they came up). CONTRACT_RANDOM=1 draws new examples, to look for more.
 CONFIG = SchemathesisConfig.from_dict({
-    "generation": {"max-examples": 12, "database": "none"},
+    "generation": {"max-examples": 12, "database": "none",
+                   "deterministic": os.environ.get("CONTRACT_RANDOM") != "1"},
     "phases": {"stateful": {"enabled": False}},
     "operations": [
         {"include-operation-id": operation,
