@@ -78,13 +78,23 @@ class Refusal:
 
 def hostile(service: Service, send) -> Refusal:
     """probed(service, send); the state before and after must be the same."""
-    rows, files = row_counts(service), media_files(service)
+    before = state(service)
     refusal = probed(service, send)
+    assert_unchanged(service, before)
+    return refusal
+
+
+def state(service: Service) -> tuple[dict[str, int], set[str]]:
+    """The rows of each table and the media files, to compare after a request."""
+    return row_counts(service), media_files(service)
+
+
+def assert_unchanged(service: Service, before: tuple[dict[str, int], set[str]]) -> None:
+    rows, files = before
     after = row_counts(service)
     assert after == rows, {table: (rows.get(table), count) for table, count in after.items()
                            if rows.get(table) != count}
     assert media_files(service) == files, "the request left files behind"
-    return refusal
 
 
 def probed(service: Service, send) -> Refusal:

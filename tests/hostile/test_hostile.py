@@ -10,8 +10,8 @@ import pytest
 
 from config.errors import REQUEST_TOO_LARGE
 from tests.hostile.conftest import (
-    MB, REQUEST_BODY_MAX_BYTES, assert_health_fast, assert_refused, deep_json,
-    finished_job_id, get, hostile, png_bytes, post, probed,
+    MB, REQUEST_BODY_MAX_BYTES, assert_health_fast, assert_refused, assert_unchanged,
+    deep_json, finished_job_id, get, hostile, png_bytes, post, probed, state,
 )
 
 pytestmark = pytest.mark.e2e
@@ -120,7 +120,7 @@ def test_a_chunked_body_over_the_request_limit_is_413(service):
 
 
 def test_an_export_body_over_the_memory_limit_is_413_naming_the_svg(service):
-    body = {"svg": " " * (31 * MB)}  # refused by its Content-Length, before it is read
+    body = {"svg": " " * (31 * MB)}  # refused by its Content-Length, before it is parsed
 
     assert_refused(hostile(service, post(service, "/api/exports/ai", json=body)), 413,
                    "svg exceeds 25 MB")
@@ -274,10 +274,12 @@ def test_no_traceback_in_the_service_logs(service):
 
 
 def _render_with(service, template_id: str, upload, *, box: float, count: int = 1):
-    send = post(service, "/api/assets", files={"file": upload})
-    asset = probed(service, send).response
+    before = state(service)
+    uploaded = probed(service, post(service, "/api/assets", files={"file": upload}))
+    asset = uploaded.response
     if asset.status_code != 201:  # refused at upload: that is the answer
-        return hostile(service, send)  # sent again, to check that it left nothing behind
+        assert_unchanged(service, before)
+        return uploaded
     sticker = {"asset_id": asset.json()["id"], "x": 0, "y": 0, "width": box, "height": box}
     project = httpx.post(f"{service.url}/api/projects", timeout=60, data={
         "name": "hostile", "template_id": template_id, "background_color": "#FFFFFF",
@@ -310,4 +312,3 @@ def _minimal_xlsx(sheet_rows: str) -> dict[str, str]:
         "xl/worksheets/sheet1.xml": (
             f'<?xml version="1.0"?><worksheet xmlns="{main}"><sheetData>{sheet_rows}</sheetData></worksheet>'),
     }
-
