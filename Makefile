@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
 PORT ?= 8000
 
-.PHONY: run test setup static migrate system-deps container-deps bench
+.PHONY: run test lint setup static migrate system-deps container-deps bench
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -58,7 +58,12 @@ migrate: static
 run: migrate $(WARM)
 	PORT=$(PORT) $(PY) manage.py runall
 
-test: setup system-deps static
+# ruff's lint and format checks (settings in pyproject.toml); `ruff format .` fixes the format.
+lint: setup
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+test: lint system-deps static
 	$(PY) -m pytest
 
 bench: setup

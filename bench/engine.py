@@ -74,8 +74,9 @@ def measured(command, env=None, cwd=ROOT):
     """Run ``command`` in ``cwd``; return (wall seconds, CPU seconds, peak resident MB,
     stdout)."""
     started = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               env=env, cwd=cwd)
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=cwd
+    )
     _, status, usage = os.wait4(process.pid, 0)
     seconds = time.perf_counter() - started
     out, err = process.stdout.read().decode(), process.stderr.read().decode()
@@ -105,23 +106,44 @@ def generated_names(path: Path, count: int) -> Path:
 
 def run_engine(names, side, out, env=None, checkout=ROOT):
     params = {"DATA_COL_INDEX": 1, "SEED": 1, "WIDTH": side, "HEIGHT": side}
-    command = [sys.executable, "-m", "wordclouds.engine", str(names), "--mask",
-               str(FIXTURES / "heart.png"), "--params", json.dumps(params), "--out", str(out)]
+    command = [
+        sys.executable,
+        "-m",
+        "wordclouds.engine",
+        str(names),
+        "--mask",
+        str(FIXTURES / "heart.png"),
+        "--params",
+        json.dumps(params),
+        "--out",
+        str(out),
+    ]
     seconds, cpu, memory, _ = measured(command, env, cwd=checkout)
     metrics = json.loads((out / "metrics.json").read_text())
-    return {"seconds": seconds, "cpu": cpu, "memory": memory, "placed": metrics["names_placed"],
-            "names": metrics["names_read"], "coverage": metrics["box_coverage"],
-            "min_size": metrics["font_size"]["min"],
-            "median_size": metrics["font_size"]["median"]}, command
+    return {
+        "seconds": seconds,
+        "cpu": cpu,
+        "memory": memory,
+        "placed": metrics["names_placed"],
+        "names": metrics["names_read"],
+        "coverage": metrics["box_coverage"],
+        "min_size": metrics["font_size"]["min"],
+        "median_size": metrics["font_size"]["median"],
+    }, command
 
 
 def row(case, engine, result, ours=None):
-    speed_up = (f"{result['seconds'] / ours['seconds']:.0f}× (CPU "
-                f"{result['cpu'] / ours['cpu']:.0f}×)" if ours else "")
-    return (f"| {case} | {engine} | {result['seconds']:.2f} s | {result['cpu']:.2f} s | "
-            f"{result['memory']:.0f} MB | "
-            f"{result['placed']:,} / {result['names']:,} | {result['coverage']:.3f} | "
-            f"{result['min_size']:g} | {result['median_size']:g} | {speed_up} |")
+    speed_up = (
+        f"{result['seconds'] / ours['seconds']:.0f}× (CPU {result['cpu'] / ours['cpu']:.0f}×)"
+        if ours
+        else ""
+    )
+    return (
+        f"| {case} | {engine} | {result['seconds']:.2f} s | {result['cpu']:.2f} s | "
+        f"{result['memory']:.0f} MB | "
+        f"{result['placed']:,} / {result['names']:,} | {result['coverage']:.3f} | "
+        f"{result['min_size']:g} | {result['median_size']:g} | {speed_up} |"
+    )
 
 
 def compare(other: Path, runs: int):
@@ -132,17 +154,21 @@ def compare(other: Path, runs: int):
             times = {other: [], ROOT: []}
             for run in range(runs + 1):
                 for checkout in times:
-                    result, _ = run_engine(FIXTURES / source, side,
-                                           Path(folder) / f"{case}-{run}", checkout=checkout)
+                    result, _ = run_engine(
+                        FIXTURES / source, side, Path(folder) / f"{case}-{run}", checkout=checkout
+                    )
                     if run:  # the first pair warms the page cache and is dropped
                         times[checkout].append((result["cpu"], result["seconds"]))
             figures = []
             for checkout, pairs in times.items():
                 cpu, wall = (sorted(column) for column in zip(*pairs))
                 figures.append(cpu[len(cpu) // 2])
-                print(f"{case} names, {side}×{side}, {checkout}: CPU {cpu[len(cpu) // 2]:.2f} s "
-                      f"({cpu[0]:.2f}–{cpu[-1]:.2f}), wall {wall[len(wall) // 2]:.2f} s "
-                      f"({wall[0]:.2f}–{wall[-1]:.2f})", flush=True)
+                print(
+                    f"{case} names, {side}×{side}, {checkout}: CPU {cpu[len(cpu) // 2]:.2f} s "
+                    f"({cpu[0]:.2f}–{cpu[-1]:.2f}), wall {wall[len(wall) // 2]:.2f} s "
+                    f"({wall[0]:.2f}–{wall[-1]:.2f})",
+                    flush=True,
+                )
             print(f"{case} names: CPU change {figures[1] / figures[0] - 1:+.1%}", flush=True)
 
 
@@ -156,9 +182,17 @@ def main():
     args = parser.parse_args()
     if args.against:
         return compare(args.against.resolve(), args.runs)
-    font = subprocess.run([sys.executable, "-c", "from wordclouds.engine import "
-                           "default_font_path; print(default_font_path())"], cwd=ROOT,
-                          capture_output=True, text=True, check=True).stdout.strip()
+    font = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from wordclouds.engine import default_font_path; print(default_font_path())",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
     rows, commands = [], []
     with tempfile.TemporaryDirectory() as folder:
         folder = Path(folder)
@@ -167,8 +201,11 @@ def main():
         for case, (source, side) in CASES.items():
             if args.only and case != args.only:
                 continue
-            names = (FIXTURES / source if isinstance(source, str)
-                     else generated_names(folder / "names_50000.xlsx", source))
+            names = (
+                FIXTURES / source
+                if isinstance(source, str)
+                else generated_names(folder / "names_50000.xlsx", source)
+            )
             label = f"{case} names, {side}×{side}"
             if case == "3000":
                 cold_env = dict(os.environ, NUMBA_CACHE_DIR=str(folder / "numba-cold"))
@@ -176,18 +213,31 @@ def main():
                 rows.append(row(label, "ours, empty numba cache", cold))
             ours, command = run_engine(names, side, folder / case)
             rows.append(row(label, "ours", ours))
-            commands.append(" ".join(str(c) if " " not in str(c) else f"'{c}'"
-                                     for c in command).replace(str(ROOT) + "/", "")
-                            .replace(str(folder), "$TMP"))
+            commands.append(
+                " ".join(str(c) if " " not in str(c) else f"'{c}'" for c in command)
+                .replace(str(ROOT) + "/", "")
+                .replace(str(folder), "$TMP")
+            )
             if not args.skip_peer and (case == "3000" or case == "10000" and args.slow_peer):
                 # Its default smallest size (4 px), and on the first case also 8 px, ours.
                 for smallest in (4, 8) if case == "3000" else (4,):
                     seconds, cpu, memory, out = measured(
-                        [sys.executable, "-c", PEER, str(names), str(FIXTURES / "heart.png"),
-                         str(side), font, str(folder / f"peer-{case}.png"), str(smallest)])
+                        [
+                            sys.executable,
+                            "-c",
+                            PEER,
+                            str(names),
+                            str(FIXTURES / "heart.png"),
+                            str(side),
+                            font,
+                            str(folder / f"peer-{case}.png"),
+                            str(smallest),
+                        ]
+                    )
                     peer = dict(json.loads(out), seconds=seconds, cpu=cpu, memory=memory)
-                    rows.append(row(label, f"wordcloud 1.9.6, min_font_size={smallest}", peer,
-                                    ours))
+                    rows.append(
+                        row(label, f"wordcloud 1.9.6, min_font_size={smallest}", peer, ours)
+                    )
             print(*rows[-4:], sep="\n", flush=True)
     write_section(rows, commands)
 
@@ -199,28 +249,39 @@ def write_section(rows, commands):
     pattern = re.compile(re.escape(SECTION) + r".*?(?=\n## |\Z)", re.S)
     found = pattern.search(text)
     run = {tuple(r.split(" | ")[:2]) for r in rows}
-    kept = [line for line in (found.group(0).splitlines() if found else [])
-            if line.startswith("| ") and " names, " in line
-            and tuple(line.split(" | ")[:2]) not in run]
+    kept = [
+        line
+        for line in (found.group(0).splitlines() if found else [])
+        if line.startswith("| ") and " names, " in line and tuple(line.split(" | ")[:2]) not in run
+    ]
     order = [f"| {case} names" for case in CASES]
-    rows = sorted(rows + kept, key=lambda line: next(
-        (i for i, prefix in enumerate(order) if line.startswith(prefix)), len(order)))
-    table = "\n".join(["| case | engine | wall time | CPU time | peak memory | names placed "
-                       "| box coverage | smallest font px | median font px | our speed-up |",
-                       "|---|---|---|---|---|---|---|---|---|---|", *rows])
+    rows = sorted(
+        rows + kept,
+        key=lambda line: next(
+            (i for i, prefix in enumerate(order) if line.startswith(prefix)), len(order)
+        ),
+    )
+    table = "\n".join(
+        [
+            "| case | engine | wall time | CPU time | peak memory | names placed "
+            "| box coverage | smallest font px | median font px | our speed-up |",
+            "|---|---|---|---|---|---|---|---|---|---|",
+            *rows,
+        ]
+    )
     body = f"""{SECTION}
 
 Command: `.venv/bin/python bench/engine.py` (after `pip install -r requirements-bench.txt`;
 `make bench` does both). Each case runs in its own process, so wall time, CPU time (user +
 system) and peak memory (max RSS) are those of the whole command. Ours is the engine's
 command line writing all five files, e.g.
-`{commands[0] if commands else ''}`;
+`{commands[0] if commands else ""}`;
 the peer is `WordCloud(width, height, mask, font_path, margin=2, prefer_horizontal=0.9,
 max_words=all, min_font_size=4 (its default) or 8 (ours), random_state=1)
 .generate_from_frequencies` with weight 1 for every name, then `to_file`, on the same mask,
 font file and canvas. Machine: 2 cores, shared with other test runs at the time, so wall
 time is up to twice the CPU time. Last run on
-{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} (`--only` re-measures one case and
+{time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())} (`--only` re-measures one case and
 keeps the other rows; the peer's 10,000-name row, about 25 minutes, is re-measured only with
 `--slow-peer`). "Our speed-up" is the peer's time ÷ ours on the same case, in the run that
 measured the peer.
@@ -248,8 +309,11 @@ measured the peer.
 - Importing numba costs about half a second of every run, part of it SciPy's BLAS, which
   numba probes at import when SciPy is installed.
 """
-    text = (pattern.sub(lambda _: body.rstrip("\n"), text) if found
-            else text.rstrip("\n") + "\n\n" + body)
+    text = (
+        pattern.sub(lambda _: body.rstrip("\n"), text)
+        if found
+        else text.rstrip("\n") + "\n\n" + body
+    )
     DOC.write_text(text.rstrip("\n") + "\n", encoding="utf-8")
 
 

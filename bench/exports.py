@@ -15,6 +15,7 @@ loopback port, POST /convert; wall time, best of 3) and once more through the sa
 limited conversion in this process, whose child's peak resident memory is read with
 getrusage(RUSAGE_CHILDREN).
 """
+
 import os
 import random
 import resource
@@ -61,8 +62,11 @@ def name_paths(names: list[str], seed: int = 1) -> list[str]:
 
     from exports.svg_text import PREFERRED_FAMILY, bundled_font_path
 
-    font = next(f for f in TTCollection(str(bundled_font_path()), lazy=True).fonts
-                if f["name"].getDebugName(1) == PREFERRED_FAMILY)
+    font = next(
+        f
+        for f in TTCollection(str(bundled_font_path()), lazy=True).fonts
+        if f["name"].getDebugName(1) == PREFERRED_FAMILY
+    )
     glyphs, cmap, metrics = font.getGlyphSet(), font.getBestCmap(), font["hmtx"].metrics
     rng = random.Random(seed)
     palette = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf"]
@@ -80,13 +84,17 @@ def name_paths(names: list[str], seed: int = 1) -> list[str]:
             glyphs[glyph].draw(TransformPen(pen, matrix))
             advance += metrics[glyph][0] * scale
         transform = f"translate({x:.1f} {y:.1f})" + (" rotate(-90)" if rotate else "")
-        paths.append(f'<path transform="{transform}" fill="{rng.choice(palette)}" d="{pen.getCommands()}"/>')
+        paths.append(
+            f'<path transform="{transform}" fill="{rng.choice(palette)}" d="{pen.getCommands()}"/>'
+        )
     return paths
 
 
 def document(paths: list[str]) -> str:
-    return ('<svg xmlns="http://www.w3.org/2000/svg" width="4000" height="4000" viewBox="0 0 4000 4000">'
-            '<rect width="4000" height="4000" fill="#ffffff"/>' + "".join(paths) + "</svg>")
+    return (
+        '<svg xmlns="http://www.w3.org/2000/svg" width="4000" height="4000" viewBox="0 0 4000 4000">'
+        '<rect width="4000" height="4000" fill="#ffffff"/>' + "".join(paths) + "</svg>"
+    )
 
 
 def up_to_25_mb(paths: list[str]) -> str:
@@ -103,8 +111,10 @@ def small_circles() -> str:
     rng = random.Random(2)
     circles, size = [], len(document([]))
     while True:
-        circle = (f'<circle cx="{rng.uniform(0, 4000):.1f}" cy="{rng.uniform(0, 4000):.1f}" r="3" '
-                  f'fill="#{rng.randrange(16 ** 6):06x}"/>')
+        circle = (
+            f'<circle cx="{rng.uniform(0, 4000):.1f}" cy="{rng.uniform(0, 4000):.1f}" r="3" '
+            f'fill="#{rng.randrange(16**6):06x}"/>'
+        )
         if size + len(circle) > LIMIT:
             return document(circles)
         circles.append(circle)
@@ -117,8 +127,12 @@ def start_converter() -> tuple[subprocess.Popen, int]:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    process = subprocess.Popen([sys.executable, str(ROOT / "manage.py"), "runconverter", "--port", str(port)],
-                               cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [sys.executable, str(ROOT / "manage.py"), "runconverter", "--port", str(port)],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     for _ in range(300):
         try:
             httpx.get(f"http://127.0.0.1:{port}/health", timeout=1)
@@ -134,8 +148,12 @@ def through_http(port: int, svg: bytes) -> tuple[float, int, int]:
     best = None
     for _ in range(3):
         started = time.perf_counter()
-        response = httpx.post(f"http://127.0.0.1:{port}/convert", params={"filename": "bench.ai"},
-                              content=svg, timeout=120)
+        response = httpx.post(
+            f"http://127.0.0.1:{port}/convert",
+            params={"filename": "bench.ai"},
+            content=svg,
+            timeout=120,
+        )
         elapsed = time.perf_counter() - started
         best = elapsed if best is None else min(best, elapsed)
     return best, response.status_code, len(response.content)
@@ -159,18 +177,25 @@ def main():
         paths = name_paths(names)
         if svg is None:
             svg = document(paths)
-        cases = {f"10,000 names ({source})": svg.encode(), "25 MB of name paths": up_to_25_mb(paths).encode(),
-                 "25 MB of small circles": small_circles().encode()}
+        cases = {
+            f"10,000 names ({source})": svg.encode(),
+            "25 MB of name paths": up_to_25_mb(paths).encode(),
+            "25 MB of small circles": small_circles().encode(),
+        }
     process, port = start_converter()
     try:
-        print("| input | SVG size | elements | .ai size | convert (HTTP, best of 3) | peak RSS of conversion |")
+        print(
+            "| input | SVG size | elements | .ai size | convert (HTTP, best of 3) | peak RSS of conversion |"
+        )
         print("|---|---|---|---|---|---|")
         for label, data in cases.items():
             seconds, status, ai_size = through_http(port, data)
             assert status == 200, status
             peak = child_peak_rss(data)
-            print(f"| {label} | {len(data) / 2**20:.1f} MB | {data.count(b'<path') + data.count(b'<circle')} | "
-                  f"{ai_size / 2**20:.1f} MB | {seconds:.2f} s | {peak:.0f} MB |")
+            print(
+                f"| {label} | {len(data) / 2**20:.1f} MB | {data.count(b'<path') + data.count(b'<circle')} | "
+                f"{ai_size / 2**20:.1f} MB | {seconds:.2f} s | {peak:.0f} MB |"
+            )
     finally:
         process.terminate()
         process.wait()

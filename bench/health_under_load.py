@@ -9,6 +9,7 @@ project whose sticker is an SVG with a heavy filter (`feMorphology radius=20`) i
 1.5-px pitch) and analyze-line-spacing (sampleStep 0.5, percentile 100) while a fifth asks
 /api/health every 50 ms; prints the health latency (p50, p99, max) and the heavy answers.
 """
+
 import argparse
 import json
 import os
@@ -26,33 +27,62 @@ import httpx
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-HEAVY_SVG = ('<svg xmlns="http://www.w3.org/2000/svg" width="300" height="300">'
-             '<filter id="f"><feMorphology radius="20"/></filter>'
-             '<rect width="300" height="300" fill="#345" filter="url(#f)"/></svg>')
+HEAVY_SVG = (
+    '<svg xmlns="http://www.w3.org/2000/svg" width="300" height="300">'
+    '<filter id="f"><feMorphology radius="20"/></filter>'
+    '<rect width="300" height="300" fill="#345" filter="url(#f)"/></svg>'
+)
 
 
 def finished_job(media: Path) -> str:
     from wordclouds import engine
 
     job_id = uuid.uuid4().hex
-    engine.generate(names_path=ROOT / "bench/fixtures/names_3000.xlsx",
-                    out_dir=media / "jobs" / job_id,
-                    params={"WIDTH": 1600, "HEIGHT": 1200, "SEED": 1})
+    engine.generate(
+        names_path=ROOT / "bench/fixtures/names_3000.xlsx",
+        out_dir=media / "jobs" / job_id,
+        params={"WIDTH": 1600, "HEIGHT": 1200, "SEED": 1},
+    )
     return job_id
 
 
 def start_web(checkout: Path, folder: Path, port: int) -> subprocess.Popen:
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{folder / 'db.sqlite3'}",
-           "MEDIA_ROOT": str(folder / "media"), "DJANGO_SETTINGS_MODULE": "config.settings"}
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=checkout, env=env,
-                   check=True, capture_output=True)
-    web = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-                            "config.asgi:application"], cwd=checkout, env=env,
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{folder / 'db.sqlite3'}",
+        "MEDIA_ROOT": str(folder / "media"),
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+    }
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput"],
+        cwd=checkout,
+        env=env,
+        check=True,
+        capture_output=True,
+    )
+    web = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "daphne",
+            "-b",
+            "127.0.0.1",
+            "-p",
+            str(port),
+            "config.asgi:application",
+        ],
+        cwd=checkout,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=2).status_code in (200, 503):
+            if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=2).status_code in (
+                200,
+                503,
+            ):
                 return web
         except httpx.TransportError:
             time.sleep(0.2)
@@ -60,19 +90,30 @@ def start_web(checkout: Path, folder: Path, port: int) -> subprocess.Popen:
 
 
 def heavy_requests(url: str, job_id: str) -> list:
-    asset = httpx.post(f"{url}/api/assets", files={"file": ("heavy.svg", HEAVY_SVG.encode())},
-                       timeout=60).json()
+    asset = httpx.post(
+        f"{url}/api/assets", files={"file": ("heavy.svg", HEAVY_SVG.encode())}, timeout=60
+    ).json()
     template = httpx.get(f"{url}/api/templates", timeout=60).json()[0]["id"]
     sticker = {"asset_id": asset["id"], "x": 0, "y": 0, "width": 3000, "height": 3000}
-    project = httpx.post(f"{url}/api/projects", timeout=60, data={
-        "name": "bench", "template_id": template, "background_color": "#FFFFFF",
-        "stickers": json.dumps([sticker])}).json()["id"]
+    project = httpx.post(
+        f"{url}/api/projects",
+        timeout=60,
+        data={
+            "name": "bench",
+            "template_id": template,
+            "background_color": "#FFFFFF",
+            "stickers": json.dumps([sticker]),
+        },
+    ).json()["id"]
     return [
         ("GET", f"{url}/api/projects/{project}/render.png", None),
         ("GET", f"{url}/api/projects/{project}/render.svg", None),
         ("GET", f"{url}/api/jobs/{job_id}/custom.svg?fill=dot&spacing=1.5&radius=0.4", None),
-        ("POST", f"{url}/api/jobs/{job_id}/analyze-line-spacing",
-         {"sampleStep": 0.5, "percentile": 100}),
+        (
+            "POST",
+            f"{url}/api/jobs/{job_id}/analyze-line-spacing",
+            {"sampleStep": 0.5, "percentile": 100},
+        ),
     ]
 
 
@@ -100,8 +141,9 @@ def main() -> None:
                     while not stop.is_set():
                         started = time.monotonic()
                         response = client.request(method, target, json=body)
-                        answers[(target.rsplit("/", 1)[1].split("?")[0], response.status_code)] \
-                            .append(time.monotonic() - started)
+                        answers[
+                            (target.rsplit("/", 1)[1].split("?")[0], response.status_code)
+                        ].append(time.monotonic() - started)
 
             threads = [threading.Thread(target=repeat, args=request) for request in requests]
             for thread in threads:
@@ -121,12 +163,16 @@ def main() -> None:
             web.terminate()
             web.wait()
     p99 = statistics.quantiles(latencies, n=100)[98]
-    print(f"checkout {options.checkout}: health over {len(latencies)} probes: "
-          f"p50 {statistics.median(latencies) * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms, "
-          f"max {max(latencies) * 1000:.0f} ms")
+    print(
+        f"checkout {options.checkout}: health over {len(latencies)} probes: "
+        f"p50 {statistics.median(latencies) * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms, "
+        f"max {max(latencies) * 1000:.0f} ms"
+    )
     for (name, status), seconds in sorted(answers.items()):
-        print(f"  {name}: {status} ×{len(seconds)}, median {statistics.median(seconds):.1f} s, "
-              f"max {max(seconds):.1f} s")
+        print(
+            f"  {name}: {status} ×{len(seconds)}, median {statistics.median(seconds):.1f} s, "
+            f"max {max(seconds):.1f} s"
+        )
 
 
 if __name__ == "__main__":

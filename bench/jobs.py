@@ -8,6 +8,7 @@ Starts the web server and the worker like the e2e tests (tests/processes.py: a t
 SQLite database and MEDIA_ROOT), once with the database broker and polling streams and,
 with --redis, once with Redis.
 """
+
 import argparse
 import json
 import os
@@ -49,18 +50,22 @@ def run_job(service: Service, names: Path) -> dict:
     started = time.time()
     job_id = service.submit(names, {"SEED": 1, "WIDTH": 2000, "HEIGHT": 2000})
     lateness = []
-    with httpx.stream("GET", f"{service.url}/api/jobs/{job_id}/events",
-                      timeout=httpx.Timeout(600)) as response:
+    with httpx.stream(
+        "GET", f"{service.url}/api/jobs/{job_id}/events", timeout=httpx.Timeout(600)
+    ) as response:
         for event in sseclient.SSEClient(response.iter_bytes()).events():
             if event.event == "end":
                 status = json.loads(event.data)["status"]
                 break
             sent = datetime.fromisoformat(json.loads(event.data)["timestamp"]).timestamp()
             lateness.append(time.time() - sent)
-    return {"status": status, "seconds_to_end": round(time.time() - started, 2),
-            "events": len(lateness),
-            "lateness_median_s": round(statistics.median(lateness), 3),
-            "lateness_max_s": round(max(lateness), 3)}
+    return {
+        "status": status,
+        "seconds_to_end": round(time.time() - started, 2),
+        "events": len(lateness),
+        "lateness_median_s": round(statistics.median(lateness), 3),
+        "lateness_max_s": round(max(lateness), 3),
+    }
 
 
 def main() -> None:

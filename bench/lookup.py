@@ -7,6 +7,7 @@ same placements ten times over (100,000 rows; lookups only), starts a daphne ser
 loopback, and times real HTTP requests: medians of locations and find, and of custom.svg
 (line fill), analyze-line-spacing and occupancy_mask. Prints a Markdown table.
 """
+
 import argparse
 import json
 import os
@@ -34,9 +35,21 @@ FIXTURES = ROOT / "bench" / "fixtures"
 def make_job(names: Path, mask: Path, jobs: Path) -> str:
     job_id = uuid.uuid4().hex
     subprocess.run(
-        [sys.executable, "-m", "wordclouds.engine", str(names), "--mask", str(mask),
-         "--params", json.dumps({"DATA_COL_INDEX": 1, "SEED": 1}), "--out", str(jobs / job_id)],
-        cwd=ROOT, check=True, stdout=subprocess.DEVNULL,
+        [
+            sys.executable,
+            "-m",
+            "wordclouds.engine",
+            str(names),
+            "--mask",
+            str(mask),
+            "--params",
+            json.dumps({"DATA_COL_INDEX": 1, "SEED": 1}),
+            "--out",
+            str(jobs / job_id),
+        ],
+        cwd=ROOT,
+        check=True,
+        stdout=subprocess.DEVNULL,
     )
     return job_id
 
@@ -47,24 +60,49 @@ def make_big_job(job_id: str, jobs: Path, times: int = 10) -> str:
     (jobs / big).mkdir()
     shutil.copy(jobs / job_id / "positions.db", jobs / big / "positions.db")
     with sqlite3.connect(jobs / big / "positions.db") as connection:
-        columns = ", ".join(row[1] for row in connection.execute("PRAGMA table_info(words)")
-                            if row[1] != "id")
+        columns = ", ".join(
+            row[1] for row in connection.execute("PRAGMA table_info(words)") if row[1] != "id"
+        )
         count = connection.execute("SELECT max(id) FROM words").fetchone()[0]
         for copy in range(1, times):
-            connection.execute(f"INSERT INTO words (id, {columns}) SELECT id + ?, {columns} "
-                               "FROM words WHERE id <= ?", (copy * count, count))
+            connection.execute(
+                f"INSERT INTO words (id, {columns}) SELECT id + ?, {columns} "
+                "FROM words WHERE id <= ?",
+                (copy * count, count),
+            )
     return big
 
 
 def start_server(folder: Path, port: int) -> subprocess.Popen:
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{folder / 'bench.sqlite3'}",
-           "MEDIA_ROOT": str(folder / "media"), "DJANGO_SETTINGS_MODULE": "config.settings",
-           "ORDERS_ADMIN_PASSWORD": "bench-password", "LOG_LEVEL": "WARNING"}
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT,
-                   env=env, check=True)
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{folder / 'bench.sqlite3'}",
+        "MEDIA_ROOT": str(folder / "media"),
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "ORDERS_ADMIN_PASSWORD": "bench-password",
+        "LOG_LEVEL": "WARNING",
+    }
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+    )
     server = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        [
+            sys.executable,
+            "-m",
+            "daphne",
+            "-b",
+            "127.0.0.1",
+            "-p",
+            str(port),
+            "config.asgi:application",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -124,28 +162,58 @@ def main() -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def run(port: int, pid: int, job_id: str, big: str, names: list[str], big_rows: int,
-        lookups: int) -> None:
+def run(
+    port: int, pid: int, job_id: str, big: str, names: list[str], big_rows: int, lookups: int
+) -> None:
     rng = random.Random(1)
     base = f"http://127.0.0.1:{port}/api"
     rows = []
     with httpx.Client(timeout=120) as client:
         token = client.post(f"{base}/login", json={"password": "bench-password"}).json()["token"]
         bearer = {"Authorization": f"Bearer {token}"}
-        for label, job, count in ((f"{len(names):,} placements", job_id, len(names)),
-                                  (f"{big_rows:,} placements", big, big_rows)):
+        for label, job, _count in (
+            (f"{len(names):,} placements", job_id, len(names)),
+            (f"{big_rows:,} placements", big, big_rows),
+        ):
             timed(client, "GET", f"{base}/jobs/{job}/locations", params={"name": names[0]})  # warm
-            exact = [timed(client, "GET", f"{base}/jobs/{job}/locations",
-                           params={"name": rng.choice(names)}) for _ in range(lookups)]
-            found = [timed(client, "GET", f"{base}/jobs/{job}/find", headers=bearer,
-                           params={"name": rng.choice(names)}) for _ in range(lookups)]
-            contains = [timed(client, "GET", f"{base}/jobs/{job}/locations",
-                              params={"name": rng.choice(names)[:1], "mode": "contains"})
-                        for _ in range(max(5, lookups // 10))]
-            rows += [(f"locations exact, {label}", median_ms(exact), "", lookups),
-                     (f"find exact (token), {label}", median_ms(found), "", lookups),
-                     (f"locations contains (1 character), {label}", median_ms(contains), "",
-                      max(5, lookups // 10))]
+            exact = [
+                timed(
+                    client,
+                    "GET",
+                    f"{base}/jobs/{job}/locations",
+                    params={"name": rng.choice(names)},
+                )
+                for _ in range(lookups)
+            ]
+            found = [
+                timed(
+                    client,
+                    "GET",
+                    f"{base}/jobs/{job}/find",
+                    headers=bearer,
+                    params={"name": rng.choice(names)},
+                )
+                for _ in range(lookups)
+            ]
+            contains = [
+                timed(
+                    client,
+                    "GET",
+                    f"{base}/jobs/{job}/locations",
+                    params={"name": rng.choice(names)[:1], "mode": "contains"},
+                )
+                for _ in range(max(5, lookups // 10))
+            ]
+            rows += [
+                (f"locations exact, {label}", median_ms(exact), "", lookups),
+                (f"find exact (token), {label}", median_ms(found), "", lookups),
+                (
+                    f"locations contains (1 character), {label}",
+                    median_ms(contains),
+                    "",
+                    max(5, lookups // 10),
+                ),
+            ]
         for label, method, path, kwargs in (
             ("custom.svg fill=line (defaults)", "GET", "custom.svg", {"params": {"fill": "line"}}),
             ("custom.svg fill=dot (defaults)", "GET", "custom.svg", {"params": {"fill": "dot"}}),
@@ -158,8 +226,14 @@ def run(port: int, pid: int, job_id: str, big: str, names: list[str], big_rows: 
                 before = server_cpu(pid)
                 samples.append(timed(client, method, f"{base}/jobs/{job_id}/{path}", **kwargs))
                 cpu.append(server_cpu(pid) - before)
-            rows.append((f"{label}, {len(names):,} names", f"{statistics.median(samples):.2f} s",
-                         f"{statistics.median(cpu):.2f} s", 3))
+            rows.append(
+                (
+                    f"{label}, {len(names):,} names",
+                    f"{statistics.median(samples):.2f} s",
+                    f"{statistics.median(cpu):.2f} s",
+                    3,
+                )
+            )
     print("| request | median time | median server CPU | requests |\n|---|---|---|---|")
     for label, value, cpu_time, count in rows:
         print(f"| {label} | {value} | {cpu_time} | {count} |")

@@ -16,6 +16,7 @@ Jobs are made by the real worker (the 50,000 names are generated as in bench/eng
 engine alone takes about 45 s for them). Prints a Markdown table of medians over the runs,
 each run in a fresh browser context (empty cache).
 """
+
 import argparse
 import json
 import os
@@ -39,9 +40,9 @@ import django  # noqa: E402
 django.setup()
 
 import httpx  # noqa: E402
+from engine import generated_names  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from engine import generated_names  # noqa: E402
 from tests.processes import DatabaseTemplate, Service  # noqa: E402
 from wordclouds.services.tiles import tiles_make  # noqa: E402
 
@@ -76,8 +77,12 @@ TILES_DONE = "[...document.querySelectorAll('.poster-tile')].every((tile) => til
 def submit(service: Service, names: Path, side: int) -> str:
     params = {"DATA_COL_INDEX": 1, "SEED": 1, "WIDTH": side, "HEIGHT": side}
     with names.open("rb") as names_file, (FIXTURES / "heart.png").open("rb") as mask:
-        response = httpx.post(f"{service.url}/api/jobs", timeout=120, data={"params": json.dumps(params)},
-                              files={"name_list": names_file, "mask_image": mask})
+        response = httpx.post(
+            f"{service.url}/api/jobs",
+            timeout=120,
+            data={"params": json.dumps(params)},
+            files={"name_list": names_file, "mask_image": mask},
+        )
     assert response.status_code == 201, response.text
     return response.json()["job_id"]
 
@@ -89,17 +94,24 @@ def file_sizes(folder: Path) -> dict:
     copy.mkdir(exist_ok=True)
     (copy / "wordcloud.png").write_bytes((folder / "wordcloud.png").read_bytes())
     tiles_make(job_folder=copy)
-    return {"png_mb": (folder / "wordcloud.png").stat().st_size / 1e6,
-            "svg_mb": (folder / "wordcloud.svg").stat().st_size / 1e6,
-            "tiles": len(tiles), "tiles_mb": sum(path.stat().st_size for path in tiles) / 1e6,
-            "tiles_seconds": time.perf_counter() - started}
+    return {
+        "png_mb": (folder / "wordcloud.png").stat().st_size / 1e6,
+        "svg_mb": (folder / "wordcloud.svg").stat().st_size / 1e6,
+        "tiles": len(tiles),
+        "tiles_mb": sum(path.stat().st_size for path in tiles) / 1e6,
+        "tiles_seconds": time.perf_counter() - started,
+    }
 
 
 def a_name(folder: Path, rng: random.Random) -> str:
     """A name placed once, so the highlight has one place to go."""
     with sqlite3.connect(folder / "positions.db") as connection:
-        names = [row[0] for row in connection.execute(
-            "SELECT name FROM words GROUP BY name HAVING count(*) = 1 ORDER BY name")]
+        names = [
+            row[0]
+            for row in connection.execute(
+                "SELECT name FROM words GROUP BY name HAVING count(*) = 1 ORDER BY name"
+            )
+        ]
     return rng.choice(names)
 
 
@@ -128,9 +140,15 @@ def one_run(browser, service: Service, job_id: str, name: str) -> dict:
     marks = page.evaluate("window.bench")
     html = page.evaluate("performance.getEntriesByType('navigation')[0].responseStart")
     context.close()
-    return {"html_ms": html, "first_tile_ms": marks["firstTile"], "overview_ms": overview_done,
-            "highlight_ms": marks["highlight"] - marks["enter"], "detail_ms": detail_done - marks["enter"],
-            "before_zoom_mb": before_zoom / 1e6, "total_mb": sum(wire) / 1e6}
+    return {
+        "html_ms": html,
+        "first_tile_ms": marks["firstTile"],
+        "overview_ms": overview_done,
+        "highlight_ms": marks["highlight"] - marks["enter"],
+        "detail_ms": detail_done - marks["enter"],
+        "before_zoom_mb": before_zoom / 1e6,
+        "total_mb": sum(wire) / 1e6,
+    }
 
 
 def main() -> None:
@@ -140,12 +158,21 @@ def main() -> None:
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="bench-pages-"))
     static = folder / "static"
-    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity", "0"],
-                   cwd=ROOT, env={**os.environ, "STATIC_ROOT": str(static)}, check=True)
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity", "0"],
+        cwd=ROOT,
+        env={**os.environ, "STATIC_ROOT": str(static)},
+        check=True,
+    )
     # The 50,000-name list is checked in a child limited to HEAVY_TIME_LIMIT_SECONDS (30 s);
     # on a busy machine that can run out. The bench measures the page, not that check.
-    service = Service(folder, DatabaseTemplate(folder), STATIC_ROOT=static, DEBUG="0",
-                      HEAVY_TIME_LIMIT_SECONDS=600)
+    service = Service(
+        folder,
+        DatabaseTemplate(folder),
+        STATIC_ROOT=static,
+        DEBUG="0",
+        HEAVY_TIME_LIMIT_SECONDS=600,
+    )
     service.start()
     rng = random.Random(14)
     rows = []
@@ -154,15 +181,23 @@ def main() -> None:
             browser = playwright.chromium.launch(executable_path=CHROMIUM)
             for case in args.cases:
                 count, side = CASES[case]
-                names = (FIXTURES / "names_10000.xlsx" if count == 10_000
-                         else generated_names(folder / f"names_{count}.xlsx", count))
+                names = (
+                    FIXTURES / "names_10000.xlsx"
+                    if count == 10_000
+                    else generated_names(folder / f"names_{count}.xlsx", count)
+                )
                 started = time.monotonic()
                 job_id = submit(service, names, side)
-                job = service.wait_for(job_id, lambda job: job["status"] in ("success", "failed"), 3600)
+                job = service.wait_for(
+                    job_id, lambda job: job["status"] in ("success", "failed"), 3600
+                )
                 assert job["status"] == "success", job
                 job_seconds = time.monotonic() - started
                 job_folder = folder / "media" / "jobs" / job_id
-                runs = [one_run(browser, service, job_id, a_name(job_folder, rng)) for _ in range(args.runs)]
+                runs = [
+                    one_run(browser, service, job_id, a_name(job_folder, rng))
+                    for _ in range(args.runs)
+                ]
                 median = {key: statistics.median(run[key] for run in runs) for key in runs[0]}
                 worst = {key: max(run[key] for run in runs) for key in runs[0]}
                 rows.append((case, side, job_seconds, file_sizes(job_folder), median, worst))
@@ -170,20 +205,26 @@ def main() -> None:
             browser.close()
     finally:
         service.stop()
-    print("| names, canvas | page's first byte | first tile drawn | overview drawn | Enter → highlight | Enter → detail tiles | "
-          "bytes before first zoom | bytes in all |")
+    print(
+        "| names, canvas | page's first byte | first tile drawn | overview drawn | Enter → highlight | Enter → detail tiles | "
+        "bytes before first zoom | bytes in all |"
+    )
     print("|---|---|---|---|---|---|---|---|")
     for case, side, _, _, median, worst in rows:
-        print(f"| {int(case):,}, {side}×{side} | {median['html_ms']:.0f} ms | {median['first_tile_ms']:.0f} ms (worst {worst['first_tile_ms']:.0f}) | "
-              f"{median['overview_ms']:.0f} ms | {median['highlight_ms']:.0f} ms (worst {worst['highlight_ms']:.0f}) | "
-              f"{median['detail_ms']:.0f} ms | {median['before_zoom_mb']:.2f} MB | {median['total_mb']:.2f} MB |")
+        print(
+            f"| {int(case):,}, {side}×{side} | {median['html_ms']:.0f} ms | {median['first_tile_ms']:.0f} ms (worst {worst['first_tile_ms']:.0f}) | "
+            f"{median['overview_ms']:.0f} ms | {median['highlight_ms']:.0f} ms (worst {worst['highlight_ms']:.0f}) | "
+            f"{median['detail_ms']:.0f} ms | {median['before_zoom_mb']:.2f} MB | {median['total_mb']:.2f} MB |"
+        )
     print()
     print("| names, canvas | job (engine + tiles) | PNG | SVG | tiles | tiles made in |")
     print("|---|---|---|---|---|---|")
     for case, side, job_seconds, sizes, _, _ in rows:
-        print(f"| {int(case):,}, {side}×{side} | {job_seconds:.1f} s | {sizes['png_mb']:.1f} MB | "
-              f"{sizes['svg_mb']:.1f} MB | {sizes['tiles']} files, {sizes['tiles_mb']:.1f} MB | "
-              f"{sizes['tiles_seconds']:.1f} s |")
+        print(
+            f"| {int(case):,}, {side}×{side} | {job_seconds:.1f} s | {sizes['png_mb']:.1f} MB | "
+            f"{sizes['svg_mb']:.1f} MB | {sizes['tiles']} files, {sizes['tiles_mb']:.1f} MB | "
+            f"{sizes['tiles_seconds']:.1f} s |"
+        )
 
 
 if __name__ == "__main__":

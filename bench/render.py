@@ -4,6 +4,7 @@ Builds a throw-away database and MEDIA_ROOT in a temporary folder, uploads a 200
 and an SVG of 5,000 paths as assets, places them N times (rotated) on the 1920×1080 template,
 and times render.png and render.svg through the services, best of 3.
 """
+
 import argparse
 import os
 import random
@@ -36,8 +37,10 @@ def sample_png() -> bytes:
     rng = random.Random(1)
     for _ in range(3000):
         x, y = rng.randrange(2000), rng.randrange(2000)
-        draw.rectangle((x, y, x + rng.randrange(5, 80), y + rng.randrange(5, 30)),
-                       fill=(rng.randrange(256), rng.randrange(256), rng.randrange(256), 255))
+        draw.rectangle(
+            (x, y, x + rng.randrange(5, 80), y + rng.randrange(5, 30)),
+            fill=(rng.randrange(256), rng.randrange(256), rng.randrange(256), 255),
+        )
     out = BytesIO()
     image.save(out, "PNG")
     return out.getvalue()
@@ -50,8 +53,9 @@ def sample_svg() -> bytes:
         f'h{rng.uniform(5, 60):.1f}v{rng.uniform(5, 20):.1f}h-20z" fill="#336699"/>'
         for i in range(5000)
     )
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 2000 2000">{paths}</svg>'
-            ).encode()
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 2000 2000">{paths}</svg>'
+    ).encode()
 
 
 def best_of(function, repeat: int = 3) -> float:
@@ -81,17 +85,26 @@ def main() -> None:
         svg = asset_create(upload=SimpleUploadedFile("cloud.svg", sample_svg()))
         rng = random.Random(3)
         stickers = [
-            {"asset_id": (png, svg)[i % 2].id, "x": rng.uniform(-200, 1700),
-             "y": rng.uniform(-200, 900), "width": rng.uniform(200, 900),
-             "height": rng.uniform(200, 900), "rotation": rng.uniform(-45, 45)}
+            {
+                "asset_id": (png, svg)[i % 2].id,
+                "x": rng.uniform(-200, 1700),
+                "y": rng.uniform(-200, 900),
+                "width": rng.uniform(200, 900),
+                "height": rng.uniform(200, 900),
+                "rotation": rng.uniform(-45, 45),
+            }
             for i in range(args.stickers)
         ]
         project = project_create(
-            name="bench", template_id="poster_16x9", background_color="#FFFFFF",
+            name="bench",
+            template_id="poster_16x9",
+            background_color="#FFFFFF",
             stickers=json.dumps(stickers),
         )
-        print(f"{args.stickers} stickers on 1920x1080 (half a 2000x2000 PNG, half an SVG of "
-              f"5,000 paths), best of 3")
+        print(
+            f"{args.stickers} stickers on 1920x1080 (half a 2000x2000 PNG, half an SVG of "
+            f"5,000 paths), best of 3"
+        )
         print(f"render.png {best_of(lambda: render_png(project)):.3f} s")
         print(f"render.svg {best_of(lambda: render_svg(project)):.3f} s")
 

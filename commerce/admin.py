@@ -1,17 +1,18 @@
 """Staff pages: products, orders (mark paid, ship, cancel through the same transition
 functions as the API), design lists (mark done), end users (read-only: they come from the
 identity platform's login) and addresses. Money is stored in fen and shown in yuan."""
+
 from decimal import Decimal
 
 from django import forms
 from django.contrib import admin, messages
 from django.utils.html import format_html
 
-from config.errors import ServiceError
 from commerce.auth import Caller
 from commerce.models import Address, DesignList, EndUser, Order, OrderItem, Product
 from commerce.services.design_lists import design_list_finish
 from commerce.services.orders import order_cancel, order_mark_paid, order_ship
+from config.errors import ServiceError
 from wordclouds.admin.assets import project_image_url
 from wordclouds.admin.html import image, linked_row, table, yuan
 from wordclouds.admin.jobs import artifact_url
@@ -36,8 +37,7 @@ def _apply(modeladmin, request, queryset, move, done: str) -> None:
 class ProductForm(forms.ModelForm):
     """Staff type prices in yuan; the row keeps fen."""
 
-    price_yuan = forms.DecimalField(label="price (¥)", min_value=0, max_digits=12,
-                                    decimal_places=2)
+    price_yuan = forms.DecimalField(label="price (¥)", min_value=0, max_digits=12, decimal_places=2)
 
     class Meta:
         model = Product
@@ -92,9 +92,21 @@ class OrderAdmin(admin.ModelAdmin):
     search_fields = ["id", "request_id", "user__openid", "design_list__name"]
     inlines = [OrderItemInline]
     actions = ["mark_paid", "ship", "cancel"]
-    fields = ["id", "user", "status", "total_display", "address_lines", "design_list",
-              "request_id", "created_at", "updated_at", "paid_at", "shipped_at", "completed_at",
-              "cancelled_at"]
+    fields = [
+        "id",
+        "user",
+        "status",
+        "total_display",
+        "address_lines",
+        "design_list",
+        "request_id",
+        "created_at",
+        "updated_at",
+        "paid_at",
+        "shipped_at",
+        "completed_at",
+        "cancelled_at",
+    ]
     readonly_fields = fields
 
     @admin.display(description="total", ordering="total_amount")
@@ -121,7 +133,9 @@ class OrderAdmin(admin.ModelAdmin):
 
     @admin.action(description="Cancel (PENDING → CANCELLED)")
     def cancel(self, request, queryset):
-        _apply(self, request, queryset, lambda pk: order_cancel(caller=STAFF, order_id=pk), "cancelled")
+        _apply(
+            self, request, queryset, lambda pk: order_cancel(caller=STAFF, order_id=pk), "cancelled"
+        )
 
 
 @admin.register(DesignList)
@@ -130,10 +144,27 @@ class DesignListAdmin(admin.ModelAdmin):
     list_display_links = ["id", "name"]
     list_filter = ["status"]
     search_fields = ["name", "user__openid"]
-    fields = ["name", "user", "status", "item_rows", "created_at", "updated_at", "submitted_at",
-              "processing_at", "done_at"]
-    readonly_fields = ["user", "status", "item_rows", "created_at", "updated_at",
-                       "submitted_at", "processing_at", "done_at"]
+    fields = [
+        "name",
+        "user",
+        "status",
+        "item_rows",
+        "created_at",
+        "updated_at",
+        "submitted_at",
+        "processing_at",
+        "done_at",
+    ]
+    readonly_fields = [
+        "user",
+        "status",
+        "item_rows",
+        "created_at",
+        "updated_at",
+        "submitted_at",
+        "processing_at",
+        "done_at",
+    ]
     actions = ["finish"]
 
     def has_add_permission(self, request):
@@ -144,8 +175,9 @@ class DesignListAdmin(admin.ModelAdmin):
         items = design_list.items
         projects = Project.objects.in_bulk([i["projectId"] for i in items if "projectId" in i])
         jobs = Job.objects.in_bulk([i["jobId"] for i in items if "jobId" in i])
-        return table(["", "design", "quantity"], [
-            self._item_row(item, projects, jobs) for item in items])
+        return table(
+            ["", "design", "quantity"], [self._item_row(item, projects, jobs) for item in items]
+        )
 
     def _item_row(self, item: dict, projects: dict, jobs: dict) -> tuple:
         if "projectId" in item:
@@ -155,14 +187,17 @@ class DesignListAdmin(admin.ModelAdmin):
         else:
             # A finished job folder without a record is a job too: its poster still shows.
             job = jobs.get(item["jobId"])
-            thumbnail = image(artifact_url(item["jobId"], "png", inline=True),
-                              f"poster of job {item['jobId']}")
+            thumbnail = image(
+                artifact_url(item["jobId"], "png", inline=True), f"poster of job {item['jobId']}"
+            )
             design = linked_row(Job, item["jobId"], job)
         return thumbnail, design, item.get("quantity", 1)
 
     @admin.action(description="Mark done (PROCESSING → DONE)")
     def finish(self, request, queryset):
-        _apply(self, request, queryset, lambda pk: design_list_finish(design_list_id=pk), "marked done")
+        _apply(
+            self, request, queryset, lambda pk: design_list_finish(design_list_id=pk), "marked done"
+        )
 
 
 @admin.register(EndUser)
@@ -171,8 +206,17 @@ class EndUserAdmin(admin.ModelAdmin):
     list_filter = ["created_at", "last_login_at"]
     search_fields = ["openid", "unionid", "phone_number"]
     exclude = ["session_key"]
-    readonly_fields = ["openid", "unionid", "plugin_openpid", "phone_number", "pure_phone_number",
-                       "country_code", "created_at", "updated_at", "last_login_at"]
+    readonly_fields = [
+        "openid",
+        "unionid",
+        "plugin_openpid",
+        "phone_number",
+        "pure_phone_number",
+        "country_code",
+        "created_at",
+        "updated_at",
+        "last_login_at",
+    ]
 
     # End users exist through the identity platform's login only; staff look, never make or
     # change one (a blank user would have no openid to log in with).

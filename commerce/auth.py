@@ -1,13 +1,14 @@
 """Who is calling a commerce endpoint: an end user (signed end-user token from
 `POST /api/auth/login`) or staff (the admin token from `POST /api/login`). Both travel as
 `Authorization: Bearer <token>`; their salts differ, so one never passes for the other."""
+
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.core import signing
 
-from config.errors import Forbidden, Unauthorized
 from commerce.models import EndUser
+from config.errors import Forbidden, Unauthorized
 from wordclouds.admin_token import admin_token_valid, bearer_token
 
 SALT = "commerce.end-user-token"

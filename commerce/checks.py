@@ -1,4 +1,5 @@
 """System checks of the commerce app."""
+
 from django.conf import settings
 from django.core import checks
 

@@ -1,6 +1,7 @@
 """Client of the mini-program identity platform (base URL, app id, secret and timeout are
 settings). Every failure to get a usable answer becomes `BadGateway` (502) with a sentence
 naming the cause, including the platform's own `errmsg`."""
+
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -8,8 +9,8 @@ import httpx
 from django.conf import settings
 from django.utils import timezone
 
-from config.errors import BadGateway
 from commerce.models import EndUser, PlatformAccessToken
+from config.errors import BadGateway
 
 # errcodes meaning "this access token is no longer valid": fetch a new one and retry once.
 TOKEN_REJECTED = {40001, 40014, 42001}
@@ -51,7 +52,9 @@ def _call(method: str, path: str, *, params: dict, json: dict | None = None) -> 
     except httpx.HTTPError:
         raise BadGateway("identity platform unreachable") from None
     except ValueError:
-        raise BadGateway(f"identity platform answered HTTP {response.status_code} without JSON") from None
+        raise BadGateway(
+            f"identity platform answered HTTP {response.status_code} without JSON"
+        ) from None
     if not isinstance(body, dict):
         raise BadGateway("identity platform answered an unexpected JSON value")
     if body.get("errcode"):
@@ -89,7 +92,9 @@ def code_to_session(code: str) -> Session:
 
 
 def _fresh_access_token() -> str:
-    body = _call("GET", "/cgi-bin/token", params={"grant_type": "client_credential", **_app_credentials()})
+    body = _call(
+        "GET", "/cgi-bin/token", params={"grant_type": "client_credential", **_app_credentials()}
+    )
     token, lifetime = body.get("access_token"), body.get("expires_in")
     if not token or not isinstance(lifetime, int):
         raise BadGateway("identity platform answered without an access token")

@@ -8,6 +8,7 @@ log in without the real platform. There `open_codes` is on: any code logs in, as
 whose openid is `dev-<code>`, so `POST /api/auth/login {"code": "alice"}` is Alice every time
 (a code too long for the 128 characters the platform's identifiers have gives `dev-<its
 SHA-256>` instead; the session key and openpid are made the same way)."""
+
 import hashlib
 import itertools
 import json
@@ -123,7 +124,10 @@ class IdentityPlatform:
         expiry = self.tokens.get(query.get("access_token", ""))
         if expiry is None:
             self.token_rejections += 1
-            return {"errcode": 40001, "errmsg": "invalid credential, access_token is invalid or not latest"}
+            return {
+                "errcode": 40001,
+                "errmsg": "invalid credential, access_token is invalid or not latest",
+            }
         if expiry <= time.monotonic():
             self.token_rejections += 1
             return {"errcode": 42001, "errmsg": "access_token expired"}
@@ -145,7 +149,11 @@ class IdentityPlatform:
             info = _phone_info("13800138000")
         if info is None:
             return {"errcode": 40029, "errmsg": "invalid code"}
-        return {"errcode": 0, "errmsg": "ok", "phone_info": {**info, "watermark": {"appid": self.app_id}}}
+        return {
+            "errcode": 0,
+            "errmsg": "ok",
+            "phone_info": {**info, "watermark": {"appid": self.app_id}},
+        }
 
 
 def _phone_info(pure: str, country: str = "86") -> dict:
@@ -156,7 +164,10 @@ def _handler(platform: IdentityPlatform):
     class Handler(BaseHTTPRequestHandler):
         def _reply(self, method: str):
             url = urlparse(self.path)
-            query = {key: values[0] for key, values in parse_qs(url.query, keep_blank_values=True).items()}
+            query = {
+                key: values[0]
+                for key, values in parse_qs(url.query, keep_blank_values=True).items()
+            }
             length = int(self.headers.get("Content-Length") or 0)
             body = json.loads(self.rfile.read(length) or b"{}") if length else {}
             payload = json.dumps(platform.answer(method, url.path, query, body)).encode()
@@ -182,8 +193,9 @@ def _handler(platform: IdentityPlatform):
     return Handler
 
 
-def identity_server(platform: IdentityPlatform, *, host: str = "127.0.0.1",
-                    port: int = 0) -> ThreadingHTTPServer:
+def identity_server(
+    platform: IdentityPlatform, *, host: str = "127.0.0.1", port: int = 0
+) -> ThreadingHTTPServer:
     """The server for `platform`, bound (port 0: any free one) and not yet serving;
     `platform.url` is set to its address."""
     server = ThreadingHTTPServer((host, port), _handler(platform))

@@ -3,6 +3,7 @@
 Money is integer fen everywhere. Status changes go through the transition functions in
 `commerce.services`, never through a plain save of `status`.
 """
+
 from django.db import models
 from django.db.models import Q
 

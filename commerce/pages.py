@@ -1,6 +1,7 @@
 """The staff orders pages: `/orders` (every order) and `/orders/<id>` (one order). They are
 shells; their scripts (`static/commerce/`) sign in with POST /api/login and read and move
 orders through the public /api only, so they show what an API client gets."""
+
 from django.shortcuts import render
 from django.urls import path
 

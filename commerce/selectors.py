@@ -1,11 +1,12 @@
 """Reads of the commerce app. Ownership rules live here: another user's address is 404
 (addresses are private), another user's design list or order is 403; staff (the admin
 token) read every design list and order."""
+
 from django.db.models import Q, QuerySet
 
-from config.errors import Forbidden, NotFound
 from commerce.auth import Caller
 from commerce.models import Address, DesignList, EndUser, Order, Product
+from config.errors import Forbidden, NotFound
 
 
 def product_list(*, include_inactive: bool = False) -> QuerySet[Product]:

@@ -1,5 +1,6 @@
 """The API's documentation pages, served with everything they load from the service itself
 (drf-spectacular-sidecar), so they work with no internet."""
+
 from drf_spectacular.utils import extend_schema
 from drf_spectacular.views import SpectacularRedocView
 
@@ -10,8 +11,10 @@ class RedocView(SpectacularRedocView):
     shows the link's text alone)."""
 
     template_name = "api_redoc.html"
-    POLICY = ("default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
-              "worker-src 'self' blob:; font-src 'self' data:")
+    POLICY = (
+        "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+        "worker-src 'self' blob:; font-src 'self' data:"
+    )
 
     @extend_schema(exclude=True)
     def get(self, request, *args, **kwargs):

@@ -14,6 +14,7 @@ is refused here with 413, read off the socket but not kept, and a body within it
 to Django in parts of BODY_PART_BYTES (daphne's 8 KB made 6,400 parts of a 50 MB upload).
 Django's own limits (DATA_UPLOAD_MAX_MEMORY_SIZE, each upload's) then answer with their
 own detail."""
+
 import functools
 import gc
 import io
@@ -39,32 +40,44 @@ from config.errors import REQUEST_TOO_LARGE, TooLarge, log_refused  # noqa: E402
 from wordclouds.api.health import health  # noqa: E402
 from wordclouds.api.job_events import job_events  # noqa: E402
 
-application = ProtocolTypeRouter({"http": in_front_of(django_http, [
-    (r"/api/health", ("GET", "HEAD"), health),
-    (r"/api/jobs/(?P<job_id>[^/]+)/events", ("GET",), job_events),
-])})
+application = ProtocolTypeRouter(
+    {
+        "http": in_front_of(
+            django_http,
+            [
+                (r"/api/health", ("GET", "HEAD"), health),
+                (r"/api/jobs/(?P<job_id>[^/]+)/events", ("GET",), job_events),
+            ],
+        )
+    }
+)
 
 REASONS = {400: "Bad Request", 413: "Content Too Large", 431: "Request Header Fields Too Large"}
 
 
 def _refusal(status: int, detail: str) -> bytes:
     body = json.dumps({"detail": detail}).encode()
-    head = (f"HTTP/1.1 {status} {REASONS[status]}\r\nContent-Type: application/json\r\n"
-            f"Content-Length: {len(body)}\r\nAccess-Control-Allow-Origin: *\r\n"
-            "Connection: close\r\n\r\n")
+    head = (
+        f"HTTP/1.1 {status} {REASONS[status]}\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\nAccess-Control-Allow-Origin: *\r\n"
+        "Connection: close\r\n\r\n"
+    )
     return head.encode() + body
 
 
 HEADERS_TOO_LARGE = _refusal(
-    431, f"request headers exceed {settings.REQUEST_HEADERS_MAX_BYTES // 1024} KB")
+    431, f"request headers exceed {settings.REQUEST_HEADERS_MAX_BYTES // 1024} KB"
+)
 MALFORMED = _refusal(400, "malformed HTTP request")
 BODY_TOO_LARGE = _refusal(413, REQUEST_TOO_LARGE)
 
 
 def _answer_and_disconnect(channel: HTTPChannel) -> None:
     """HTTPChannel's refusal of a request it cannot read, as JSON."""
-    too_large = (channel._receivedHeaderSize > channel.totalHeadersSize
-                 or channel._receivedHeaderCount > channel.maxHeaders)
+    too_large = (
+        channel._receivedHeaderSize > channel.totalHeadersSize
+        or channel._receivedHeaderCount > channel.maxHeaders
+    )
     channel.transport.write(HEADERS_TOO_LARGE if too_large else MALFORMED)
     channel.loseConnection()
 
@@ -91,8 +104,10 @@ def _keep_or_drop_body(request: WebRequest, length: int | None) -> None:
 
 def _keep_or_drop_part(request: WebRequest, data: bytes) -> None:
     """A chunked body has no length to judge it by: it is dropped once it passes the limit."""
-    if (not isinstance(request.content, _Dropped)
-            and request.content.tell() + len(data) > settings.REQUEST_BODY_MAX_BYTES):
+    if (
+        not isinstance(request.content, _Dropped)
+        and request.content.tell() + len(data) > settings.REQUEST_BODY_MAX_BYTES
+    ):
         request.content.close()
         request.content = _Dropped()
     request.content.write(data)
@@ -116,8 +131,7 @@ WebRequest.process = _answer_unless_dropped
 Server.__init__ = functools.partialmethod(Server.__init__, request_buffer_size=BODY_PART_BYTES)
 # A property, since twisted's Request.__init__ sets the flag on each request (True): a plain
 # class attribute would be shadowed and twisted would parse (and refuse) multipart bodies.
-WebRequest._parsePOSTFormSubmission = property(lambda request: False,
-                                               lambda request, value: None)
+WebRequest._parsePOSTFormSubmission = property(lambda request: False, lambda request, value: None)
 HTTPChannel.totalHeadersSize = settings.REQUEST_HEADERS_MAX_BYTES
 HTTPChannel.MAX_LENGTH = settings.REQUEST_HEADERS_MAX_BYTES
 HTTPChannel._respondToBadRequestAndDisconnect = _answer_and_disconnect
@@ -128,7 +142,7 @@ HTTPChannel.lineLengthExceeded = _line_too_long
 # the first request or event stream (the imports took 0.1-0.3 s), and what start-up made
 # is left out of the garbage collector's full collections (each went through some 200,000
 # objects, 0.1 s and more on a busy machine).
-get_resolver().url_patterns
+_ = get_resolver().url_patterns
 get_channel_layer()
 gc.freeze()
 # A thread running Python (a request's form or upload parsed, say) hands the interpreter lock

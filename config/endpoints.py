@@ -8,6 +8,7 @@ loop takes tens of milliseconds, and a health check made of fifteen turns took s
 Here a request costs one hand-off at most: its database work runs on a thread pool of its
 own, which closes the connection after each call, and everything else on the event loop.
 Every other request, a CORS preflight of these paths included, goes to Django."""
+
 import asyncio
 import json
 import logging
@@ -38,8 +39,9 @@ def in_front_of(app, routes: list[tuple[str, tuple[str, ...], object]]):
                     continue
                 if scope["method"] not in methods:
                     detail = f"method {scope['method'][:20]} not allowed"
-                    return await answer(send, 405, {"detail": detail},
-                                        [(b"allow", ", ".join(methods).encode())])
+                    return await answer(
+                        send, 405, {"detail": detail}, [(b"allow", ", ".join(methods).encode())]
+                    )
                 return await _answered(endpoint, scope, receive, send, match.groupdict())
         await app(scope, _in_turns(receive), send)
 
@@ -89,9 +91,13 @@ async def answer(send, status: int, body: dict | None = None, headers=()) -> Non
     """A whole JSON answer (no body with 204)."""
     content = json.dumps(body).encode() if body is not None else b""
     kind = [(b"content-type", b"application/json")] if body is not None else []
-    await send({"type": "http.response.start", "status": status,
-                "headers": [*kind, (b"content-length", str(len(content)).encode()),
-                            *HEADERS, *headers]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [*kind, (b"content-length", str(len(content)).encode()), *HEADERS, *headers],
+        }
+    )
     await send({"type": "http.response.body", "body": content})
 
 

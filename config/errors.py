@@ -1,5 +1,6 @@
 """One error path: services raise ServiceError subclasses, and every error under /api
 leaves as JSON `{"detail": ...}` with the right status, whoever raised it."""
+
 import logging
 
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation

@@ -1,6 +1,7 @@
 """Heavy work in a forked child with a hard time and memory limit, so that no request can
 stall the process that serves the others (the web server, the converter): the parent only
 waits on a pipe, without the GIL, and kills the child at the time limit."""
+
 import logging
 import os
 import pickle
@@ -29,8 +30,15 @@ class Limits:
     is reached, and the semaphore that bounds how many children run at once (None: the
     caller bounds that itself)."""
 
-    def __init__(self, *, seconds: float, memory_bytes: int, too_slow: str, too_big: str,
-                 slots: threading.Semaphore | None = None):
+    def __init__(
+        self,
+        *,
+        seconds: float,
+        memory_bytes: int,
+        too_slow: str,
+        too_big: str,
+        slots: threading.Semaphore | None = None,
+    ):
         self.seconds = seconds
         self.memory_bytes = memory_bytes
         self.too_slow = too_slow
@@ -49,7 +57,9 @@ def run_heavy(what: str, function: Callable, *args, **kwargs):
         _heavy_slots = threading.BoundedSemaphore(settings.HEAVY_CONCURRENCY)
     seconds, megabytes = settings.HEAVY_TIME_LIMIT_SECONDS, settings.HEAVY_MEMORY_LIMIT_MB
     limits = Limits(
-        seconds=seconds, memory_bytes=megabytes * 1024 * 1024, slots=_heavy_slots,
+        seconds=seconds,
+        memory_bytes=megabytes * 1024 * 1024,
+        slots=_heavy_slots,
         too_slow=f"{what} takes longer than {seconds:g} s; ask for less work",
         too_big=f"{what} needs more than {megabytes} MB of memory or nests too deeply",
     )
@@ -97,7 +107,7 @@ def _child(limits: Limits, write_end: int, function, args, kwargs):
         report = pickle.dumps(_call_limited(limits, function, args, kwargs))
         view = memoryview(report)
         while view:
-            view = view[os.write(write_end, view):]
+            view = view[os.write(write_end, view) :]
     finally:
         os._exit(0)
 

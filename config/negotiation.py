@@ -1,5 +1,6 @@
 """Content negotiation for the API: an Accept header naming what a download serves
 (`image/png`, `image/svg+xml`, `application/octet-stream`, ...) never gets 406."""
+
 from rest_framework.exceptions import NotAcceptable
 from rest_framework.negotiation import DefaultContentNegotiation
 

@@ -1,5 +1,6 @@
 """The OpenAPI schema's shared parts: the `{"detail"}` error body, the two bearer tokens, and
 a hook that completes every operation's error answers, so each view declares only its own."""
+
 from django.core.validators import ProhibitNullCharactersValidator, RegexValidator
 from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
@@ -16,20 +17,24 @@ NO_NUL = r"^[^\u0000]*$"
 # The same for a trimmed text that may not be blank: something besides white space, as
 # Python's str.strip() (what DRF trims with) sees it. ECMA's \s differs: it leaves out
 # U+001C-U+001F and U+0085, which Python strips, and takes in U+FEFF, which it keeps.
-PYTHON_WHITE_SPACE = (r"\t\n\u000b\f\r\u001c-\u0020\u0085\u00a0\u1680\u2000-\u200a\u2028"
-                      r"\u2029\u202f\u205f\u3000")
+PYTHON_WHITE_SPACE = (
+    r"\t\n\u000b\f\r\u001c-\u0020\u0085\u00a0\u1680\u2000-\u200a\u2028"
+    r"\u2029\u202f\u205f\u3000"
+)
 NOT_BLANK = rf"^[^\u0000]*[^{PYTHON_WHITE_SPACE}\u0000][^\u0000]*$"
 
 SECURITY_SCHEMES = {
     "adminToken": {
-        "type": "http", "scheme": "bearer",
+        "type": "http",
+        "scheme": "bearer",
         "description": "The admin token from POST /api/login (valid 12 hours): /find, every "
-                       "order, product writes, mark-paid and ship.",
+        "order, product writes, mark-paid and ship.",
     },
     "userToken": {
-        "type": "http", "scheme": "bearer",
+        "type": "http",
+        "scheme": "bearer",
         "description": "An end user's token from POST /api/auth/login: their addresses, design "
-                       "lists and orders, and the platform exchanges.",
+        "lists and orders, and the platform exchanges.",
     },
 }
 
@@ -46,9 +51,19 @@ def error(description: str) -> OpenApiResponse:
 def upload_names(**names: str) -> dict:
     """Multipart `encoding` entries giving each file field an example file name: the service
     tells a file's type by its name's extension."""
-    return {field: {"headers": {"Content-Disposition": {"schema": {
-        "type": "string", "example": f'form-data; name="{field}"; filename="{name}"'}}}}
-        for field, name in names.items()}
+    return {
+        field: {
+            "headers": {
+                "Content-Disposition": {
+                    "schema": {
+                        "type": "string",
+                        "example": f'form-data; name="{field}"; filename="{name}"',
+                    }
+                }
+            }
+        }
+        for field, name in names.items()
+    }
 
 
 class AutoSchema(SpectacularAutoSchema):
@@ -61,9 +76,13 @@ class AutoSchema(SpectacularAutoSchema):
         (a field with a pattern of its own keeps that one)."""
         schema = super()._map_serializer_field(field, direction, bypass_extensions)
         checks = [type(v) for v in field.validators]
-        if (direction == "request" and schema.get("type") == "string" and "pattern" not in schema
-                and ProhibitNullCharactersValidator in checks
-                and not any(issubclass(v, RegexValidator) for v in checks)):
+        if (
+            direction == "request"
+            and schema.get("type") == "string"
+            and "pattern" not in schema
+            and ProhibitNullCharactersValidator in checks
+            and not any(issubclass(v, RegexValidator) for v in checks)
+        ):
             blank_refused = field.trim_whitespace and not field.allow_blank
             schema["pattern"] = NOT_BLANK if blank_refused else NO_NUL
         return schema
@@ -108,9 +127,11 @@ def complete_errors(result, generator, request, public):
     declared."""
     components = result.setdefault("components", {})
     components.setdefault("schemas", {})["Error"] = {
-        "type": "object", "required": ["detail"],
-        "properties": {"detail": {"type": "string",
-                                  "description": "one sentence naming the problem"}},
+        "type": "object",
+        "required": ["detail"],
+        "properties": {
+            "detail": {"type": "string", "description": "one sentence naming the problem"}
+        },
     }
     components["securitySchemes"] = SECURITY_SCHEMES
     for path, operations in result.get("paths", {}).items():

@@ -3,6 +3,7 @@
 Embedded defaults (no variable set) give a working single machine: SQLite, django-q2's ORM
 broker, in-process channel layer, files under ./media.
 """
+
 import os
 from pathlib import Path
 
@@ -161,8 +162,9 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 # cache's clear() empties its whole database, which must not be the job queue's.
 CACHE_URL = os.environ.get("CACHE_URL", "")
 if CACHE_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                          "LOCATION": CACHE_URL}}
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+    }
 
 # Behind a reverse proxy that terminates TLS and sets X-Forwarded-Proto (deploy/nginx.conf):
 # requests it marks https count as secure. Only with a proxy that overwrites the header.

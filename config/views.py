@@ -1,4 +1,5 @@
 """View bases every app's API shares."""
+
 from rest_framework.parsers import JSONParser
 from rest_framework.views import APIView
 

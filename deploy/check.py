@@ -5,6 +5,7 @@ on WEB_PORT / COMMERCE_PORT, and podman on the containers (stop, kill, restart, 
 prints one line per check and a Markdown table of the figures for docs/benchmarks.md, and
 exits 1 when any check fails. The order matters: the first check needs worker1 fresh.
 """
+
 import json
 import os
 import statistics
@@ -41,8 +42,9 @@ def container(service: str) -> str:
 
 
 def podman(*args: str, stdin: str | None = None) -> str:
-    done = subprocess.run(["podman", *args], input=stdin, capture_output=True, text=True,
-                          check=True)
+    done = subprocess.run(
+        ["podman", *args], input=stdin, capture_output=True, text=True, check=True
+    )
     return done.stdout
 
 
@@ -72,8 +74,11 @@ def names_file(folder: Path, count: int) -> Path:
 
 def submit(path: Path, params: dict) -> str:
     with path.open("rb") as names:
-        answer = http.post("/api/jobs", files={"name_list": (path.name, names)},
-                           data={"params": json.dumps(params)})
+        answer = http.post(
+            "/api/jobs",
+            files={"name_list": (path.name, names)},
+            data={"params": json.dumps(params)},
+        )
     assert answer.status_code == 201, answer.text
     return answer.json()["job_id"]
 
@@ -128,8 +133,10 @@ def job_seconds(job_id: str) -> float:
     """From `job started` to `job finished`, by the events' own timestamps."""
     events, _ = stream(events_url(job_id))
     at = {data.get("message"): data.get("timestamp") for _, _, data, _ in events}
-    started, finished = (datetime.fromisoformat(at[key].replace("Z", "+00:00"))
-                         for key in ("job started", "job finished"))
+    started, finished = (
+        datetime.fromisoformat(at[key].replace("Z", "+00:00"))
+        for key in ("job started", "job finished")
+    )
     return (finished - started).total_seconds()
 
 
@@ -137,9 +144,12 @@ def replica_of(upstream: str) -> str:
     """The web service whose address on the stack's network the proxy reported."""
     address = upstream.split(",")[-1].strip().rsplit(":", 1)[0]
     for service in ("web1", "web2"):
-        addresses = podman("inspect", "--format",
-                           "{{range .NetworkSettings.Networks}}{{.IPAddress}} {{end}}",
-                           container(service)).split()
+        addresses = podman(
+            "inspect",
+            "--format",
+            "{{range .NetworkSettings.Networks}}{{.IPAddress}} {{end}}",
+            container(service),
+        ).split()
         if address in addresses:
             return service
     raise AssertionError(f"no web replica has address {upstream!r}")
@@ -157,14 +167,17 @@ def first_and_second_job(cpu_seconds) -> tuple[bool, str]:
         assert record["status"] == "success", record
         cpu.append(cpu_seconds() - before)
         wall.append(job_seconds(job_id))
-    return (cpu[0] <= 1.5 * cpu[1],
-            f"first {wall[0]:.2f} s wall / {cpu[0]:.2f} s CPU, second {wall[1]:.2f} s / "
-            f"{cpu[1]:.2f} s ({wall[0] / wall[1]:.2f}× wall, {cpu[0] / cpu[1]:.2f}× CPU)")
+    return (
+        cpu[0] <= 1.5 * cpu[1],
+        f"first {wall[0]:.2f} s wall / {cpu[0]:.2f} s CPU, second {wall[1]:.2f} s / "
+        f"{cpu[1]:.2f} s ({wall[0] / wall[1]:.2f}× wall, {cpu[0] / cpu[1]:.2f}× CPU)",
+    )
 
 
 def container_cpu_seconds(service: str) -> float:
-    return int(podman("exec", container(service), "cat",
-                      "/sys/fs/cgroup/cpuacct/cpuacct.usage")) / 1e9
+    return (
+        int(podman("exec", container(service), "cat", "/sys/fs/cgroup/cpuacct/cpuacct.usage")) / 1e9
+    )
 
 
 def session_cpu_seconds(session: int) -> float:
@@ -195,8 +208,11 @@ def burst(folder: Path, workers: int) -> float:
     jobs = wait_jobs(job_ids, 900)
     elapsed = time.monotonic() - started
     done = sum(record["status"] == "success" for record in jobs.values())
-    check(f"burst of {BURST_JOBS} jobs, {workers} worker(s): all succeed", done == BURST_JOBS,
-          f"{done}/{BURST_JOBS} succeeded, all done in {elapsed:.1f} s")
+    check(
+        f"burst of {BURST_JOBS} jobs, {workers} worker(s): all succeed",
+        done == BURST_JOBS,
+        f"{done}/{BURST_JOBS} succeeded, all done in {elapsed:.1f} s",
+    )
     return elapsed
 
 
@@ -205,8 +221,10 @@ def bursts(folder: Path) -> None:
     one = burst(folder, 1)
     podman("start", container("worker2"))
     two = burst(folder, 2)
-    measure("the burst through two workers against one",
-            f"1 worker {one:.1f} s, 2 workers {two:.1f} s ({one / two:.2f}× faster)")
+    measure(
+        "the burst through two workers against one",
+        f"1 worker {one:.1f} s, 2 workers {two:.1f} s ({one / two:.2f}× faster)",
+    )
 
 
 STREAM_IN_CONTAINER = """
@@ -223,21 +241,31 @@ with httpx.stream("GET", url, timeout=httpx.Timeout(60)) as response:
 def events_across_containers(folder: Path) -> None:
     """A client on web1 (inside its container) follows a job a worker container runs."""
     job_id = submit(NAMES_3000, PARAMS_3000)
-    lines = podman("exec", "-i", container("web1"), "python", "-",
-                   stdin=STREAM_IN_CONTAINER % job_id).splitlines()
+    lines = podman(
+        "exec", "-i", container("web1"), "python", "-", stdin=STREAM_IN_CONTAINER % job_id
+    ).splitlines()
     received = [tuple(json.loads(line)) for line in lines]
     replay, _ = stream(events_url(job_id))
     # Live events only: those written after the client had connected (its first receipt).
     connected = received[0][3]
-    written = [(datetime.fromisoformat(data["timestamp"].replace("Z", "+00:00")).timestamp(), at)
-               for _, kind, data, at in received if kind != "end"]
+    written = [
+        (datetime.fromisoformat(data["timestamp"].replace("Z", "+00:00")).timestamp(), at)
+        for _, kind, data, at in received
+        if kind != "end"
+    ]
     delays = [at - stamp for stamp, at in written if stamp >= connected] or [0.0]
     ids = event_ids(received)
-    complete = (ids == list(range(1, len(ids) + 1)) and ids == event_ids(replay)
-                and received[-1][1:3] == ("end", {"status": "success"}))
-    check("event stream on web1 gets every event of a job run by a worker container", complete,
-          f"{len(ids)} events, all of the replay; delivery delay median "
-          f"{statistics.median(delays) * 1000:.0f} ms, max {max(delays) * 1000:.0f} ms")
+    complete = (
+        ids == list(range(1, len(ids) + 1))
+        and ids == event_ids(replay)
+        and received[-1][1:3] == ("end", {"status": "success"})
+    )
+    check(
+        "event stream on web1 gets every event of a job run by a worker container",
+        complete,
+        f"{len(ids)} events, all of the replay; delivery delay median "
+        f"{statistics.median(delays) * 1000:.0f} ms, max {max(delays) * 1000:.0f} ms",
+    )
 
 
 def login_throttle_across_replicas() -> None:
@@ -249,8 +277,11 @@ def login_throttle_across_replicas() -> None:
         if answer.status_code == 429:
             replicas.add(replica_of(answer.headers["x-upstream"]))
     passed = codes[:10] == [401] * 10 and codes[10:] == [429] * 6 and replicas == {"web1", "web2"}
-    check("login throttle holds across web1 and web2", passed,
-          f"answers {codes[:10].count(401)}×401 then {codes[10:]}, 429 from {sorted(replicas)}")
+    check(
+        "login throttle holds across web1 and web2",
+        passed,
+        f"answers {codes[:10].count(401)}×401 then {codes[10:]}, 429 from {sorted(replicas)}",
+    )
 
 
 def worker_killed_mid_job() -> None:
@@ -267,13 +298,19 @@ def worker_killed_mid_job() -> None:
     failed_after = time.monotonic() - killed
     next_id = submit(NAMES_3000, PARAMS_3000)
     next_record = wait_jobs([next_id], 300)[next_id]
-    check("SIGKILL of worker1 mid-job: the job fails with a sentence within the stale time",
-          record["status"] == "failed" and record["error"] == STALE_SENTENCE
-          and failed_after <= STALE_SECONDS + 10,
-          f"failed {failed_after:.1f} s after the kill (JOB_STALE_SECONDS {STALE_SECONDS:.0f}): "
-          f"\"{record['error']}\"")
-    check("worker2 goes on after worker1 is killed", next_record["status"] == "success",
-          f"next job {next_record['status']}")
+    check(
+        "SIGKILL of worker1 mid-job: the job fails with a sentence within the stale time",
+        record["status"] == "failed"
+        and record["error"] == STALE_SENTENCE
+        and failed_after <= STALE_SECONDS + 10,
+        f"failed {failed_after:.1f} s after the kill (JOB_STALE_SECONDS {STALE_SECONDS:.0f}): "
+        f'"{record["error"]}"',
+    )
+    check(
+        "worker2 goes on after worker1 is killed",
+        next_record["status"] == "success",
+        f"next job {next_record['status']}",
+    )
     podman("start", container("worker1"))
 
 
@@ -283,8 +320,9 @@ def web_replica_stopped() -> None:
     wait_jobs([job_id], 120, status="running")
     url = events_url(job_id)
     before = []
-    with httpx.stream("GET", url, headers={"Accept": "text/event-stream"},
-                      timeout=httpx.Timeout(60)) as response:
+    with httpx.stream(
+        "GET", url, headers={"Accept": "text/event-stream"}, timeout=httpx.Timeout(60)
+    ) as response:
         serving = replica_of(response.headers["x-upstream"])
         try:
             for event in sseclient.SSEClient(response.iter_bytes()).events():
@@ -299,20 +337,25 @@ def web_replica_stopped() -> None:
     last_seen = before[-1][0]
     rest, upstream = stream(url, last_event_id=last_seen)
     reconnected = time.monotonic() - stopped
-    answered_by = {replica_of(http.get("/api/jobs?limit=1").headers["x-upstream"])
-                   for _ in range(6)}
+    answered_by = {
+        replica_of(http.get("/api/jobs?limit=1").headers["x-upstream"]) for _ in range(6)
+    }
     full, _ = stream(url)
     ids = event_ids(before) + event_ids(rest)
     survivor = "web2" if serving == "web1" else "web1"
-    check("web replica stopped: the proxy sends new requests to the other",
-          answered_by == {survivor} and replica_of(upstream) == survivor,
-          f"stopped {serving} while it served a stream; the reconnect and the next 6 requests "
-          f"answered by {sorted(answered_by | {replica_of(upstream)})}")
-    check("reconnect with Last-Event-ID gets the rest without duplicates",
-          ids == event_ids(full) and rest[-1][1] == "end",
-          f"{len(event_ids(before))} events before the stop, {len(event_ids(rest))} after "
-          f"(ids from {int(last_seen) + 1}), together the job's {len(event_ids(full))} events "
-          f"once each; reconnected {reconnected:.1f} s after the stop began")
+    check(
+        "web replica stopped: the proxy sends new requests to the other",
+        answered_by == {survivor} and replica_of(upstream) == survivor,
+        f"stopped {serving} while it served a stream; the reconnect and the next 6 requests "
+        f"answered by {sorted(answered_by | {replica_of(upstream)})}",
+    )
+    check(
+        "reconnect with Last-Event-ID gets the rest without duplicates",
+        ids == event_ids(full) and rest[-1][1] == "end",
+        f"{len(event_ids(before))} events before the stop, {len(event_ids(rest))} after "
+        f"(ids from {int(last_seen) + 1}), together the job's {len(event_ids(full))} events "
+        f"once each; reconnected {reconnected:.1f} s after the stop began",
+    )
     podman("start", container(serving))
     # The proxy reads the replicas' addresses when it (re)loads; the restarted replica's name
     # resolves again only once its container is on the network, so try for a while.
@@ -341,10 +384,13 @@ def postgres_restarted(folder: Path) -> None:
         time.sleep(0.5)
     job_id = submit(names_file(folder, 500), PARAMS_BURST)
     record = wait_jobs([job_id], 180)[job_id]
-    check("PostgreSQL restarted: the service answers again within 30 s, no restart of its own",
-          answered is not None and answered <= 30 and record["status"] == "success",
-          f"answers {answered:.1f} s after the restart; a job submitted then: {record['status']}"
-          if answered is not None else "no answer within 60 s")
+    check(
+        "PostgreSQL restarted: the service answers again within 30 s, no restart of its own",
+        answered is not None and answered <= 30 and record["status"] == "success",
+        f"answers {answered:.1f} s after the restart; a job submitted then: {record['status']}"
+        if answered is not None
+        else "no answer within 60 s",
+    )
 
 
 def readme_job_and_ports(folder: Path) -> None:
@@ -359,12 +405,16 @@ def readme_job_and_ports(folder: Path) -> None:
     png = http.get(f"/api/jobs/{job_id}/files/png")
     products = httpx.get(f"{COMMERCE}/api/products", timeout=10)
     jobs_on_commerce = httpx.get(f"{COMMERCE}/api/jobs", timeout=10)
-    check("README's first job on the web port; commerce API on its port",
-          events[-1][1:3] == ("end", {"status": "success"}) and png.status_code == 200
-          and products.status_code == 200 and jobs_on_commerce.status_code == 404,
-          f"job stream ended {events[-1][2]}, PNG {len(png.content)} bytes; "
-          f"GET /api/products on the commerce port {products.status_code}, "
-          f"/api/jobs there {jobs_on_commerce.status_code}")
+    check(
+        "README's first job on the web port; commerce API on its port",
+        events[-1][1:3] == ("end", {"status": "success"})
+        and png.status_code == 200
+        and products.status_code == 200
+        and jobs_on_commerce.status_code == 404,
+        f"job stream ended {events[-1][2]}, PNG {len(png.content)} bytes; "
+        f"GET /api/products on the commerce port {products.status_code}, "
+        f"/api/jobs there {jobs_on_commerce.status_code}",
+    )
 
 
 def main() -> int:

@@ -4,8 +4,9 @@ Illustrator 3 to 8, laid out as Illustrator 8 wrote it.
 Importers that skip the prolog (Illustrator, Scribus, engraving software) read the body as
 Illustrator's operators; the prolog's small procset defines the same operators in plain
 PostScript, so that Ghostscript renders the file too."""
+
 import math
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from config.errors import Unprocessable
 from exports.svg_geometry import Matrix, Subpath
@@ -47,9 +48,12 @@ end def
 %%EndProlog
 """
 _PAINT_OPS = {  # (fill, stroke, closed) -> operator
-    (True, False, True): "f", (True, False, False): "F",
-    (False, True, True): "s", (False, True, False): "S",
-    (True, True, True): "b", (True, True, False): "B",
+    (True, False, True): "f",
+    (True, False, False): "F",
+    (False, True, True): "s",
+    (False, True, False): "S",
+    (True, True, True): "b",
+    (True, True, False): "B",
 }
 
 
@@ -70,7 +74,7 @@ def ps_string(text: str) -> str:
 def write_ai(drawing: Drawing, *, title: str) -> bytes:
     """The drawing as Illustrator 8 file bytes."""
     width, height = drawing.width, drawing.height
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     lines = [
         "%!PS-Adobe-3.0",
         "%%Creator: Adobe Illustrator(R) 8.0",
@@ -91,8 +95,7 @@ def write_ai(drawing: Drawing, *, title: str) -> bytes:
         f"{PROCSET} begin",
         # The page is the artwork: Ghostscript without options, ps2pdf and ps2eps would
         # otherwise cut the poster to their default paper. Importers skip the setup.
-        f"/setpagedevice where {{pop << /PageSize [{width:.4f} {height:.4f}] >> "
-        "setpagedevice} if",
+        f"/setpagedevice where {{pop << /PageSize [{width:.4f} {height:.4f}] >> setpagedevice}} if",
         "%%EndSetup",
         "%AI5_BeginLayer",
         "1 1 1 1 0 0 0 79 128 255 Lb",
@@ -111,12 +114,17 @@ def _shape(shape: Shape, height: float) -> list[str]:
     fill, stroke = shape.fill is not None, shape.stroke is not None
     lines = [f"{1 if shape.fill_rule == 'evenodd' else 0} XR"]
     if fill:
-        lines.append("%.4f %.4f %.4f Xa" % shape.fill)
+        lines.append("{:.4f} {:.4f} {:.4f} Xa".format(*shape.fill))
     if stroke:
-        lines.append("%.4f %.4f %.4f XA" % shape.stroke)
-        dash = " ".join("%.3f" % v for v in shape.dash)
-        lines += [f"{shape.stroke_width:.3f} w", f"{shape.linejoin} j", f"{shape.linecap} J",
-                  f"{shape.miterlimit:.3f} M", f"[{dash}] {shape.dash_offset:.3f} d"]
+        lines.append("{:.4f} {:.4f} {:.4f} XA".format(*shape.stroke))
+        dash = " ".join(f"{v:.3f}" for v in shape.dash)
+        lines += [
+            f"{shape.stroke_width:.3f} w",
+            f"{shape.linejoin} j",
+            f"{shape.linecap} J",
+            f"{shape.miterlimit:.3f} M",
+            f"[{dash}] {shape.dash_offset:.3f} d",
+        ]
     a, b, c, d, e, f = shape.matrix
     to_page = (a, -b, c, -d, e, height - f)  # and y up
     compound = len(shape.subpaths) > 1
@@ -133,13 +141,13 @@ def _shape(shape: Shape, height: float) -> list[str]:
 def _subpath(lines: list[str], sub: Subpath, m: Matrix):
     a, b, c, d, e, f = m
     x, y = sub.start
-    lines.append("%.3f %.3f m" % (a * x + c * y + e, b * x + d * y + f))
+    lines.append(f"{a * x + c * y + e:.3f} {b * x + d * y + f:.3f} m")
     for s in sub.segments:
         if len(s) == 2:
             x, y = s
-            lines.append("%.3f %.3f l" % (a * x + c * y + e, b * x + d * y + f))
+            lines.append(f"{a * x + c * y + e:.3f} {b * x + d * y + f:.3f} l")
         else:
             x1, y1, x2, y2, x, y = s
-            lines.append("%.3f %.3f %.3f %.3f %.3f %.3f c" % (
-                a * x1 + c * y1 + e, b * x1 + d * y1 + f, a * x2 + c * y2 + e, b * x2 + d * y2 + f,
-                a * x + c * y + e, b * x + d * y + f))
+            lines.append(
+                f"{a * x1 + c * y1 + e:.3f} {b * x1 + d * y1 + f:.3f} {a * x2 + c * y2 + e:.3f} {b * x2 + d * y2 + f:.3f} {a * x + c * y + e:.3f} {b * x + d * y + f:.3f} c"
+            )

@@ -1,5 +1,6 @@
 """One conversion, SVG bytes to Illustrator bytes, run in a forked child with a hard memory
 and time limit (config/isolated.py), so that no input can take the converter down with it."""
+
 import json
 import logging
 
@@ -23,8 +24,12 @@ def convert(svg: bytes, *, title: str) -> bytes:
 def convert_isolated(svg: bytes, *, title: str) -> tuple[int, bytes]:
     """(status, body): 200 and the file, or an error status and a JSON `{"detail"}` body."""
     # The server bounds concurrent conversions itself (ConverterServer.slots).
-    limits = Limits(seconds=TIME_LIMIT_SECONDS, memory_bytes=MEMORY_LIMIT_BYTES,
-                    too_slow=TOO_SLOW, too_big=TOO_BIG)
+    limits = Limits(
+        seconds=TIME_LIMIT_SECONDS,
+        memory_bytes=MEMORY_LIMIT_BYTES,
+        too_slow=TOO_SLOW,
+        too_big=TOO_BIG,
+    )
     try:
         return 200, run_isolated(limits, convert, svg, title=title)
     except ServiceError as error:

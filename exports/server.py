@@ -1,6 +1,7 @@
 """The converter's HTTP server: `POST /convert?filename=...` with the SVG as the body
 answers the Illustrator file or `{"detail"}` with the error status; `GET /health` says
 that it is up. It listens on loopback only unless told otherwise."""
+
 import ipaddress
 import json
 import logging

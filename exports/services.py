@@ -1,5 +1,6 @@
 """Export to the legacy Illustrator format: the web side checks the request and forwards
 the SVG to the converter process, which is reachable on loopback only."""
+
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -56,11 +57,15 @@ def ai_export(*, svg: object, filename: object) -> AiFile:
     name = ai_filename(filename)
     url = f"http://{settings.CONVERTER_HOST}:{settings.CONVERTER_PORT}/convert"
     try:
-        response = httpx.post(url, params={"filename": name}, content=data,
-                              headers={"Content-Type": "image/svg+xml"},
-                              timeout=httpx.Timeout(TIME_LIMIT_SECONDS + 30, connect=5))
+        response = httpx.post(
+            url,
+            params={"filename": name},
+            content=data,
+            headers={"Content-Type": "image/svg+xml"},
+            timeout=httpx.Timeout(TIME_LIMIT_SECONDS + 30, connect=5),
+        )
     except httpx.TransportError:
-        raise BadGateway(CONVERTER_UNAVAILABLE)
+        raise BadGateway(CONVERTER_UNAVAILABLE) from None
     if response.status_code == 200:
         return AiFile(response.content, name)
     raise _converter_error(response)

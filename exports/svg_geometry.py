@@ -1,6 +1,7 @@
 """SVG geometry: affine matrices, the `transform` attribute and the basic shapes, all
 reduced to subpaths of straight lines and cubic Béziers (the only curves the legacy
 Illustrator format has)."""
+
 import math
 import re
 from dataclasses import dataclass, field
@@ -27,8 +28,14 @@ def multiply(outer: Matrix, inner: Matrix) -> Matrix:
     """The matrix that applies `inner` first, then `outer`."""
     a1, b1, c1, d1, e1, f1 = outer
     a2, b2, c2, d2, e2, f2 = inner
-    return (a1 * a2 + c1 * b2, b1 * a2 + d1 * b2, a1 * c2 + c1 * d2, b1 * c2 + d1 * d2,
-            a1 * e2 + c1 * f2 + e1, b1 * e2 + d1 * f2 + f1)
+    return (
+        a1 * a2 + c1 * b2,
+        b1 * a2 + d1 * b2,
+        a1 * c2 + c1 * d2,
+        b1 * c2 + d1 * d2,
+        a1 * e2 + c1 * f2 + e1,
+        b1 * e2 + d1 * f2 + f1,
+    )
 
 
 def numbers(text: str) -> list[float]:
@@ -62,7 +69,9 @@ def _transform_step(name: str, args: list[float]) -> Matrix | None:
         if len(args) == 1:
             return rotation
         cx, cy = args[1], args[2]
-        return multiply(multiply((1.0, 0.0, 0.0, 1.0, cx, cy), rotation), (1.0, 0.0, 0.0, 1.0, -cx, -cy))
+        return multiply(
+            multiply((1.0, 0.0, 0.0, 1.0, cx, cy), rotation), (1.0, 0.0, 0.0, 1.0, -cx, -cy)
+        )
     if name == "skewX" and len(args) == 1:
         return (1.0, 0.0, math.tan(math.radians(args[0])), 1.0, 0.0, 0.0)
     if name == "skewY" and len(args) == 1:
@@ -123,12 +132,16 @@ def arc_to_cubics(x0, y0, rx, ry, rotation, large, sweep, x, y) -> list[tuple[fl
 
 def ellipse_subpath(cx: float, cy: float, rx: float, ry: float) -> Subpath:
     kx, ky = rx * KAPPA, ry * KAPPA
-    return Subpath((cx + rx, cy), [
-        (cx + rx, cy + ky, cx + kx, cy + ry, cx, cy + ry),
-        (cx - kx, cy + ry, cx - rx, cy + ky, cx - rx, cy),
-        (cx - rx, cy - ky, cx - kx, cy - ry, cx, cy - ry),
-        (cx + kx, cy - ry, cx + rx, cy - ky, cx + rx, cy),
-    ], closed=True)
+    return Subpath(
+        (cx + rx, cy),
+        [
+            (cx + rx, cy + ky, cx + kx, cy + ry, cx, cy + ry),
+            (cx - kx, cy + ry, cx - rx, cy + ky, cx - rx, cy),
+            (cx - rx, cy - ky, cx - kx, cy - ry, cx, cy - ry),
+            (cx + kx, cy - ry, cx + rx, cy - ky, cx + rx, cy),
+        ],
+        closed=True,
+    )
 
 
 def rect_subpath(x: float, y: float, w: float, h: float, rx: float, ry: float) -> Subpath:
@@ -136,12 +149,20 @@ def rect_subpath(x: float, y: float, w: float, h: float, rx: float, ry: float) -
         return Subpath((x, y), [(x + w, y), (x + w, y + h), (x, y + h)], closed=True)
     kx, ky = rx * (1 - KAPPA), ry * (1 - KAPPA)
     r, b = x + w, y + h
-    return Subpath((x + rx, y), [
-        (r - rx, y), (r - kx, y, r, y + ky, r, y + ry),
-        (r, b - ry), (r, b - ky, r - kx, b, r - rx, b),
-        (x + rx, b), (x + kx, b, x, b - ky, x, b - ry),
-        (x, y + ry), (x, y + ky, x + kx, y, x + rx, y),
-    ], closed=True)
+    return Subpath(
+        (x + rx, y),
+        [
+            (r - rx, y),
+            (r - kx, y, r, y + ky, r, y + ry),
+            (r, b - ry),
+            (r, b - ky, r - kx, b, r - rx, b),
+            (x + rx, b),
+            (x + kx, b, x, b - ky, x, b - ry),
+            (x, y + ry),
+            (x, y + ky, x + kx, y, x + rx, y),
+        ],
+        closed=True,
+    )
 
 
 def points_subpath(values: list[float], *, closed: bool) -> list[Subpath]:

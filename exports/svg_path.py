@@ -1,6 +1,7 @@
 """SVG path data to absolute subpaths of lines and cubics. Word clouds are tens of
 thousands of short paths, so this is the converter's hot loop: one split per path, numbers
 read by C code, and the builder a single function over local variables."""
+
 import re
 
 from exports.svg_geometry import NUMBER, Subpath, arc_to_cubics
@@ -10,7 +11,9 @@ _COMMANDS = "MmZzLlHhVvCcSsQqTtAa"
 _SPLIT_RE = re.compile(f"([{_COMMANDS}])")
 _GARBAGE_RE = re.compile(rf"[^\s,0-9.eE+\-{_COMMANDS}]|(?<![0-9.])[eE]")
 _SEP = r"[\s,]*"
-_ARC_RE = re.compile(_SEP + _SEP.join([f"({NUMBER})"] * 3 + ["([01])"] * 2 + [f"({NUMBER})"] * 2) + _SEP)
+_ARC_RE = re.compile(
+    _SEP + _SEP.join([f"({NUMBER})"] * 3 + ["([01])"] * 2 + [f"({NUMBER})"] * 2) + _SEP
+)
 _COUNTS = {"M": 2, "L": 2, "H": 1, "V": 1, "C": 6, "S": 4, "Q": 4, "T": 2, "A": 7, "Z": 0}
 _COUNTS.update({key.lower(): value for key, value in _COUNTS.items()})
 
@@ -21,7 +24,7 @@ def parse_path(data: str | None) -> list[Subpath]:
     data = (data or "").strip(" \t\r\n")
     bad = _GARBAGE_RE.search(data)
     if bad:
-        data = data[:bad.start()]
+        data = data[: bad.start()]
     if not data or data[0] not in "Mm":
         return []
     return _build(_groups(data))
@@ -33,8 +36,14 @@ def _groups(data: str) -> list[tuple[str, list[float], bool]]:
     parts = _SPLIT_RE.split(data)
     if "e" not in data and "E" not in data and "a" not in data and "A" not in data:
         try:  # the common case: no exponents, no arc flags; "1-2" is two numbers
-            return [(parts[i], [*map(float, parts[i + 1].replace("-", " -").replace(",", " ").split())], True)
-                    for i in range(1, len(parts), 2)]
+            return [
+                (
+                    parts[i],
+                    [*map(float, parts[i + 1].replace("-", " -").replace(",", " ").split())],
+                    True,
+                )
+                for i in range(1, len(parts), 2)
+            ]
         except ValueError:  # "0.5.5" (two numbers) and friends: read with the full grammar
             pass
     groups = []
@@ -110,7 +119,9 @@ def _build(groups: list[tuple[str, list[float], bool]]) -> list[Subpath]:
                     x1, y1 = ox + v[i], oy + v[i + 1]
                     i += 2
                 else:
-                    x1, y1 = (2 * x - last[1], 2 * y - last[2]) if last and last[0] == "C" else (x, y)
+                    x1, y1 = (
+                        (2 * x - last[1], 2 * y - last[2]) if last and last[0] == "C" else (x, y)
+                    )
                 x2, y2, x, y = ox + v[i], oy + v[i + 1], ox + v[i + 2], oy + v[i + 3]
                 append((x1, y1, x2, y2, x, y))
                 last = ("C", x2, y2)
@@ -122,18 +133,31 @@ def _build(groups: list[tuple[str, list[float], bool]]) -> list[Subpath]:
                     qx, qy = ox + v[i], oy + v[i + 1]
                     i += 2
                 else:
-                    qx, qy = (2 * x - last[1], 2 * y - last[2]) if last and last[0] == "Q" else (x, y)
+                    qx, qy = (
+                        (2 * x - last[1], 2 * y - last[2]) if last and last[0] == "Q" else (x, y)
+                    )
                 nx, ny = ox + v[i], oy + v[i + 1]
-                append((x + 2 / 3 * (qx - x), y + 2 / 3 * (qy - y),
-                        nx + 2 / 3 * (qx - nx), ny + 2 / 3 * (qy - ny), nx, ny))
+                append(
+                    (
+                        x + 2 / 3 * (qx - x),
+                        y + 2 / 3 * (qy - y),
+                        nx + 2 / 3 * (qx - nx),
+                        ny + 2 / 3 * (qy - ny),
+                        nx,
+                        ny,
+                    )
+                )
                 x, y, last = nx, ny, ("Q", qx, qy)
                 i += 2
         else:
             while i < n:
                 ox, oy = (x, y) if relative else (0.0, 0.0)
                 nx, ny = ox + v[i + 5], oy + v[i + 6]
-                current.segments.extend(arc_to_cubics(x, y, v[i], v[i + 1], v[i + 2],
-                                                      bool(v[i + 3]), bool(v[i + 4]), nx, ny))
+                current.segments.extend(
+                    arc_to_cubics(
+                        x, y, v[i], v[i + 1], v[i + 2], bool(v[i + 3]), bool(v[i + 4]), nx, ny
+                    )
+                )
                 x, y = nx, ny
                 i += 7
             last = None

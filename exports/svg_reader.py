@@ -1,6 +1,7 @@
 """Reads an SVG document into a Drawing: solid-painted shapes whose geometry is already in
 page points (y down), the form the Illustrator writer needs. XML is parsed with defusedxml:
 entity declarations and external references are refused before anything is expanded."""
+
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -10,24 +11,69 @@ import defusedxml
 from defusedxml.ElementTree import fromstring
 
 from config.errors import InvalidInput, Unprocessable
-from exports.svg_geometry import (IDENTITY, Matrix, Subpath, ellipse_subpath, multiply, numbers,
-                                  parse_transform, points_subpath, rect_subpath)
+from exports.svg_geometry import (
+    IDENTITY,
+    Matrix,
+    Subpath,
+    ellipse_subpath,
+    multiply,
+    numbers,
+    parse_transform,
+    points_subpath,
+    rect_subpath,
+)
 from exports.svg_path import parse_path
-from exports.svg_style import (DEFAULT_STYLE, RGB, cascade, colour_is_translucent, declarations,
-                               length, opacity_below_one, parse_paint)
+from exports.svg_style import (
+    DEFAULT_STYLE,
+    RGB,
+    cascade,
+    colour_is_translucent,
+    declarations,
+    length,
+    opacity_below_one,
+    parse_paint,
+)
 from exports.svg_text import text_runs
 
 NOT_SVG = "svg is not valid SVG"
 PX_TO_PT = 0.75  # CSS: 96 px per inch, 72 pt per inch; 100 mm in the SVG stay 100 mm
 MAX_DEPTH = 256
 MAX_USE_EXPANSIONS = 100_000
-FORBIDDEN_ELEMENTS = {"image", "pattern", "linearGradient", "radialGradient", "clipPath", "mask",
-                      "filter", "foreignObject", "marker", "style", "meshgradient", "hatch"}
-_REFERENCE_PROPERTIES = {"clip-path": "clipPath", "mask": "mask", "filter": "filter",
-                         "marker": "marker", "marker-start": "marker", "marker-mid": "marker",
-                         "marker-end": "marker"}
-_SCANNED_ATTRIBUTES = {"style", "href", "{http://www.w3.org/1999/xlink}href", "fill", "stroke", "color",
-                       "opacity", "fill-opacity", "stroke-opacity", *_REFERENCE_PROPERTIES}
+FORBIDDEN_ELEMENTS = {
+    "image",
+    "pattern",
+    "linearGradient",
+    "radialGradient",
+    "clipPath",
+    "mask",
+    "filter",
+    "foreignObject",
+    "marker",
+    "style",
+    "meshgradient",
+    "hatch",
+}
+_REFERENCE_PROPERTIES = {
+    "clip-path": "clipPath",
+    "mask": "mask",
+    "filter": "filter",
+    "marker": "marker",
+    "marker-start": "marker",
+    "marker-mid": "marker",
+    "marker-end": "marker",
+}
+_SCANNED_ATTRIBUTES = {
+    "style",
+    "href",
+    "{http://www.w3.org/1999/xlink}href",
+    "fill",
+    "stroke",
+    "color",
+    "opacity",
+    "fill-opacity",
+    "stroke-opacity",
+    *_REFERENCE_PROPERTIES,
+}
 _SKIPPED = {"defs", "title", "desc", "metadata", "symbol", "script"}
 _CONTAINERS = {"g", "a", "switch"}
 _CAPS = {"butt": 0, "round": 1, "square": 2}
@@ -71,11 +117,11 @@ def read_svg(data: bytes) -> Drawing:
     try:
         root = fromstring(data, forbid_dtd=False, forbid_entities=True, forbid_external=True)
     except defusedxml.EntitiesForbidden:
-        raise unsupported({"XML entity declarations"})
+        raise unsupported({"XML entity declarations"}) from None
     except (defusedxml.ExternalReferenceForbidden, defusedxml.DTDForbidden):
-        raise unsupported({"external reference"})
+        raise unsupported({"external reference"}) from None
     except (ParseError, ValueError):
-        raise InvalidInput(NOT_SVG)
+        raise InvalidInput(NOT_SVG) from None
     if local_name(root) != "svg":
         raise InvalidInput(NOT_SVG)
     ids = {el.get("id"): el for el in root.iter() if el.get("id")}
@@ -135,7 +181,9 @@ class _Reader:
         height = _root_length(self.root.get("height"), self.root, 3) or 150.0
         page = (PX_TO_PT, 0.0, 0.0, PX_TO_PT, 0.0, 0.0)
         viewport = multiply(page, _viewbox_matrix(self.root, width, height))
-        return Drawing(width * PX_TO_PT, height * PX_TO_PT, self._children(self.root, style, viewport, 0))
+        return Drawing(
+            width * PX_TO_PT, height * PX_TO_PT, self._children(self.root, style, viewport, 0)
+        )
 
     def _children(self, element, style, ctm: Matrix, depth: int) -> Iterator[Shape]:
         for child in element:
@@ -181,14 +229,22 @@ class _Reader:
         self.expansions += 1
         if self.expansions > MAX_USE_EXPANSIONS:
             raise unsupported({"more than 100000 <use> expansions"})
-        offset = (1.0, 0.0, 0.0, 1.0, length(element.get("x")) or 0.0, length(element.get("y")) or 0.0)
+        offset = (
+            1.0,
+            0.0,
+            0.0,
+            1.0,
+            length(element.get("x")) or 0.0,
+            length(element.get("y")) or 0.0,
+        )
         ctm = multiply(ctm, offset)
         if local_name(target) == "symbol":
             width = length(element.get("width") or "100%", reference=100.0) or 0.0
             height = length(element.get("height") or "100%", reference=100.0) or 0.0
             symbol_style = cascade(style, target)
-            yield from self._children(target, symbol_style,
-                                      multiply(ctm, _viewbox_matrix(target, width, height)), depth)
+            yield from self._children(
+                target, symbol_style, multiply(ctm, _viewbox_matrix(target, width, height)), depth
+            )
         else:
             yield from self._element(target, style, ctm, depth + 1)
 
@@ -206,8 +262,9 @@ def _shape(subpaths: list[Subpath], style: dict[str, str], ctm: Matrix) -> Itera
         stroke = None
     if fill is None and stroke is None:
         return
-    shape = Shape(subpaths, ctm, fill, stroke,
-                  "evenodd" if style["fill-rule"] == "evenodd" else "nonzero")
+    shape = Shape(
+        subpaths, ctm, fill, stroke, "evenodd" if style["fill-rule"] == "evenodd" else "nonzero"
+    )
     if stroke is not None:
         shape.stroke_width = width
         shape.linecap = _CAPS.get(style["stroke-linecap"], 0)
@@ -218,7 +275,11 @@ def _shape(subpaths: list[Subpath], style: dict[str, str], ctm: Matrix) -> Itera
 
 
 def _dash(style: dict[str, str], scale: float) -> tuple[list[float], float]:
-    values = style["stroke-dasharray"].replace(",", " ").split() if style["stroke-dasharray"] != "none" else []
+    values = (
+        style["stroke-dasharray"].replace(",", " ").split()
+        if style["stroke-dasharray"] != "none"
+        else []
+    )
     dash = [(length(v, reference=100.0) or 0.0) * scale for v in values]
     if any(v < 0 for v in dash) or sum(dash) <= 0:
         return [], 0.0
@@ -255,7 +316,10 @@ def _viewbox_matrix(element, width: float, height: float) -> Matrix:
 
 def _shape_subpaths(name: str, element, style: dict[str, str]) -> list[Subpath]:
     def attr(key: str, reference: float = 100.0) -> float:
-        return length(element.get(key), reference=reference, font_size=float(style["font-size"])) or 0.0
+        return (
+            length(element.get(key), reference=reference, font_size=float(style["font-size"]))
+            or 0.0
+        )
 
     if name == "path":
         return parse_path(element.get("d"))
@@ -267,7 +331,11 @@ def _shape_subpaths(name: str, element, style: dict[str, str]) -> list[Subpath]:
         rx = attr("rx") if rx_raw not in (None, "auto") else None
         ry = attr("ry") if ry_raw not in (None, "auto") else None
         rx, ry = (rx if rx is not None else ry or 0.0), (ry if ry is not None else rx or 0.0)
-        return [rect_subpath(attr("x"), attr("y"), w, h, min(max(rx, 0.0), w / 2), min(max(ry, 0.0), h / 2))]
+        return [
+            rect_subpath(
+                attr("x"), attr("y"), w, h, min(max(rx, 0.0), w / 2), min(max(ry, 0.0), h / 2)
+            )
+        ]
     if name == "circle":
         r = attr("r")
         return [ellipse_subpath(attr("cx"), attr("cy"), r, r)] if r > 0 else []

@@ -1,5 +1,6 @@
 """SVG presentation properties: where they are declared (attributes, the `style`
 attribute), how they inherit, and how colours and lengths read."""
+
 import colorsys
 import math
 import re
@@ -12,20 +13,47 @@ from exports.svg_geometry import numbers
 RGB = tuple[float, float, float]
 
 INHERITED = {
-    "fill": "black", "stroke": "none", "fill-rule": "nonzero", "stroke-width": "1",
-    "stroke-linecap": "butt", "stroke-linejoin": "miter", "stroke-miterlimit": "4",
-    "stroke-dasharray": "none", "stroke-dashoffset": "0", "fill-opacity": "1",
-    "stroke-opacity": "1", "visibility": "visible", "font-size": "16", "text-anchor": "start",
-    "color": "black", "font-family": "",
+    "fill": "black",
+    "stroke": "none",
+    "fill-rule": "nonzero",
+    "stroke-width": "1",
+    "stroke-linecap": "butt",
+    "stroke-linejoin": "miter",
+    "stroke-miterlimit": "4",
+    "stroke-dasharray": "none",
+    "stroke-dashoffset": "0",
+    "fill-opacity": "1",
+    "stroke-opacity": "1",
+    "visibility": "visible",
+    "font-size": "16",
+    "text-anchor": "start",
+    "color": "black",
+    "font-family": "",
 }
-NOT_INHERITED = {"opacity": "1", "display": "inline", "clip-path": "none", "mask": "none",
-                 "filter": "none", "marker-start": "none", "marker-mid": "none",
-                 "marker-end": "none", "marker": "none"}
+NOT_INHERITED = {
+    "opacity": "1",
+    "display": "inline",
+    "clip-path": "none",
+    "mask": "none",
+    "filter": "none",
+    "marker-start": "none",
+    "marker-mid": "none",
+    "marker-end": "none",
+    "marker": "none",
+}
 PROPERTIES = set(INHERITED) | set(NOT_INHERITED)
 DEFAULT_STYLE = dict(INHERITED)
 
-_UNITS_PX = {"": 1.0, "px": 1.0, "pt": 4 / 3, "pc": 16.0, "in": 96.0, "mm": 96 / 25.4,
-             "cm": 96 / 2.54, "q": 96 / 101.6}
+_UNITS_PX = {
+    "": 1.0,
+    "px": 1.0,
+    "pt": 4 / 3,
+    "pc": 16.0,
+    "in": 96.0,
+    "mm": 96 / 25.4,
+    "cm": 96 / 2.54,
+    "q": 96 / 101.6,
+}
 _LENGTH_RE = re.compile(r"^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*([a-zA-Z%]*)\s*$")
 _PLAIN_NUMBER_RE = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 _HEX_RE = re.compile(r"[0-9a-f]+")
@@ -54,8 +82,14 @@ def cascade(parent: dict[str, str], element) -> dict[str, str]:
         elif name in ("fill", "stroke") and parse_paint(value, "black") is _INVALID:
             continue
         elif name == "font-size":
-            style[name] = str(length(value, reference=float(parent["font-size"]),
-                                     font_size=float(parent["font-size"])) or parent["font-size"])
+            style[name] = str(
+                length(
+                    value,
+                    reference=float(parent["font-size"]),
+                    font_size=float(parent["font-size"]),
+                )
+                or parent["font-size"]
+            )
         else:
             style[name] = value
     return style
@@ -130,8 +164,11 @@ def _colour_function(name: str, body: str):
         return None
     alpha = _fraction(parts[3]) if len(parts) == 4 else 1.0
     if name.startswith("rgb"):
-        channels = [min(1.0, max(0.0, float(numbers(p)[0]) / (100 if p.endswith("%") else 255)))
-                    for p in parts[:3] if numbers(p)]
+        channels = [
+            min(1.0, max(0.0, float(numbers(p)[0]) / (100 if p.endswith("%") else 255)))
+            for p in parts[:3]
+            if numbers(p)
+        ]
         return (*channels, alpha) if len(channels) == 3 and alpha is not None else None
     values = [numbers(p) for p in parts[:3]]
     if not all(values) or alpha is None:

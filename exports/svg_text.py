@@ -1,6 +1,7 @@
 """Plain SVG text as outlines drawn with the bundled CJK font (the result is no longer
 editable text, as the interface says). Supported: x/y/dx/dy (the first value of each list),
 font-size, text-anchor, nested tspans; the font family is always the bundled one."""
+
 import re
 import threading
 from functools import lru_cache
@@ -31,7 +32,9 @@ class _Font:
             fonts = TTCollection(str(path), lazy=True).fonts
         else:
             fonts = [TTFont(str(path), lazy=True)]
-        index = next((i for i, f in enumerate(fonts) if f["name"].getDebugName(1) == PREFERRED_FAMILY), 0)
+        index = next(
+            (i for i, f in enumerate(fonts) if f["name"].getDebugName(1) == PREFERRED_FAMILY), 0
+        )
         font = fonts[index]
         self.units_per_em = font["head"].unitsPerEm
         self.glyph_order = font.getGlyphOrder()
@@ -45,8 +48,10 @@ class _Font:
         buffer.add_str(text)
         buffer.guess_segment_properties()
         hb.shape(self.shaper, buffer)
-        return [(self.glyph_order[info.codepoint], pos.x_offset, pos.y_offset, pos.x_advance)
-                for info, pos in zip(buffer.glyph_infos, buffer.glyph_positions)]
+        return [
+            (self.glyph_order[info.codepoint], pos.x_offset, pos.y_offset, pos.x_advance)
+            for info, pos in zip(buffer.glyph_infos, buffer.glyph_positions)
+        ]
 
     def outline(self, name: str) -> list[Subpath]:
         """A glyph's contours in font units (y up), cached."""
@@ -86,8 +91,11 @@ class _SubpathPen(BasePen):
 
     def _qCurveToOne(self, pt1, pt2):
         x0, y0 = self._getCurrentPoint()
-        self._curveToOne((x0 + 2 / 3 * (pt1[0] - x0), y0 + 2 / 3 * (pt1[1] - y0)),
-                         (pt2[0] + 2 / 3 * (pt1[0] - pt2[0]), pt2[1] + 2 / 3 * (pt1[1] - pt2[1])), pt2)
+        self._curveToOne(
+            (x0 + 2 / 3 * (pt1[0] - x0), y0 + 2 / 3 * (pt1[1] - y0)),
+            (pt2[0] + 2 / 3 * (pt1[0] - pt2[0]), pt2[1] + 2 / 3 * (pt1[1] - pt2[1])),
+            pt2,
+        )
 
     def _closePath(self):
         self.subpaths[-1].closed = True
@@ -132,8 +140,14 @@ class _Layout:
         with _font_lock:
             for name, x_offset, y_offset, advance in font.shape(text):
                 if name != ".notdef":
-                    subpaths.extend(_place(font.outline(name), scale,
-                                           self.x + x_offset * scale, self.y - y_offset * scale))
+                    subpaths.extend(
+                        _place(
+                            font.outline(name),
+                            scale,
+                            self.x + x_offset * scale,
+                            self.y - y_offset * scale,
+                        )
+                    )
                 self.x += advance * scale
         chunk = self.chunks[-1]
         chunk.runs.append((style, subpaths))
@@ -142,10 +156,17 @@ class _Layout:
 
 def _place(outline: list[Subpath], scale: float, x: float, y: float) -> list[Subpath]:
     """Font units (y up) to user space (y down) at pen position (x, y)."""
-    return [Subpath((x + sub.start[0] * scale, y - sub.start[1] * scale),
-                    [tuple(x + v * scale if i % 2 == 0 else y - v * scale for i, v in enumerate(s))
-                     for s in sub.segments], sub.closed)
-            for sub in outline]
+    return [
+        Subpath(
+            (x + sub.start[0] * scale, y - sub.start[1] * scale),
+            [
+                tuple(x + v * scale if i % 2 == 0 else y - v * scale for i, v in enumerate(s))
+                for s in sub.segments
+            ],
+            sub.closed,
+        )
+        for sub in outline
+    ]
 
 
 def text_runs(element, style: dict[str, str]) -> list[tuple[dict[str, str], list[Subpath]]]:
@@ -203,7 +224,11 @@ def _collapse_whitespace(pieces):
 def _shift(subpaths: list[Subpath], dx: float) -> list[Subpath]:
     if not dx:
         return subpaths
-    return [Subpath((sub.start[0] + dx, sub.start[1]),
-                    [tuple(v + dx if i % 2 == 0 else v for i, v in enumerate(s)) for s in sub.segments],
-                    sub.closed)
-            for sub in subpaths]
+    return [
+        Subpath(
+            (sub.start[0] + dx, sub.start[1]),
+            [tuple(v + dx if i % 2 == 0 else v for i, v in enumerate(s)) for s in sub.segments],
+            sub.closed,
+        )
+        for sub in subpaths
+    ]

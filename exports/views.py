@@ -1,4 +1,5 @@
 """POST /api/exports/ai: JSON {svg, filename} in, the legacy Illustrator file out."""
+
 from urllib.parse import quote
 
 from django.http import HttpResponse
@@ -31,11 +32,15 @@ class AiExportView(APIView):
     parser_classes = [JSONParser]
 
     @extend_schema(
-        request=inline_serializer("AiExportRequest", {
-            "svg": serializers.CharField(help_text="the SVG document, at most 25 MB"),
-            "filename": serializers.CharField(required=False, help_text="download name; "
-                                              "sanitised, `.ai` added when missing"),
-        }),
+        request=inline_serializer(
+            "AiExportRequest",
+            {
+                "svg": serializers.CharField(help_text="the SVG document, at most 25 MB"),
+                "filename": serializers.CharField(
+                    required=False, help_text="download name; sanitised, `.ai` added when missing"
+                ),
+            },
+        ),
         responses={
             (200, AI_CONTENT_TYPE): OpenApiTypes.BINARY,
             400: OpenApiResponse(description="`svg is required` / `svg is not valid SVG`"),

@@ -1,6 +1,7 @@
 """Requests through the ASGI application daphne serves, in the test process: the endpoints
 served in front of Django (health, the event streams) are not reachable by Django's test
 client. Their database work runs on threads of their own, which see committed rows only."""
+
 import httpx
 from asgiref.sync import async_to_sync
 

@@ -1,5 +1,6 @@
 """Real processes for end-to-end tests and benchmarks: the daphne web server and the
 django-q2 worker on loopback, each service on a database of its own."""
+
 import json
 import os
 import re
@@ -48,13 +49,23 @@ class Service:
         self.web = self.worker = self.converter = None
 
     def start(self, *, worker: bool = True, converter: bool = False) -> "Service":
-        self.web = self._spawn("web", [sys.executable, "-m", "daphne", "-b", "127.0.0.1",
-                                       "-p", str(self.port), "config.asgi:application"])
+        self.web = self._spawn(
+            "web",
+            [
+                sys.executable,
+                "-m",
+                "daphne",
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(self.port),
+                "config.asgi:application",
+            ],
+        )
         if worker:
             self.start_worker()
         if converter:
-            self.converter = self._spawn("converter", [sys.executable, "manage.py",
-                                                       "runconverter"])
+            self.converter = self._spawn("converter", [sys.executable, "manage.py", "runconverter"])
         self._wait_healthy()
         return self
 
@@ -90,8 +101,12 @@ class Service:
 
     def submit(self, names_path: Path, params: dict) -> str:
         with names_path.open("rb") as names:
-            response = httpx.post(f"{self.url}/api/jobs", files={"name_list": names},
-                                  data={"params": json.dumps(params)}, timeout=60)
+            response = httpx.post(
+                f"{self.url}/api/jobs",
+                files={"name_list": names},
+                data={"params": json.dumps(params)},
+                timeout=60,
+            )
         assert response.status_code == 201, response.text
         return response.json()["job_id"]
 
@@ -111,8 +126,14 @@ class Service:
 
     def _spawn(self, name: str, argv) -> subprocess.Popen:
         log = (self.folder / f"{name}.log").open("ab")
-        return subprocess.Popen(argv, cwd=BASE_DIR, env=self.env, stdout=log,
-                                stderr=subprocess.STDOUT, start_new_session=True)
+        return subprocess.Popen(
+            argv,
+            cwd=BASE_DIR,
+            env=self.env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
 
     def _wait_healthy(self) -> None:
         deadline = time.monotonic() + 30
@@ -155,8 +176,12 @@ class HealthProbe:
         self.probes: list[tuple[float, int]] = []
 
     def __enter__(self) -> "HealthProbe":
-        self.process = subprocess.Popen([sys.executable, "-c", _PROBE, self.url],
-                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", _PROBE, self.url],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
         return self
 
     def __exit__(self, *exc_info) -> None:
@@ -179,9 +204,13 @@ class DatabaseTemplate:
         else:
             self.file = folder / "template.sqlite3"
             url = f"sqlite:///{self.file}"
-        subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=BASE_DIR,
-                       env={**os.environ, "DATABASE_URL": url}, check=True,
-                       capture_output=True)
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--noinput"],
+            cwd=BASE_DIR,
+            env={**os.environ, "DATABASE_URL": url},
+            check=True,
+            capture_output=True,
+        )
 
     def copy(self, folder: Path) -> "_Database":
         if self.postgres:

@@ -1,5 +1,6 @@
 """Production settings (docs/deploy.md): `manage.py check --deploy` refuses the built-in
 SECRET_KEY, and passes once SECRET_KEY and the admin password are set."""
+
 import os
 import subprocess
 import sys
@@ -8,10 +9,19 @@ from tests.processes import BASE_DIR
 
 
 def deploy_check(**environment) -> subprocess.CompletedProcess:
-    env = {key: value for key, value in os.environ.items()
-           if key not in {"SECRET_KEY", "ORDERS_ADMIN_PASSWORD", "DEBUG"}}
-    return subprocess.run([sys.executable, "manage.py", "check", "--deploy"], cwd=BASE_DIR,
-                          env={**env, **environment}, capture_output=True, text=True, timeout=120)
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in {"SECRET_KEY", "ORDERS_ADMIN_PASSWORD", "DEBUG"}
+    }
+    return subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy"],
+        cwd=BASE_DIR,
+        env={**env, **environment},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_check_deploy_fails_on_the_built_in_secret_key():

@@ -1,5 +1,6 @@
 """The admin token: issued by POST /api/login, accepted by /find and by the order endpoints
 (where it sees every order). A signed, expiring value; nothing is stored server-side."""
+
 from django.conf import settings
 from django.core import signing
 from rest_framework.permissions import BasePermission

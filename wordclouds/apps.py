@@ -6,5 +6,7 @@ class WordcloudsConfig(AppConfig):
     verbose_name = "Word clouds"
 
     def ready(self):
-        from wordclouds import checks  # noqa: F401 (registers the system checks)
-        from wordclouds import tasks  # noqa: F401 (connects the worker start-up check)
+        from wordclouds import (
+            checks,  # noqa: F401 (registers the system checks)
+            tasks,  # noqa: F401 (connects the worker start-up check)
+        )

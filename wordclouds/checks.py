@@ -1,4 +1,5 @@
 """System checks of the wordclouds app."""
+
 from django.conf import settings
 from django.core import checks
 

@@ -1,6 +1,7 @@
 """The studio page at `/` and a finished job's lookup page: server-rendered shells whose
 scripts (`static/wordclouds/studio/`, `static/wordclouds/find/`) call only the public /api, so
 each page does what any client can."""
+
 import segno
 from django.shortcuts import render
 from django.urls import path
@@ -8,8 +9,16 @@ from django.urls import path
 from wordclouds.engine.params import KEYS
 
 # The form's fields and defaults come from the engine's params table, so they cannot drift.
-STUDIO_KEYS = ("MASK_THRESHOLD", "N_REPETITIONS", "MARGIN", "PREFER_HORIZONTAL",
-               "VERTICAL_STYLE", "PALETTE", "BACKGROUND_COLOR", "SKIP_ROWS")
+STUDIO_KEYS = (
+    "MASK_THRESHOLD",
+    "N_REPETITIONS",
+    "MARGIN",
+    "PREFER_HORIZONTAL",
+    "VERTICAL_STYLE",
+    "PALETTE",
+    "BACKGROUND_COLOR",
+    "SKIP_ROWS",
+)
 
 
 def studio(request):
@@ -22,8 +31,9 @@ def find(request, job_id: str):
     job through the public /api, so an unknown job is said there, as the API says it."""
     page_url = request.build_absolute_uri(request.path)
     qr_svg = segno.make(page_url, error="m").svg_inline(scale=4, title="QR code of this page")
-    return render(request, "wordclouds/find.html",
-                  {"job_id": job_id, "page_url": page_url, "qr_svg": qr_svg})
+    return render(
+        request, "wordclouds/find.html", {"job_id": job_id, "page_url": page_url, "qr_svg": qr_svg}
+    )
 
 
 urlpatterns = [

@@ -11,6 +11,7 @@ SVG stickers stay vector in render.svg (inlined as a nested `<svg>`) and are ras
 resvg for render.png; raster stickers are composited with Pillow, and embedded as data URIs in
 render.svg.
 """
+
 import base64
 import math
 from io import BytesIO
@@ -43,12 +44,14 @@ def project_render(project: Project, kind: str) -> bytes:
 
 def _stickers_with_assets(project: Project) -> list[tuple[int, dict, Asset]]:
     assets = {asset.id: asset for asset in project.assets.all()}
-    return [(index, sticker, assets[sticker["asset_id"]])
-            for index, sticker in enumerate(project.stickers)]
+    return [
+        (index, sticker, assets[sticker["asset_id"]])
+        for index, sticker in enumerate(project.stickers)
+    ]
 
 
 def _rgb(color: str) -> tuple[int, int, int]:
-    return tuple(int(color[i:i + 2], 16) for i in (1, 3, 5))
+    return tuple(int(color[i : i + 2], 16) for i in (1, 3, 5))
 
 
 def render_png(project: Project) -> bytes:
@@ -66,7 +69,7 @@ def render_png(project: Project) -> bytes:
             )
             drawn.append((index, sticker, asset, region, size))
     _check_work(drawn)
-    for index, sticker, asset, region, size in drawn:
+    for index, _sticker, asset, _region, size in drawn:
         _place(canvas, _sticker_raster(asset, index, size), sticker, region)
     out = BytesIO()
     canvas.convert("RGB").save(out, "PNG")
@@ -78,18 +81,21 @@ def _check_work(drawn: list) -> None:
     drawing any: each sticker's raster at its box size, plus the decoded pixels of each
     raster asset (a small PNG file can hold 50 megapixels)."""
     pixels = 0
-    for index, sticker, asset, region, size in drawn:
+    for index, _sticker, asset, _region, size in drawn:
         pixels += size[0] * size[1]
         if asset.content_type != SVG_CONTENT_TYPE:
             try:
                 with Image.open(media_path(asset.file)) as image:
                     pixels += image.width * image.height
             except (OSError, ValueError) as error:
-                raise Unprocessable(f"stickers[{index}] asset {asset.id} cannot be drawn") from error
+                raise Unprocessable(
+                    f"stickers[{index}] asset {asset.id} cannot be drawn"
+                ) from error
     if pixels > settings.RENDER_MAX_PIXELS:
         raise Unprocessable(
             f"the stickers need {pixels // 1_000_000} megapixels drawn; at most "
-            f"{settings.RENDER_MAX_PIXELS // 1_000_000} are allowed")
+            f"{settings.RENDER_MAX_PIXELS // 1_000_000} are allowed"
+        )
 
 
 def _sticker_raster(asset: Asset, index: int, size: tuple[int, int]) -> Image.Image:
@@ -101,7 +107,9 @@ def _sticker_raster(asset: Asset, index: int, size: tuple[int, int]) -> Image.Im
             element.set("height", str(size[1]))
             svg = ElementTree.tostring(element, encoding="unicode")
             png = resvg_py.svg_to_bytes(
-                svg_string=svg, skip_system_fonts=True, font_files=[str(default_font_file())],
+                svg_string=svg,
+                skip_system_fonts=True,
+                font_files=[str(default_font_file())],
             )
             image = Image.open(BytesIO(png))
         else:
@@ -115,8 +123,12 @@ def _sticker_raster(asset: Asset, index: int, size: tuple[int, int]) -> Image.Im
 def _turn(sticker: dict) -> tuple[float, float, float, float]:
     """(centre x, centre y, cos, sin) of the sticker's box and rotation."""
     theta = math.radians(sticker.get("rotation", 0))
-    return (sticker["x"] + sticker["width"] / 2, sticker["y"] + sticker["height"] / 2,
-            math.cos(theta), math.sin(theta))
+    return (
+        sticker["x"] + sticker["width"] / 2,
+        sticker["y"] + sticker["height"] / 2,
+        math.cos(theta),
+        math.sin(theta),
+    )
 
 
 def _covered_region(sticker: dict, canvas_size: tuple[int, int]):
@@ -146,11 +158,17 @@ def _place(canvas: Image.Image, image: Image.Image, sticker: dict, region) -> No
     sx, sy = image.width / w, image.height / h
     dx, dy = left - cx, top - cy
     coefficients = (
-        cos * sx, sin * sx, (cos * dx + sin * dy + w / 2) * sx,
-        -sin * sy, cos * sy, (-sin * dx + cos * dy + h / 2) * sy,
+        cos * sx,
+        sin * sx,
+        (cos * dx + sin * dy + w / 2) * sx,
+        -sin * sy,
+        cos * sy,
+        (-sin * dx + cos * dy + h / 2) * sy,
     )
     layer = image.transform(
-        (right - left, bottom - top), Image.Transform.AFFINE, coefficients,
+        (right - left, bottom - top),
+        Image.Transform.AFFINE,
+        coefficients,
         resample=Image.Resampling.BICUBIC,
     )
     canvas.alpha_composite(layer.convert("RGBA"), dest=(left, top))
@@ -159,12 +177,23 @@ def _place(canvas: Image.Image, image: Image.Image, sticker: dict, region) -> No
 def render_svg(project: Project) -> bytes:
     """The poster as SVG: SVG stickers inline (vector), raster stickers as data URIs."""
     width, height = project.template.width, project.template.height
-    root = ElementTree.Element(f"{{{SVG_NS}}}svg", {
-        "width": str(width), "height": str(height), "viewBox": f"0 0 {width} {height}",
-    })
-    ElementTree.SubElement(root, f"{{{SVG_NS}}}rect", {
-        "width": str(width), "height": str(height), "fill": project.background_color,
-    })
+    root = ElementTree.Element(
+        f"{{{SVG_NS}}}svg",
+        {
+            "width": str(width),
+            "height": str(height),
+            "viewBox": f"0 0 {width} {height}",
+        },
+    )
+    ElementTree.SubElement(
+        root,
+        f"{{{SVG_NS}}}rect",
+        {
+            "width": str(width),
+            "height": str(height),
+            "fill": project.background_color,
+        },
+    )
     for index, sticker, asset in _stickers_with_assets(project):
         group = ElementTree.SubElement(root, f"{{{SVG_NS}}}g", {"id": f"sticker-{index}"})
         if sticker.get("rotation"):
@@ -183,6 +212,11 @@ def _svg_sticker(asset: Asset, index: int, sticker: dict) -> ElementTree.Element
             element.set(key, value)
         return element
     data = base64.b64encode(media_path(asset.file).read_bytes()).decode("ascii")
-    return ElementTree.Element(f"{{{SVG_NS}}}image", {
-        **box, "preserveAspectRatio": "none", "href": f"data:{asset.content_type};base64,{data}",
-    })
+    return ElementTree.Element(
+        f"{{{SVG_NS}}}image",
+        {
+            **box,
+            "preserveAspectRatio": "none",
+            "href": f"data:{asset.content_type};base64,{data}",
+        },
+    )

@@ -2,8 +2,9 @@
 
 A directory under MEDIA_ROOT/jobs/ that holds a finished position database but has no
 record is a successful job for every job endpoint (docs/architecture.md)."""
+
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from django.conf import settings
@@ -72,21 +73,35 @@ def artifact_urls(job_id: str, kinds) -> dict[str, str]:
 
 def _view_of_record(job: Job) -> JobView:
     return JobView(
-        job_id=job.id, status=job.status, stage=job.stage,
-        progress_percent=job.progress_percent, message=job.message, error=job.error,
-        artifacts=artifact_urls(job.id, job.artifacts), created_at=job.created_at,
-        updated_at=job.updated_at, directory=jobs_root() / job.id, record=job,
+        job_id=job.id,
+        status=job.status,
+        stage=job.stage,
+        progress_percent=job.progress_percent,
+        message=job.message,
+        error=job.error,
+        artifacts=artifact_urls(job.id, job.artifacts),
+        created_at=job.created_at,
+        updated_at=job.updated_at,
+        directory=jobs_root() / job.id,
+        record=job,
     )
 
 
 def _view_of_directory(directory: Path) -> JobView:
     """A finished directory without a record: a successful job dated by its mtime."""
-    modified = datetime.fromtimestamp(directory.stat().st_mtime, tz=timezone.utc)
+    modified = datetime.fromtimestamp(directory.stat().st_mtime, tz=UTC)
     present = [kind for kind, (name, _, _) in ARTIFACTS.items() if (directory / name).is_file()]
     return JobView(
-        job_id=directory.name, status=Job.Status.SUCCESS, stage="done", progress_percent=100,
-        message="finished", error="", artifacts=artifact_urls(directory.name, present),
-        created_at=modified, updated_at=modified, directory=directory,
+        job_id=directory.name,
+        status=Job.Status.SUCCESS,
+        stage="done",
+        progress_percent=100,
+        message="finished",
+        error="",
+        artifacts=artifact_urls(directory.name, present),
+        created_at=modified,
+        updated_at=modified,
+        directory=directory,
     )
 
 
@@ -125,9 +140,7 @@ def _record_less_finished_jobs() -> list[JobView]:
     ids = {entry.name for entry in root.iterdir() if _is_job_id(entry.name)}
     ids -= set(Job.objects.filter(id__in=ids).values_list("id", flat=True))
     return [
-        _view_of_directory(root / job_id)
-        for job_id in ids
-        if _is_finished_directory(root / job_id)
+        _view_of_directory(root / job_id) for job_id in ids if _is_finished_directory(root / job_id)
     ]
 
 

@@ -7,6 +7,7 @@ that two stickers with the same ids (two word clouds) or classes (`.cls-1` of tw
 drawings) do not take each other's gradients, paths or styles. Type selectors in a sticker's
 style sheet (`path {...}`) still reach the whole poster in render.svg.
 """
+
 import re
 from pathlib import Path
 from xml.etree import ElementTree
@@ -21,8 +22,15 @@ ElementTree.register_namespace("", SVG_NS)
 XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
 DROPPED_ELEMENTS = {"script", "foreignObject"}
 # CSS lengths in user units (px) at 96 dpi.
-UNITS = {"": 1.0, "px": 1.0, "pt": 96 / 72, "pc": 16.0, "mm": 96 / 25.4, "cm": 96 / 2.54,
-         "in": 96.0}
+UNITS = {
+    "": 1.0,
+    "px": 1.0,
+    "pt": 96 / 72,
+    "pc": 16.0,
+    "mm": 96 / 25.4,
+    "cm": 96 / 2.54,
+    "in": 96.0,
+}
 LENGTH = re.compile(r"\s*([0-9.]+(?:[eE][-+]?[0-9]+)?)\s*([a-z]*)\s*")
 URL_PATTERN = r"url\(\s*['\"]?([^'\")]*?)['\"]?\s*\)"
 # Two empty groups, so that both patterns answer (url target, selector sign, selector name).
@@ -57,8 +65,9 @@ class _Scope:
     def __init__(self, root: Element, prefix: str):
         self.prefix = prefix
         self.ids = {element.get("id") for element in root.iter() if element.get("id")}
-        self.classes = {name for element in root.iter()
-                        for name in (element.get("class") or "").split()}
+        self.classes = {
+            name for element in root.iter() for name in (element.get("class") or "").split()
+        }
 
     def _css_reference(self, match: re.Match) -> str:
         target, sign, name = match.groups()

@@ -1,4 +1,5 @@
 """django-q2 entry points of the worker; each hands over to a service."""
+
 import logging
 
 from django.dispatch import receiver

@@ -1,4 +1,5 @@
 """The caller's own addresses (end-user token); another user's address is 404."""
+
 from django.urls import path
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
@@ -8,8 +9,8 @@ from commerce.api.serializers import AddressIn, AddressOut, valid_input
 from commerce.auth import request_user
 from commerce.selectors import address_get, address_list
 from commerce.services.catalog import address_create, address_delete, address_update
-from config.views import JsonApiView
 from config.schema import USER_TOKEN
+from config.views import JsonApiView
 
 
 class AddressListView(JsonApiView):
@@ -17,7 +18,9 @@ class AddressListView(JsonApiView):
     def get(self, request):
         return Response(AddressOut(address_list(user=request_user(request)), many=True).data)
 
-    @extend_schema(request=AddressIn, responses={201: AddressOut}, tags=["commerce"], auth=USER_TOKEN)
+    @extend_schema(
+        request=AddressIn, responses={201: AddressOut}, tags=["commerce"], auth=USER_TOKEN
+    )
     def post(self, request):
         user = request_user(request)
         address = address_create(user=user, fields=valid_input(AddressIn, request.data))
@@ -27,18 +30,29 @@ class AddressListView(JsonApiView):
 class AddressDetailView(JsonApiView):
     @extend_schema(responses={200: AddressOut}, tags=["commerce"], auth=USER_TOKEN)
     def get(self, request, address_id: int):
-        return Response(AddressOut(address_get(user=request_user(request), address_id=address_id)).data)
+        return Response(
+            AddressOut(address_get(user=request_user(request), address_id=address_id)).data
+        )
 
     def _update(self, request, address_id: int, *, partial: bool):
         user = request_user(request)
         changes = valid_input(AddressIn, request.data, partial=partial)
-        return Response(AddressOut(address_update(user=user, address_id=address_id, changes=changes)).data)
+        return Response(
+            AddressOut(address_update(user=user, address_id=address_id, changes=changes)).data
+        )
 
-    @extend_schema(request=AddressIn, responses={200: AddressOut}, tags=["commerce"], auth=USER_TOKEN)
+    @extend_schema(
+        request=AddressIn, responses={200: AddressOut}, tags=["commerce"], auth=USER_TOKEN
+    )
     def put(self, request, address_id: int):
         return self._update(request, address_id, partial=False)
 
-    @extend_schema(request=AddressIn(partial=True), responses={200: AddressOut}, tags=["commerce"], auth=USER_TOKEN)
+    @extend_schema(
+        request=AddressIn(partial=True),
+        responses={200: AddressOut},
+        tags=["commerce"],
+        auth=USER_TOKEN,
+    )
     def patch(self, request, address_id: int):
         return self._update(request, address_id, partial=True)
 

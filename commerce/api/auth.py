@@ -1,4 +1,5 @@
 """End-user login and the identity-platform exchanges for the logged-in user."""
+
 from django.urls import path
 from drf_spectacular.utils import extend_schema
 from rest_framework.response import Response
@@ -6,13 +7,22 @@ from rest_framework.response import Response
 from commerce.api.serializers import CodeIn, LoginOut, OpenpidOut, PhoneOut, valid_input
 from commerce.auth import request_user, user_token_issue
 from commerce.services.users import user_login, user_phone_set, user_plugin_openpid_set
-from config.views import JsonApiView
 from config.schema import USER_TOKEN, error
+from config.views import JsonApiView
 
 
 class LoginView(JsonApiView):
-    @extend_schema(request=CodeIn, responses={200: LoginOut, 502: error("`identity platform ...`: it was unreachable, timed out or refused the code")}, tags=["commerce"],
-                   summary="Log an end user in with a mini-program code")
+    @extend_schema(
+        request=CodeIn,
+        responses={
+            200: LoginOut,
+            502: error(
+                "`identity platform ...`: it was unreachable, timed out or refused the code"
+            ),
+        },
+        tags=["commerce"],
+        summary="Log an end user in with a mini-program code",
+    )
     def post(self, request):
         code = valid_input(CodeIn, request.data)["code"]
         user = user_login(code=code)
@@ -20,8 +30,17 @@ class LoginView(JsonApiView):
 
 
 class PluginOpenpidView(JsonApiView):
-    @extend_schema(request=CodeIn, responses={200: OpenpidOut, 502: error("`identity platform ...`: it was unreachable, timed out or refused the code")}, tags=["commerce"],
-                   auth=USER_TOKEN)
+    @extend_schema(
+        request=CodeIn,
+        responses={
+            200: OpenpidOut,
+            502: error(
+                "`identity platform ...`: it was unreachable, timed out or refused the code"
+            ),
+        },
+        tags=["commerce"],
+        auth=USER_TOKEN,
+    )
     def post(self, request):
         user = request_user(request)
         code = valid_input(CodeIn, request.data)["code"]
@@ -29,8 +48,17 @@ class PluginOpenpidView(JsonApiView):
 
 
 class PhoneView(JsonApiView):
-    @extend_schema(request=CodeIn, responses={200: PhoneOut, 502: error("`identity platform ...`: it was unreachable, timed out or refused the code")}, tags=["commerce"],
-                   auth=USER_TOKEN)
+    @extend_schema(
+        request=CodeIn,
+        responses={
+            200: PhoneOut,
+            502: error(
+                "`identity platform ...`: it was unreachable, timed out or refused the code"
+            ),
+        },
+        tags=["commerce"],
+        auth=USER_TOKEN,
+    )
     def post(self, request):
         user = request_user(request)
         code = valid_input(CodeIn, request.data)["code"]

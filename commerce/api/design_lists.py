@@ -1,5 +1,6 @@
 """The caller's design lists (end-user token; the admin token may read every list).
 Another user's list is 403."""
+
 from django.urls import path
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
@@ -9,23 +10,31 @@ from commerce.api.serializers import DesignListIn, DesignListOut, valid_input
 from commerce.auth import request_caller, request_user
 from commerce.selectors import design_list_get, design_list_list
 from commerce.services.design_lists import (
-    design_list_create, design_list_delete, design_list_submit, design_list_update,
+    design_list_create,
+    design_list_delete,
+    design_list_submit,
+    design_list_update,
 )
-from config.views import JsonApiView
 from config.schema import ANY_TOKEN, USER_TOKEN, error
+from config.views import JsonApiView
 
 
 class DesignListListView(JsonApiView):
     @extend_schema(responses={200: DesignListOut(many=True)}, tags=["commerce"], auth=ANY_TOKEN)
     def get(self, request):
-        return Response(DesignListOut(design_list_list(caller=request_caller(request)), many=True).data)
+        return Response(
+            DesignListOut(design_list_list(caller=request_caller(request)), many=True).data
+        )
 
-    @extend_schema(request=DesignListIn, responses={201: DesignListOut}, tags=["commerce"],
-                   auth=USER_TOKEN)
+    @extend_schema(
+        request=DesignListIn, responses={201: DesignListOut}, tags=["commerce"], auth=USER_TOKEN
+    )
     def post(self, request):
         user = request_user(request)
         fields = valid_input(DesignListIn, request.data)
-        design_list = design_list_create(user=user, name=fields["name"], items=fields.get("items", []))
+        design_list = design_list_create(
+            user=user, name=fields["name"], items=fields.get("items", [])
+        )
         return Response(DesignListOut(design_list).data, status=status.HTTP_201_CREATED)
 
 
@@ -41,27 +50,45 @@ class DesignListDetailView(JsonApiView):
         design_list = design_list_update(user=user, design_list_id=design_list_id, changes=changes)
         return Response(DesignListOut(design_list).data)
 
-    @extend_schema(request=DesignListIn, responses={200: DesignListOut, 409: error("`... cannot be edited/deleted in status ...`")},
-                   tags=["commerce"], auth=USER_TOKEN)
+    @extend_schema(
+        request=DesignListIn,
+        responses={200: DesignListOut, 409: error("`... cannot be edited/deleted in status ...`")},
+        tags=["commerce"],
+        auth=USER_TOKEN,
+    )
     def put(self, request, design_list_id: int):
         return self._update(request, design_list_id, partial=False)
 
-    @extend_schema(request=DesignListIn(partial=True), responses={200: DesignListOut, 409: error("`... cannot be edited/deleted in status ...`")},
-                   tags=["commerce"], auth=USER_TOKEN)
+    @extend_schema(
+        request=DesignListIn(partial=True),
+        responses={200: DesignListOut, 409: error("`... cannot be edited/deleted in status ...`")},
+        tags=["commerce"],
+        auth=USER_TOKEN,
+    )
     def patch(self, request, design_list_id: int):
         return self._update(request, design_list_id, partial=True)
 
-    @extend_schema(responses={204: None, 409: error("`... cannot be edited/deleted in status ...`")}, tags=["commerce"], auth=USER_TOKEN)
+    @extend_schema(
+        responses={204: None, 409: error("`... cannot be edited/deleted in status ...`")},
+        tags=["commerce"],
+        auth=USER_TOKEN,
+    )
     def delete(self, request, design_list_id: int):
         design_list_delete(user=request_user(request), design_list_id=design_list_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class DesignListSubmitView(JsonApiView):
-    @extend_schema(request=None, responses={
-        200: DesignListOut, 400: error("`an empty design list cannot be submitted`"),
-        409: error("`design list cannot be submitted in status ...`")},
-        tags=["commerce"], auth=USER_TOKEN)
+    @extend_schema(
+        request=None,
+        responses={
+            200: DesignListOut,
+            400: error("`an empty design list cannot be submitted`"),
+            409: error("`design list cannot be submitted in status ...`"),
+        },
+        tags=["commerce"],
+        auth=USER_TOKEN,
+    )
     def post(self, request, design_list_id: int):
         design_list = design_list_submit(user=request_user(request), design_list_id=design_list_id)
         return Response(DesignListOut(design_list).data)

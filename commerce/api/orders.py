@@ -1,49 +1,84 @@
 """Orders. An end user sees and acts on their own orders (another user's is 403); the admin
 token sees every order, cancels, marks paid and ships. No token: 401."""
+
 from django.urls import path
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.response import Response
 
 from commerce.api.products import NO_TOKEN
-from commerce.api.serializers import OrderCreateIn, OrderListQuery, OrderOut, OrderPageOut, valid_input
+from commerce.api.serializers import (
+    OrderCreateIn,
+    OrderListQuery,
+    OrderOut,
+    OrderPageOut,
+    valid_input,
+)
 from commerce.auth import request_admin, request_caller, request_user
 from commerce.selectors import order_get, order_list
-from commerce.services.orders import order_cancel, order_confirm, order_create, order_mark_paid, order_ship
-from config.views import JsonApiView
+from commerce.services.orders import (
+    order_cancel,
+    order_confirm,
+    order_create,
+    order_mark_paid,
+    order_ship,
+)
 from config.schema import ADMIN_TOKEN, ANY_TOKEN, USER_TOKEN, error
+from config.views import JsonApiView
 
 
 class OrderListView(JsonApiView):
     @extend_schema(
         parameters=[OrderListQuery],
-        responses={200: OrderPageOut}, tags=["commerce"], summary="Orders, newest first",
+        responses={200: OrderPageOut},
+        tags=["commerce"],
+        summary="Orders, newest first",
         auth=ANY_TOKEN,
         operation_id="orders_list",
     )
     def get(self, request):
         caller = request_caller(request)
         query = valid_input(OrderListQuery, request.query_params)
-        orders = order_list(caller=caller, status=query.get("status"), search=query.get("search", ""))
+        orders = order_list(
+            caller=caller, status=query.get("status"), search=query.get("search", "")
+        )
         page, size = query["page"], query["pageSize"]
-        return Response(OrderPageOut({
-            "list": orders[(page - 1) * size: page * size], "total": orders.count(),
-            "page": page, "pageSize": size,
-        }).data)
+        return Response(
+            OrderPageOut(
+                {
+                    "list": orders[(page - 1) * size : page * size],
+                    "total": orders.count(),
+                    "page": page,
+                    "pageSize": size,
+                }
+            ).data
+        )
 
-    @extend_schema(request=OrderCreateIn, responses={
-        201: OrderOut, 200: OrderOut, 404: error("`address not found`, `design list not found`"),
-        409: error("`requestId is already used by another user`, or the design list's status")},
-        tags=["commerce"], auth=USER_TOKEN,
-                   summary="Create an order (200 with the first order when requestId repeats)")
+    @extend_schema(
+        request=OrderCreateIn,
+        responses={
+            201: OrderOut,
+            200: OrderOut,
+            404: error("`address not found`, `design list not found`"),
+            409: error("`requestId is already used by another user`, or the design list's status"),
+        },
+        tags=["commerce"],
+        auth=USER_TOKEN,
+        summary="Create an order (200 with the first order when requestId repeats)",
+    )
     def post(self, request):
         user = request_user(request)
         fields = valid_input(OrderCreateIn, request.data)
         order, created = order_create(
-            user=user, address_id=fields["addressId"], items=fields["items"],
-            design_list_id=fields.get("designListId"), request_id=fields.get("requestId"),
+            user=user,
+            address_id=fields["addressId"],
+            items=fields["items"],
+            design_list_id=fields.get("designListId"),
+            request_id=fields.get("requestId"),
         )
-        return Response(OrderOut(order).data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+        return Response(
+            OrderOut(order).data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK
+        )
 
 
 class OrderDetailView(JsonApiView):
@@ -53,30 +88,52 @@ class OrderDetailView(JsonApiView):
 
 
 class OrderConfirmView(JsonApiView):
-    @extend_schema(request=None, responses={200: OrderOut, 409: error("`order cannot be ... in status ...`")}, tags=["commerce"],
-                   summary="SHIPPED → COMPLETED (owner)", auth=USER_TOKEN)
+    @extend_schema(
+        request=None,
+        responses={200: OrderOut, 409: error("`order cannot be ... in status ...`")},
+        tags=["commerce"],
+        summary="SHIPPED → COMPLETED (owner)",
+        auth=USER_TOKEN,
+    )
     def patch(self, request, order_id: int):
         return Response(OrderOut(order_confirm(user=request_user(request), order_id=order_id)).data)
 
 
 class OrderCancelView(JsonApiView):
-    @extend_schema(request=None, responses={200: OrderOut, 409: error("`order cannot be ... in status ...`")}, tags=["commerce"],
-                   summary="PENDING → CANCELLED", auth=ANY_TOKEN)
+    @extend_schema(
+        request=None,
+        responses={200: OrderOut, 409: error("`order cannot be ... in status ...`")},
+        tags=["commerce"],
+        summary="PENDING → CANCELLED",
+        auth=ANY_TOKEN,
+    )
     def post(self, request, order_id: int):
-        return Response(OrderOut(order_cancel(caller=request_caller(request), order_id=order_id)).data)
+        return Response(
+            OrderOut(order_cancel(caller=request_caller(request), order_id=order_id)).data
+        )
 
 
 class OrderMarkPaidView(JsonApiView):
-    @extend_schema(request=None, responses={200: OrderOut, 401: NO_TOKEN, 409: error("`order cannot be ... in status ...`")}, tags=["commerce"],
-                   summary="PENDING → PAID (admin token)", auth=ADMIN_TOKEN)
+    @extend_schema(
+        request=None,
+        responses={200: OrderOut, 401: NO_TOKEN, 409: error("`order cannot be ... in status ...`")},
+        tags=["commerce"],
+        summary="PENDING → PAID (admin token)",
+        auth=ADMIN_TOKEN,
+    )
     def post(self, request, order_id: int):
         request_admin(request)
         return Response(OrderOut(order_mark_paid(order_id=order_id)).data)
 
 
 class OrderShipView(JsonApiView):
-    @extend_schema(request=None, responses={200: OrderOut, 401: NO_TOKEN, 409: error("`order cannot be ... in status ...`")}, tags=["commerce"],
-                   summary="PAID → SHIPPED (admin token)", auth=ADMIN_TOKEN)
+    @extend_schema(
+        request=None,
+        responses={200: OrderOut, 401: NO_TOKEN, 409: error("`order cannot be ... in status ...`")},
+        tags=["commerce"],
+        summary="PAID → SHIPPED (admin token)",
+        auth=ADMIN_TOKEN,
+    )
     def post(self, request, order_id: int):
         request_admin(request)
         return Response(OrderOut(order_ship(order_id=order_id)).data)

@@ -1,5 +1,6 @@
 """The catalogue: anyone reads active products; staff (admin token) create and change them
 and also see inactive ones in the list."""
+
 from django.urls import path
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
@@ -9,23 +10,29 @@ from commerce.api.serializers import ProductIn, ProductOut, valid_input
 from commerce.auth import request_admin
 from commerce.selectors import product_get, product_list
 from commerce.services.catalog import product_create, product_update
-from config.views import JsonApiView
 from config.schema import ADMIN_TOKEN, error
+from config.views import JsonApiView
 from wordclouds.admin_token import request_has_admin_token
-
 
 NO_TOKEN = error("`authentication required` / `invalid or expired token`")
 
 
 class ProductListView(JsonApiView):
-    @extend_schema(responses={200: ProductOut(many=True)}, tags=["commerce"],
-                   description="Active products; with the admin token, inactive ones too.")
+    @extend_schema(
+        responses={200: ProductOut(many=True)},
+        tags=["commerce"],
+        description="Active products; with the admin token, inactive ones too.",
+    )
     def get(self, request):
         products = product_list(include_inactive=request_has_admin_token(request))
         return Response(ProductOut(products, many=True).data)
 
-    @extend_schema(request=ProductIn, responses={201: ProductOut, 401: NO_TOKEN}, tags=["commerce"],
-                   auth=ADMIN_TOKEN)
+    @extend_schema(
+        request=ProductIn,
+        responses={201: ProductOut, 401: NO_TOKEN},
+        tags=["commerce"],
+        auth=ADMIN_TOKEN,
+    )
     def post(self, request):
         request_admin(request)
         product = product_create(**valid_input(ProductIn, request.data))
@@ -37,8 +44,12 @@ class ProductDetailView(JsonApiView):
     def get(self, request, product_id: int):
         return Response(ProductOut(product_get(product_id=product_id)).data)
 
-    @extend_schema(request=ProductIn(partial=True), responses={200: ProductOut, 401: NO_TOKEN},
-                   tags=["commerce"], auth=ADMIN_TOKEN)
+    @extend_schema(
+        request=ProductIn(partial=True),
+        responses={200: ProductOut, 401: NO_TOKEN},
+        tags=["commerce"],
+        auth=ADMIN_TOKEN,
+    )
     def patch(self, request, product_id: int):
         request_admin(request)
         changes = valid_input(ProductIn, request.data, partial=True)

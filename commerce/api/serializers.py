@@ -1,6 +1,7 @@
 """Input and output shapes of the commerce API (camelCase keys, money in fen, UTC times
 with a `Z` suffix). Inputs reject unknown keys, so a client cannot slip in a user id or an
 amount."""
+
 from collections.abc import Mapping
 
 from drf_spectacular.utils import extend_schema_field
@@ -21,13 +22,17 @@ class StrictInput(serializers.Serializer):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         for field in self.fields.values():
-            field.error_messages.update(required="is required", null="is required", blank="must not be empty")
+            field.error_messages.update(
+                required="is required", null="is required", blank="must not be empty"
+            )
 
     def to_internal_value(self, data):
         if isinstance(data, Mapping):
             unknown = sorted(set(data) - set(self.fields))
             if unknown:
-                raise serializers.ValidationError({"non_field_errors": [f"unknown field: {unknown[0]}"]})
+                raise serializers.ValidationError(
+                    {"non_field_errors": [f"unknown field: {unknown[0]}"]}
+                )
             for name, field in self.fields.items():
                 wrong = _json_type_error(field, data.get(name))
                 if wrong:
@@ -76,6 +81,7 @@ def _quantity_ok(item: Mapping) -> bool:
 
 # ---- identity platform -------------------------------------------------------------------
 
+
 class CodeIn(StrictInput):
     code = serializers.CharField(max_length=256)
 
@@ -89,8 +95,16 @@ class UserOut(serializers.ModelSerializer):
 
     class Meta:
         model = EndUser
-        fields = ["id", "openid", "unionid", "pluginOpenpid", "phoneNumber", "purePhoneNumber",
-                  "countryCode", "createdAt"]
+        fields = [
+            "id",
+            "openid",
+            "unionid",
+            "pluginOpenpid",
+            "phoneNumber",
+            "purePhoneNumber",
+            "countryCode",
+            "createdAt",
+        ]
 
 
 class LoginOut(serializers.Serializer):
@@ -110,6 +124,7 @@ class PhoneOut(serializers.Serializer):
 
 # ---- products and addresses ----------------------------------------------------------------
 
+
 class ProductIn(StrictInput):
     name = serializers.CharField(max_length=100)
     description = serializers.CharField(allow_blank=True, required=False)
@@ -126,9 +141,12 @@ class ProductOut(serializers.ModelSerializer):
 class AddressIn(StrictInput):
     recipient = serializers.CharField(max_length=50)
     # Not trimmed: the pattern is the whole rule (a digit at each end), as the schema says.
-    phone = serializers.RegexField(r"^\+?[0-9][0-9 -]{1,18}[0-9]\Z", max_length=20,
-                                   trim_whitespace=False,
-                                   error_messages={"invalid": "must be a phone number"})
+    phone = serializers.RegexField(
+        r"^\+?[0-9][0-9 -]{1,18}[0-9]\Z",
+        max_length=20,
+        trim_whitespace=False,
+        error_messages={"invalid": "must be a phone number"},
+    )
     province = serializers.CharField(max_length=50)
     city = serializers.CharField(max_length=50)
     district = serializers.CharField(max_length=50, allow_blank=True, required=False)
@@ -146,6 +164,7 @@ class AddressOut(serializers.ModelSerializer):
 
 # ---- design lists ------------------------------------------------------------------------------
 
+
 def _design_item(index: int, item) -> dict:
     where = f"items[{index}]"
     if not isinstance(item, Mapping):
@@ -160,7 +179,9 @@ def _design_item(index: int, item) -> dict:
     if not isinstance(item[design], str) or not item[design]:
         raise serializers.ValidationError(f"{where}.{design} must be a non-empty string")
     if not _quantity_ok(item):
-        raise serializers.ValidationError(f"{where}.quantity must be an integer from 1 to {MAX_QUANTITY}")
+        raise serializers.ValidationError(
+            f"{where}.quantity must be an integer from 1 to {MAX_QUANTITY}"
+        )
     return {design: item[design], "quantity": item["quantity"]}
 
 
@@ -168,15 +189,22 @@ _QUANTITY = {"type": "integer", "minimum": 1, "maximum": MAX_QUANTITY}
 
 
 def _design_item_schema(design: str) -> dict:
-    return {"type": "object", "required": [design, "quantity"], "additionalProperties": False,
-            "properties": {design: {"type": "string", "minLength": 1}, "quantity": _QUANTITY}}
+    return {
+        "type": "object",
+        "required": [design, "quantity"],
+        "additionalProperties": False,
+        "properties": {design: {"type": "string", "minLength": 1}, "quantity": _QUANTITY},
+    }
 
 
-@extend_schema_field({
-    "type": "array", "maxItems": MAX_DESIGN_ITEMS,
-    "items": {"oneOf": [_design_item_schema("projectId"), _design_item_schema("jobId")]},
-    "description": "designs by an existing projectId or jobId, each with a quantity",
-})
+@extend_schema_field(
+    {
+        "type": "array",
+        "maxItems": MAX_DESIGN_ITEMS,
+        "items": {"oneOf": [_design_item_schema("projectId"), _design_item_schema("jobId")]},
+        "description": "designs by an existing projectId or jobId, each with a quantity",
+    }
+)
 class DesignItemsField(serializers.JSONField):
     pass
 
@@ -190,7 +218,9 @@ class DesignListIn(StrictInput):
         if "items" in attrs:
             items = attrs["items"]
             if not isinstance(items, list) or len(items) > MAX_DESIGN_ITEMS:
-                raise serializers.ValidationError(f"items must be an array of at most {MAX_DESIGN_ITEMS} items")
+                raise serializers.ValidationError(
+                    f"items must be an array of at most {MAX_DESIGN_ITEMS} items"
+                )
             attrs["items"] = [_design_item(index, item) for index, item in enumerate(items)]
         return attrs
 
@@ -204,11 +234,21 @@ class DesignListOut(serializers.ModelSerializer):
 
     class Meta:
         model = DesignList
-        fields = ["id", "name", "status", "items", "createdAt", "updatedAt", "submittedAt",
-                  "processingAt", "doneAt"]
+        fields = [
+            "id",
+            "name",
+            "status",
+            "items",
+            "createdAt",
+            "updatedAt",
+            "submittedAt",
+            "processingAt",
+            "doneAt",
+        ]
 
 
 # ---- orders ------------------------------------------------------------------------------------
+
 
 def _order_line(index: int, item) -> dict:
     where = f"items[{index}]"
@@ -217,16 +257,26 @@ def _order_line(index: int, item) -> dict:
     if not _is_int(item["productId"]) or item["productId"] < 1:
         raise serializers.ValidationError(f"{where}.productId must be a positive integer")
     if not _quantity_ok(item):
-        raise serializers.ValidationError(f"{where}.quantity must be an integer from 1 to {MAX_QUANTITY}")
+        raise serializers.ValidationError(
+            f"{where}.quantity must be an integer from 1 to {MAX_QUANTITY}"
+        )
     return {"product_id": item["productId"], "quantity": item["quantity"]}
 
 
-@extend_schema_field({
-    "type": "array", "minItems": 1, "maxItems": MAX_ORDER_LINES,
-    "items": {"type": "object", "required": ["productId", "quantity"], "additionalProperties": False,
-              "properties": {"productId": {"type": "integer", "minimum": 1}, "quantity": _QUANTITY}},
-    "description": "order lines: each existing, active productId once, with a quantity",
-})
+@extend_schema_field(
+    {
+        "type": "array",
+        "minItems": 1,
+        "maxItems": MAX_ORDER_LINES,
+        "items": {
+            "type": "object",
+            "required": ["productId", "quantity"],
+            "additionalProperties": False,
+            "properties": {"productId": {"type": "integer", "minimum": 1}, "quantity": _QUANTITY},
+        },
+        "description": "order lines: each existing, active productId once, with a quantity",
+    }
+)
 class OrderLinesField(serializers.JSONField):
     pass
 
@@ -239,7 +289,9 @@ class OrderCreateIn(StrictInput):
 
     def to_internal_value(self, data):
         if isinstance(data, Mapping) and "totalAmount" in data:
-            raise serializers.ValidationError({"non_field_errors": ["totalAmount is computed by the server"]})
+            raise serializers.ValidationError(
+                {"non_field_errors": ["totalAmount is computed by the server"]}
+            )
         return super().to_internal_value(data)
 
     def validate(self, attrs):
@@ -257,17 +309,39 @@ class OrderCreateIn(StrictInput):
 
 class OrderListQuery(serializers.Serializer):
     # `status=` (empty) means every status, as when the parameter is absent.
-    status = serializers.ChoiceField(choices=Order.Status.choices, required=False, allow_blank=True, error_messages={
-        "invalid_choice": "must be one of " + ", ".join(Order.Status.values)})
+    status = serializers.ChoiceField(
+        choices=Order.Status.choices,
+        required=False,
+        allow_blank=True,
+        error_messages={"invalid_choice": "must be one of " + ", ".join(Order.Status.values)},
+    )
     # The upper bound keeps the offset within the database's 64-bit integers.
-    page = serializers.IntegerField(min_value=1, max_value=10**9, default=1, error_messages={
-        "invalid": "must be an integer of at least 1", "min_value": "must be an integer of at least 1",
-        "max_value": "must be at most 1000000000"})
-    pageSize = serializers.IntegerField(min_value=1, max_value=100, default=20, error_messages={
-        key: "must be an integer from 1 to 100" for key in ("invalid", "min_value", "max_value")})
+    page = serializers.IntegerField(
+        min_value=1,
+        max_value=10**9,
+        default=1,
+        error_messages={
+            "invalid": "must be an integer of at least 1",
+            "min_value": "must be an integer of at least 1",
+            "max_value": "must be at most 1000000000",
+        },
+    )
+    pageSize = serializers.IntegerField(
+        min_value=1,
+        max_value=100,
+        default=20,
+        error_messages={
+            key: "must be an integer from 1 to 100" for key in ("invalid", "min_value", "max_value")
+        },
+    )
     # The staff page's search box: an order id, or part of a requestId.
-    search = serializers.CharField(required=False, allow_blank=True, max_length=64, trim_whitespace=True,
-                                   error_messages={"max_length": "must be at most 64 characters"})
+    search = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=64,
+        trim_whitespace=True,
+        error_messages={"max_length": "must be at most 64 characters"},
+    )
 
 
 class OrderItemOut(serializers.ModelSerializer):
@@ -295,9 +369,22 @@ class OrderOut(serializers.ModelSerializer):
 
     class Meta:
         model = Order
-        fields = ["id", "status", "items", "totalAmount", "address", "designListId", "requestId",
-                  "userId", "createdAt", "updatedAt", "paidAt", "shippedAt", "completedAt",
-                  "cancelledAt"]
+        fields = [
+            "id",
+            "status",
+            "items",
+            "totalAmount",
+            "address",
+            "designListId",
+            "requestId",
+            "userId",
+            "createdAt",
+            "updatedAt",
+            "paidAt",
+            "shippedAt",
+            "completedAt",
+            "cancelledAt",
+        ]
 
 
 class OrderPageOut(serializers.Serializer):

@@ -5,130 +5,249 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
-    dependencies = [
-    ]
+    dependencies = []
 
     operations = [
         migrations.CreateModel(
-            name='EndUser',
+            name="EndUser",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('openid', models.CharField(max_length=128, unique=True)),
-                ('unionid', models.CharField(blank=True, default='', max_length=128)),
-                ('session_key', models.CharField(blank=True, default='', max_length=128)),
-                ('plugin_openpid', models.CharField(blank=True, default='', max_length=128)),
-                ('phone_number', models.CharField(blank=True, default='', max_length=32)),
-                ('pure_phone_number', models.CharField(blank=True, default='', max_length=32)),
-                ('country_code', models.CharField(blank=True, default='', max_length=8)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('last_login_at', models.DateTimeField(blank=True, null=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("openid", models.CharField(max_length=128, unique=True)),
+                ("unionid", models.CharField(blank=True, default="", max_length=128)),
+                ("session_key", models.CharField(blank=True, default="", max_length=128)),
+                ("plugin_openpid", models.CharField(blank=True, default="", max_length=128)),
+                ("phone_number", models.CharField(blank=True, default="", max_length=32)),
+                ("pure_phone_number", models.CharField(blank=True, default="", max_length=32)),
+                ("country_code", models.CharField(blank=True, default="", max_length=8)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                ("last_login_at", models.DateTimeField(blank=True, null=True)),
             ],
             options={
-                'verbose_name': 'end user',
+                "verbose_name": "end user",
             },
         ),
         migrations.CreateModel(
-            name='PlatformAccessToken',
+            name="PlatformAccessToken",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('app_id', models.CharField(max_length=128, unique=True)),
-                ('token', models.CharField(max_length=512)),
-                ('expires_at', models.DateTimeField()),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("app_id", models.CharField(max_length=128, unique=True)),
+                ("token", models.CharField(max_length=512)),
+                ("expires_at", models.DateTimeField()),
             ],
         ),
         migrations.CreateModel(
-            name='Product',
+            name="Product",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=100)),
-                ('description', models.TextField(blank=True, default='')),
-                ('price', models.PositiveIntegerField(help_text='fen')),
-                ('active', models.BooleanField(default=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=100)),
+                ("description", models.TextField(blank=True, default="")),
+                ("price", models.PositiveIntegerField(help_text="fen")),
+                ("active", models.BooleanField(default=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
             ],
             options={
-                'ordering': ['id'],
+                "ordering": ["id"],
             },
         ),
         migrations.CreateModel(
-            name='DesignList',
+            name="DesignList",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=100)),
-                ('status', models.CharField(choices=[('DRAFT', 'Draft'), ('SUBMITTED', 'Submitted'), ('PROCESSING', 'Processing'), ('DONE', 'Done')], default='DRAFT', max_length=16)),
-                ('items', models.JSONField(blank=True, default=list)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('submitted_at', models.DateTimeField(blank=True, null=True)),
-                ('processing_at', models.DateTimeField(blank=True, null=True)),
-                ('done_at', models.DateTimeField(blank=True, null=True)),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='design_lists', to='commerce.enduser')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=100)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("DRAFT", "Draft"),
+                            ("SUBMITTED", "Submitted"),
+                            ("PROCESSING", "Processing"),
+                            ("DONE", "Done"),
+                        ],
+                        default="DRAFT",
+                        max_length=16,
+                    ),
+                ),
+                ("items", models.JSONField(blank=True, default=list)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                ("submitted_at", models.DateTimeField(blank=True, null=True)),
+                ("processing_at", models.DateTimeField(blank=True, null=True)),
+                ("done_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="design_lists",
+                        to="commerce.enduser",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at', '-id'],
+                "ordering": ["-created_at", "-id"],
             },
         ),
         migrations.CreateModel(
-            name='Order',
+            name="Order",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('status', models.CharField(choices=[('PENDING', 'Pending'), ('PAID', 'Paid'), ('SHIPPED', 'Shipped'), ('COMPLETED', 'Completed'), ('CANCELLED', 'Cancelled')], default='PENDING', max_length=16)),
-                ('total_amount', models.PositiveBigIntegerField(default=0, help_text='fen')),
-                ('address', models.JSONField(help_text='snapshot of the address when the order was made')),
-                ('request_id', models.CharField(blank=True, max_length=64, null=True, unique=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True, db_index=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('paid_at', models.DateTimeField(blank=True, null=True)),
-                ('shipped_at', models.DateTimeField(blank=True, null=True)),
-                ('completed_at', models.DateTimeField(blank=True, null=True)),
-                ('cancelled_at', models.DateTimeField(blank=True, null=True)),
-                ('design_list', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='orders', to='commerce.designlist')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='orders', to='commerce.enduser')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("PENDING", "Pending"),
+                            ("PAID", "Paid"),
+                            ("SHIPPED", "Shipped"),
+                            ("COMPLETED", "Completed"),
+                            ("CANCELLED", "Cancelled"),
+                        ],
+                        default="PENDING",
+                        max_length=16,
+                    ),
+                ),
+                ("total_amount", models.PositiveBigIntegerField(default=0, help_text="fen")),
+                (
+                    "address",
+                    models.JSONField(help_text="snapshot of the address when the order was made"),
+                ),
+                ("request_id", models.CharField(blank=True, max_length=64, null=True, unique=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True, db_index=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                ("paid_at", models.DateTimeField(blank=True, null=True)),
+                ("shipped_at", models.DateTimeField(blank=True, null=True)),
+                ("completed_at", models.DateTimeField(blank=True, null=True)),
+                ("cancelled_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "design_list",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="orders",
+                        to="commerce.designlist",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="orders",
+                        to="commerce.enduser",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at', '-id'],
+                "ordering": ["-created_at", "-id"],
             },
         ),
         migrations.CreateModel(
-            name='Address',
+            name="Address",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('recipient', models.CharField(max_length=50)),
-                ('phone', models.CharField(max_length=20)),
-                ('province', models.CharField(max_length=50)),
-                ('city', models.CharField(max_length=50)),
-                ('district', models.CharField(blank=True, default='', max_length=50)),
-                ('detail', models.CharField(max_length=200)),
-                ('is_default', models.BooleanField(default=False)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='addresses', to='commerce.enduser')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("recipient", models.CharField(max_length=50)),
+                ("phone", models.CharField(max_length=20)),
+                ("province", models.CharField(max_length=50)),
+                ("city", models.CharField(max_length=50)),
+                ("district", models.CharField(blank=True, default="", max_length=50)),
+                ("detail", models.CharField(max_length=200)),
+                ("is_default", models.BooleanField(default=False)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="addresses",
+                        to="commerce.enduser",
+                    ),
+                ),
             ],
             options={
-                'verbose_name_plural': 'addresses',
-                'ordering': ['-is_default', '-created_at', '-id'],
-                'constraints': [models.UniqueConstraint(condition=models.Q(('is_default', True)), fields=('user',), name='one_default_address_per_user')],
+                "verbose_name_plural": "addresses",
+                "ordering": ["-is_default", "-created_at", "-id"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        condition=models.Q(("is_default", True)),
+                        fields=("user",),
+                        name="one_default_address_per_user",
+                    )
+                ],
             },
         ),
         migrations.CreateModel(
-            name='OrderItem',
+            name="OrderItem",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('product_name', models.CharField(max_length=100)),
-                ('unit_price', models.PositiveIntegerField(help_text='fen')),
-                ('quantity', models.PositiveSmallIntegerField()),
-                ('subtotal', models.PositiveBigIntegerField(help_text='fen')),
-                ('order', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='items', to='commerce.order')),
-                ('product', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='commerce.product')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("product_name", models.CharField(max_length=100)),
+                ("unit_price", models.PositiveIntegerField(help_text="fen")),
+                ("quantity", models.PositiveSmallIntegerField()),
+                ("subtotal", models.PositiveBigIntegerField(help_text="fen")),
+                (
+                    "order",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="items",
+                        to="commerce.order",
+                    ),
+                ),
+                (
+                    "product",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="commerce.product",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['id'],
-                'constraints': [models.UniqueConstraint(fields=('order', 'product'), name='one_line_per_product'), models.CheckConstraint(condition=models.Q(('quantity__gte', 1), ('quantity__lte', 999)), name='quantity_1_to_999')],
+                "ordering": ["id"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("order", "product"), name="one_line_per_product"
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(("quantity__gte", 1), ("quantity__lte", 999)),
+                        name="quantity_1_to_999",
+                    ),
+                ],
             },
         ),
     ]

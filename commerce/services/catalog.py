@@ -1,4 +1,5 @@
 """Products (staff) and the end user's addresses."""
+
 from django.db import transaction
 
 from commerce.models import Address, EndUser, Product
@@ -33,7 +34,9 @@ def _clear_default(user: EndUser) -> None:
 def address_create(*, user: EndUser, fields: dict) -> Address:
     """The user's first address becomes the default one."""
     _lock_owner(user)
-    is_default = fields.pop("is_default", False) or not user.addresses.filter(is_default=True).exists()
+    is_default = (
+        fields.pop("is_default", False) or not user.addresses.filter(is_default=True).exists()
+    )
     if is_default:
         _clear_default(user)
     return Address.objects.create(user=user, is_default=is_default, **fields)

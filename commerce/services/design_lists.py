@@ -1,12 +1,13 @@
 """Design lists: the owner edits them in DRAFT and submits them; an order hands them over to
 processing (DRAFT or SUBMITTED → PROCESSING); staff finish them (PROCESSING → DONE)."""
+
 from django.db import transaction
 
-from config.errors import Conflict, InvalidInput, NotFound
 from commerce.auth import Caller
 from commerce.models import DesignList, EndUser
 from commerce.selectors import design_list_get
 from commerce.services.transitions import move
+from config.errors import Conflict, InvalidInput, NotFound
 from wordclouds.models import Project
 from wordclouds.selectors import job_get
 
@@ -61,20 +62,33 @@ def design_list_submit(*, user: EndUser, design_list_id: int) -> DesignList:
     design_list = _owned(user=user, design_list_id=design_list_id)
     if design_list.status == Status.DRAFT and not design_list.items:
         raise InvalidInput("an empty design list cannot be submitted")
-    return move(design_list, to=Status.SUBMITTED, sources={Status.DRAFT}, verb="submitted", stamp="submitted_at")
+    return move(
+        design_list,
+        to=Status.SUBMITTED,
+        sources={Status.DRAFT},
+        verb="submitted",
+        stamp="submitted_at",
+    )
 
 
 def design_list_start_processing(*, user: EndUser, design_list_id: int) -> DesignList:
     """Runs inside the order-creating transaction (the row stays locked until it commits)."""
     design_list = _owned(user=user, design_list_id=design_list_id)
     return move(
-        design_list, to=Status.PROCESSING, sources={Status.DRAFT, Status.SUBMITTED},
-        verb="ordered", stamp="processing_at",
+        design_list,
+        to=Status.PROCESSING,
+        sources={Status.DRAFT, Status.SUBMITTED},
+        verb="ordered",
+        stamp="processing_at",
     )
 
 
 @transaction.atomic
 def design_list_finish(*, design_list_id: int) -> DesignList:
     """Staff: the designs are made."""
-    design_list = design_list_get(caller=Caller(user=None, is_admin=True), design_list_id=design_list_id, lock=True)
-    return move(design_list, to=Status.DONE, sources={Status.PROCESSING}, verb="finished", stamp="done_at")
+    design_list = design_list_get(
+        caller=Caller(user=None, is_admin=True), design_list_id=design_list_id, lock=True
+    )
+    return move(
+        design_list, to=Status.DONE, sources={Status.PROCESSING}, verb="finished", stamp="done_at"
+    )

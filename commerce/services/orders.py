@@ -3,14 +3,15 @@
 States: PENDING → PAID → SHIPPED → COMPLETED, PENDING → CANCELLED. Every transition locks
 the row (select_for_update; SQLite serialises writers with IMMEDIATE transactions), checks
 the allowed source states, records the time; anything else is 409 and changes nothing."""
+
 from django.db import IntegrityError, transaction
 
-from config.errors import Conflict, InvalidInput
 from commerce.auth import Caller
 from commerce.models import EndUser, Order, OrderItem, Product
 from commerce.selectors import address_get, order_get
 from commerce.services.design_lists import design_list_start_processing
 from commerce.services.transitions import move
+from config.errors import Conflict, InvalidInput
 
 Status = Order.Status
 ADDRESS_SNAPSHOT_FIELDS = ("recipient", "phone", "province", "city", "district", "detail")
@@ -23,7 +24,11 @@ def _repeat(order: Order, user: EndUser) -> Order:
 
 
 def order_create(
-    *, user: EndUser, address_id: int, items: list[dict], design_list_id: int | None = None,
+    *,
+    user: EndUser,
+    address_id: int,
+    items: list[dict],
+    design_list_id: int | None = None,
     request_id: str | None = None,
 ) -> tuple[Order, bool]:
     """The order and whether it was made now (False: the caller's requestId repeats).
@@ -38,8 +43,11 @@ def order_create(
     try:
         with transaction.atomic():
             return _order_insert(
-                user=user, address_id=address_id, items=items,
-                design_list_id=design_list_id, request_id=request_id,
+                user=user,
+                address_id=address_id,
+                items=items,
+                design_list_id=design_list_id,
+                request_id=request_id,
             ), True
     except IntegrityError:
         existing = Order.objects.filter(request_id=request_id).first() if request_id else None
@@ -49,14 +57,19 @@ def order_create(
 
 
 def _order_insert(
-    *, user: EndUser, address_id: int, items: list[dict], design_list_id: int | None,
+    *,
+    user: EndUser,
+    address_id: int,
+    items: list[dict],
+    design_list_id: int | None,
     request_id: str | None,
 ) -> Order:
     address = address_get(user=user, address_id=address_id)
     # The order row comes first: it claims the requestId, so a concurrent repeat waits here
     # and then fails on the unique key instead of finding the design list already moved.
     order = Order.objects.create(
-        user=user, request_id=request_id,
+        user=user,
+        request_id=request_id,
         address={field: getattr(address, field) for field in ADDRESS_SNAPSHOT_FIELDS},
     )
     ids = sorted(item["product_id"] for item in items)
@@ -70,10 +83,16 @@ def _order_insert(
             raise InvalidInput(f"unknown productId: {item['product_id']}")
         if not product.active:
             raise InvalidInput(f"product {product.pk} is not available")
-        lines.append(OrderItem(
-            order=order, product=product, product_name=product.name, unit_price=product.price,
-            quantity=item["quantity"], subtotal=product.price * item["quantity"],
-        ))
+        lines.append(
+            OrderItem(
+                order=order,
+                product=product,
+                product_name=product.name,
+                unit_price=product.price,
+                quantity=item["quantity"],
+                subtotal=product.price * item["quantity"],
+            )
+        )
     OrderItem.objects.bulk_create(lines)
     order.total_amount = sum(line.subtotal for line in lines)
     if design_list_id is not None:
@@ -86,14 +105,18 @@ def _order_insert(
 def order_confirm(*, user: EndUser, order_id: int) -> Order:
     """The owner confirms receipt: SHIPPED → COMPLETED."""
     order = order_get(caller=Caller(user=user), order_id=order_id, lock=True)
-    return move(order, to=Status.COMPLETED, sources={Status.SHIPPED}, verb="confirmed", stamp="completed_at")
+    return move(
+        order, to=Status.COMPLETED, sources={Status.SHIPPED}, verb="confirmed", stamp="completed_at"
+    )
 
 
 @transaction.atomic
 def order_cancel(*, caller: Caller, order_id: int) -> Order:
     """The owner or staff: PENDING → CANCELLED."""
     order = order_get(caller=caller, order_id=order_id, lock=True)
-    return move(order, to=Status.CANCELLED, sources={Status.PENDING}, verb="cancelled", stamp="cancelled_at")
+    return move(
+        order, to=Status.CANCELLED, sources={Status.PENDING}, verb="cancelled", stamp="cancelled_at"
+    )
 
 
 def _staff_order(order_id: int) -> Order:
@@ -103,11 +126,22 @@ def _staff_order(order_id: int) -> Order:
 @transaction.atomic
 def order_mark_paid(*, order_id: int) -> Order:
     """Staff: PENDING → PAID."""
-    return move(_staff_order(order_id), to=Status.PAID, sources={Status.PENDING}, verb="marked paid", stamp="paid_at")
+    return move(
+        _staff_order(order_id),
+        to=Status.PAID,
+        sources={Status.PENDING},
+        verb="marked paid",
+        stamp="paid_at",
+    )
 
 
 @transaction.atomic
 def order_ship(*, order_id: int) -> Order:
     """Staff: PAID → SHIPPED."""
-    return move(_staff_order(order_id), to=Status.SHIPPED, sources={Status.PAID}, verb="shipped", stamp="shipped_at")
-
+    return move(
+        _staff_order(order_id),
+        to=Status.SHIPPED,
+        sources={Status.PAID},
+        verb="shipped",
+        stamp="shipped_at",
+    )

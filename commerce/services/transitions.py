@@ -1,4 +1,5 @@
 """The one way a status changes: from an allowed source state, with the time recorded."""
+
 from django.db import models
 from django.utils import timezone
 

@@ -2,6 +2,7 @@
 
 The platform is called outside any database transaction: with SQLite's IMMEDIATE mode a
 transaction holds the write lock, and a slow platform must not block every other writer."""
+
 from django.utils import timezone
 
 from commerce import identity

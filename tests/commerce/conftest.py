@@ -1,5 +1,6 @@
 """A small real HTTP server on loopback plays the identity platform, so the commerce client
 is tested over real sockets (no mock of our own code); end-user and staff clients."""
+
 import threading
 
 import pytest
@@ -47,4 +48,3 @@ def bob(db):
 @pytest.fixture
 def staff():
     return client_with(admin_token_issue())
-

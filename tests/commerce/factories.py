@@ -1,4 +1,5 @@
 """Small factories for commerce tests."""
+
 from rest_framework.test import APIClient
 
 from commerce.auth import user_token_issue
@@ -25,8 +26,13 @@ def make_product(name: str = "Poster A3", price: int = 4900, active: bool = True
 
 def make_address(user: EndUser, recipient: str = "Li Lei") -> Address:
     return Address.objects.create(
-        user=user, recipient=recipient, phone="13800138000", province="Guangdong",
-        city="Shenzhen", district="Nanshan", detail="1 Keyuan Road",
+        user=user,
+        recipient=recipient,
+        phone="13800138000",
+        province="Guangdong",
+        city="Shenzhen",
+        district="Nanshan",
+        detail="1 Keyuan Road",
     )
 
 
@@ -35,5 +41,6 @@ def make_design_list(user: EndUser, status: str = DesignList.Status.DRAFT) -> De
 
 
 def make_order(user: EndUser, status: str = Order.Status.PENDING, **fields) -> Order:
-    return Order.objects.create(user=user, status=status, total_amount=4900,
-                                address={"recipient": "Li Lei"}, **fields)
+    return Order.objects.create(
+        user=user, status=status, total_amount=4900, address={"recipient": "Li Lei"}, **fields
+    )

@@ -1,4 +1,5 @@
 """The caller's own addresses: full CRUD, one default, another user's address is 404."""
+
 import pytest
 
 from commerce.models import Address
@@ -6,19 +7,33 @@ from tests.commerce.factories import make_address
 
 pytestmark = pytest.mark.django_db
 
-HOME = {"recipient": "Li Lei", "phone": "13800138000", "province": "Guangdong", "city": "Shenzhen",
-        "district": "Nanshan", "detail": "1 Keyuan Road"}
+HOME = {
+    "recipient": "Li Lei",
+    "phone": "13800138000",
+    "province": "Guangdong",
+    "city": "Shenzhen",
+    "district": "Nanshan",
+    "detail": "1 Keyuan Road",
+}
 
 
 def test_create_read_update_delete(alice):
     created = alice.post("/api/addresses", HOME, format="json")
     assert created.status_code == 201
     address_id = created.json()["id"]
-    assert created.json() == {"id": address_id, **HOME, "isDefault": True}  # the first is the default
+    assert created.json() == {
+        "id": address_id,
+        **HOME,
+        "isDefault": True,
+    }  # the first is the default
 
-    changed = alice.patch(f"/api/addresses/{address_id}", {"detail": "2 Keyuan Road"}, format="json")
+    changed = alice.patch(
+        f"/api/addresses/{address_id}", {"detail": "2 Keyuan Road"}, format="json"
+    )
     assert changed.json()["detail"] == "2 Keyuan Road"
-    replaced = alice.put(f"/api/addresses/{address_id}", {**HOME, "city": "Guangzhou"}, format="json")
+    replaced = alice.put(
+        f"/api/addresses/{address_id}", {**HOME, "city": "Guangzhou"}, format="json"
+    )
     assert replaced.json()["city"] == "Guangzhou"
     assert alice.get(f"/api/addresses/{address_id}").json()["city"] == "Guangzhou"
 
@@ -67,12 +82,15 @@ def test_a_user_id_in_the_body_is_rejected(alice, bob):
     assert Address.objects.count() == 0
 
 
-@pytest.mark.parametrize("change, detail", [
-    ({"recipient": ""}, "recipient must not be empty"),
-    ({"city": None}, "city is required"),
-    ({"phone": "call me"}, "phone must be a phone number"),
-    ({"detail": "x" * 201}, "detail: Ensure this field has no more than 200 characters."),
-])
+@pytest.mark.parametrize(
+    "change, detail",
+    [
+        ({"recipient": ""}, "recipient must not be empty"),
+        ({"city": None}, "city is required"),
+        ({"phone": "call me"}, "phone must be a phone number"),
+        ({"detail": "x" * 201}, "detail: Ensure this field has no more than 200 characters."),
+    ],
+)
 def test_bad_address_input_is_400(alice, change, detail):
     response = alice.post("/api/addresses", {**HOME, **change}, format="json")
 

@@ -1,4 +1,5 @@
 """Staff pages: order and design-list actions go through the transition functions."""
+
 import pytest
 
 from commerce.models import DesignList, Order
@@ -16,16 +17,24 @@ def fast_password_hashing(settings):
 
 
 def run_action(admin_client, model, action, *records):
-    return admin_client.post(f"/admin/commerce/{model}/", {
-        "action": action, "_selected_action": [r.pk for r in records]}, follow=True)
+    return admin_client.post(
+        f"/admin/commerce/{model}/",
+        {"action": action, "_selected_action": [r.pk for r in records]},
+        follow=True,
+    )
 
 
-@pytest.mark.parametrize("action, start, end, stamp", [
-    ("mark_paid", S.PENDING, S.PAID, "paid_at"),
-    ("ship", S.PAID, S.SHIPPED, "shipped_at"),
-    ("cancel", S.PENDING, S.CANCELLED, "cancelled_at"),
-])
-def test_order_actions_move_allowed_orders_and_report_the_rest(admin_client, alice, action, start, end, stamp):
+@pytest.mark.parametrize(
+    "action, start, end, stamp",
+    [
+        ("mark_paid", S.PENDING, S.PAID, "paid_at"),
+        ("ship", S.PAID, S.SHIPPED, "shipped_at"),
+        ("cancel", S.PENDING, S.CANCELLED, "cancelled_at"),
+    ],
+)
+def test_order_actions_move_allowed_orders_and_report_the_rest(
+    admin_client, alice, action, start, end, stamp
+):
     movable = make_order(alice.user, start)
     stuck = make_order(alice.user, S.COMPLETED)
 
@@ -63,5 +72,7 @@ def test_order_page_shows_items_and_hides_the_session_key(admin_client, alice):
     order = make_order(alice.user)
 
     assert admin_client.get(f"/admin/commerce/order/{order.pk}/change/").status_code == 200
-    user_page = admin_client.get(f"/admin/commerce/enduser/{alice.user.pk}/change/").content.decode()
+    user_page = admin_client.get(
+        f"/admin/commerce/enduser/{alice.user.pk}/change/"
+    ).content.decode()
     assert alice.user.session_key not in user_page

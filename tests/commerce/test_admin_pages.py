@@ -1,5 +1,6 @@
 """What staff see in the commerce admin: money in yuan, design-list items as linked rows,
 end users read-only."""
+
 import pytest
 
 from commerce.models import EndUser, OrderItem, Product
@@ -19,8 +20,14 @@ def test_money_shows_in_yuan_with_two_decimals(admin_client, alice):
     order = make_order(alice.user)
     order.total_amount = 131405
     order.save(update_fields=["total_amount"])
-    OrderItem.objects.create(order=order, product=product, product_name=product.name,
-                             unit_price=65700, quantity=2, subtotal=131400)
+    OrderItem.objects.create(
+        order=order,
+        product=product,
+        product_name=product.name,
+        unit_price=65700,
+        quantity=2,
+        subtotal=131400,
+    )
 
     products = admin_client.get("/admin/commerce/product/").content.decode()
     orders = admin_client.get("/admin/commerce/order/").content.decode()
@@ -32,8 +39,10 @@ def test_money_shows_in_yuan_with_two_decimals(admin_client, alice):
 
 
 def test_staff_set_a_price_in_yuan_and_fen_are_kept(admin_client):
-    response = admin_client.post("/admin/commerce/product/add/", {
-        "name": "Poster A2", "description": "", "price_yuan": "89.90", "active": "on"})
+    response = admin_client.post(
+        "/admin/commerce/product/add/",
+        {"name": "Poster A2", "description": "", "price_yuan": "89.90", "active": "on"},
+    )
 
     assert response.status_code == 302
     assert Product.objects.get(name="Poster A2").price == 8990
@@ -45,8 +54,7 @@ def test_design_list_items_are_linked_rows_with_thumbnails(admin_client, alice, 
     design_list.items = [{"jobId": job_id, "quantity": 3}]
     design_list.save()
 
-    html = admin_client.get(
-        f"/admin/commerce/designlist/{design_list.pk}/change/").content.decode()
+    html = admin_client.get(f"/admin/commerce/designlist/{design_list.pk}/change/").content.decode()
 
     assert f'<a href="/admin/wordclouds/job/{job_id}/change/">' in html
     assert f'<img src="/api/jobs/{job_id}/files/png?inline=1"' in html
@@ -66,9 +74,15 @@ def test_end_users_are_read_only(admin_client, alice):
     assert page.status_code == 200 and 'name="_save"' not in page.content.decode()
 
 
-@pytest.mark.parametrize("model, query", [
-    ("order", "status__exact=PENDING"), ("designlist", "status__exact=DRAFT"),
-    ("product", "active__exact=1"), ("enduser", "q=alice"), ("address", "q=Li"),
-])
+@pytest.mark.parametrize(
+    "model, query",
+    [
+        ("order", "status__exact=PENDING"),
+        ("designlist", "status__exact=DRAFT"),
+        ("product", "active__exact=1"),
+        ("enduser", "q=alice"),
+        ("address", "q=Li"),
+    ],
+)
 def test_list_pages_filter_and_search(admin_client, alice, model, query):
     assert admin_client.get(f"/admin/commerce/{model}/?{query}").status_code == 200

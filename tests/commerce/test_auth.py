@@ -1,4 +1,5 @@
 """Tokens on commerce endpoints: end-user token, admin token, none, forged, expired."""
+
 import pytest
 from django.core import signing
 from rest_framework.test import APIClient

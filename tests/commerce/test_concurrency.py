@@ -3,6 +3,7 @@ its own — a copy of the session's migrated SQLite file, or of its PostgreSQL t
 and many truly simultaneous HTTP requests (threads released together by a barrier).
 Django's ASGI handler runs each request's sync view in its own thread with its own
 database connection, so these are real concurrent transactions."""
+
 import sqlite3
 import threading
 import time
@@ -28,10 +29,14 @@ CONCURRENCY = 20
 def _wait_for_lock_waiters(database_url: str, waiters: int) -> None:
     with psycopg.connect(database_url, autocommit=True) as observer:
         deadline = time.monotonic() + 20
-        while time.monotonic() < deadline and observer.execute(
-            "SELECT count(*) FROM pg_stat_activity"
-            " WHERE datname = current_database() AND wait_event_type = 'Lock'"
-        ).fetchone()[0] < waiters:
+        while (
+            time.monotonic() < deadline
+            and observer.execute(
+                "SELECT count(*) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND wait_event_type = 'Lock'"
+            ).fetchone()[0]
+            < waiters
+        ):
             time.sleep(0.05)
 
 
@@ -63,9 +68,13 @@ def server(identity_platform_server, database_template, tmp_path_factory):
     """(base URL, database URL) of a daphne server on a database of its own that uses the
     fake identity platform."""
     service = Service(
-        tmp_path_factory.mktemp("commerce-e2e"), database_template,
-        SECRET_KEY=settings.SECRET_KEY, IDENTITY_PLATFORM_URL=identity_platform_server.url,
-        IDENTITY_APP_ID=APP_ID, IDENTITY_APP_SECRET=APP_SECRET, LOG_LEVEL="ERROR",
+        tmp_path_factory.mktemp("commerce-e2e"),
+        database_template,
+        SECRET_KEY=settings.SECRET_KEY,
+        IDENTITY_PLATFORM_URL=identity_platform_server.url,
+        IDENTITY_APP_ID=APP_ID,
+        IDENTITY_APP_SECRET=APP_SECRET,
+        LOG_LEVEL="ERROR",
     )
     try:
         service.start(worker=False)
@@ -97,9 +106,17 @@ def world(server, identity_platform_server):
     staff = Api(server, admin_token_issue())
     customer = _login(server, identity_platform_server, f"openid-{uuid.uuid4().hex}")
     product = staff.call("POST", "/api/products", {"name": "Poster", "price": 4900}).json()
-    address = customer.call("POST", "/api/addresses", {
-        "recipient": "Li Lei", "phone": "13800138000", "province": "Guangdong", "city": "Shenzhen",
-        "detail": "1 Keyuan Road"}).json()
+    address = customer.call(
+        "POST",
+        "/api/addresses",
+        {
+            "recipient": "Li Lei",
+            "phone": "13800138000",
+            "province": "Guangdong",
+            "city": "Shenzhen",
+            "detail": "1 Keyuan Road",
+        },
+    ).json()
     return staff, customer, product["id"], address["id"]
 
 
@@ -118,8 +135,12 @@ def simultaneously(*calls):
 def test_concurrent_repeats_of_one_request_id_make_one_order(server, world):
     staff, customer, product_id, address_id = world
     design_list = customer.call("POST", "/api/design-lists", {"name": "Class of 2026"}).json()
-    body = {"addressId": address_id, "items": [{"productId": product_id, "quantity": 3}],
-            "designListId": design_list["id"], "requestId": f"req-{uuid.uuid4().hex}"}
+    body = {
+        "addressId": address_id,
+        "items": [{"productId": product_id, "quantity": 3}],
+        "designListId": design_list["id"],
+        "requestId": f"req-{uuid.uuid4().hex}",
+    }
     requests = [lambda: customer.call("POST", "/api/orders", body)] * CONCURRENCY
 
     # Every request finds no order yet, then all insert the same requestId at once.
@@ -128,10 +149,15 @@ def test_concurrent_repeats_of_one_request_id_make_one_order(server, world):
     responses = pending.result()
 
     statuses = sorted(r.status_code for r in responses)
-    assert statuses == [200] * (CONCURRENCY - 1) + [201], [r.text for r in responses if r.status_code >= 300]
+    assert statuses == [200] * (CONCURRENCY - 1) + [201], [
+        r.text for r in responses if r.status_code >= 300
+    ]
     assert len({r.json()["id"] for r in responses}) == 1
-    orders = [o for o in customer.call("GET", "/api/orders?pageSize=100").json()["list"]
-              if o["requestId"] == body["requestId"]]
+    orders = [
+        o
+        for o in customer.call("GET", "/api/orders?pageSize=100").json()["list"]
+        if o["requestId"] == body["requestId"]
+    ]
     assert len(orders) == 1 and orders[0]["totalAmount"] == 3 * 4900
     moved = customer.call("GET", f"/api/design-lists/{design_list['id']}").json()
     assert moved["status"] == "PROCESSING"
@@ -142,19 +168,29 @@ def test_concurrent_orders_for_one_design_list_hand_it_over_once(world):
     design_list = customer.call("POST", "/api/design-lists", {"name": "Team photo"}).json()
     # One product per order, so no product row lock puts the orders in line: only the
     # design list's own lock does.
-    products = [staff.call("POST", "/api/products", {"name": f"Print {n}", "price": 100}).json()["id"]
-                for n in range(CONCURRENCY)]
+    products = [
+        staff.call("POST", "/api/products", {"name": f"Print {n}", "price": 100}).json()["id"]
+        for n in range(CONCURRENCY)
+    ]
 
     def order(n):
-        return lambda: customer.call("POST", "/api/orders", {
-            "addressId": address_id, "items": [{"productId": products[n], "quantity": 1}],
-            "designListId": design_list["id"], "requestId": f"req-{uuid.uuid4().hex}-{n}"})
+        return lambda: customer.call(
+            "POST",
+            "/api/orders",
+            {
+                "addressId": address_id,
+                "items": [{"productId": products[n], "quantity": 1}],
+                "designListId": design_list["id"],
+                "requestId": f"req-{uuid.uuid4().hex}-{n}",
+            },
+        )
 
     responses = simultaneously(*[order(n) for n in range(CONCURRENCY)])
 
     assert sorted(r.status_code for r in responses) == [201] + [409] * (CONCURRENCY - 1)
     assert {r.json()["detail"] for r in responses if r.status_code == 409} == {
-        "design list cannot be ordered in status PROCESSING"}
+        "design list cannot be ordered in status PROCESSING"
+    }
 
 
 def test_cancel_and_mark_paid_racing_end_in_exactly_one(world):
@@ -164,8 +200,8 @@ def test_cancel_and_mark_paid_racing_end_in_exactly_one(world):
 
     for order_id in orders:
         cancel, pay = simultaneously(
-            lambda: customer.call("POST", f"/api/orders/{order_id}/cancel"),
-            lambda: staff.call("POST", f"/api/orders/{order_id}/mark-paid"),
+            lambda: customer.call("POST", f"/api/orders/{order_id}/cancel"),  # noqa: B023 (called at once)
+            lambda: staff.call("POST", f"/api/orders/{order_id}/mark-paid"),  # noqa: B023
         )
 
         assert sorted([cancel.status_code, pay.status_code]) == [200, 409]
@@ -174,8 +210,10 @@ def test_cancel_and_mark_paid_racing_end_in_exactly_one(world):
         final = staff.call("GET", f"/api/orders/{order_id}").json()
         assert final["status"] == winner.json()["status"]
         assert loser.json()["detail"] == (
-            "order cannot be marked paid in status CANCELLED" if loser is pay
-            else "order cannot be cancelled in status PAID")
+            "order cannot be marked paid in status CANCELLED"
+            if loser is pay
+            else "order cannot be cancelled in status PAID"
+        )
         assert (final["paidAt"] is None) != (final["cancelledAt"] is None)
 
 
@@ -184,10 +222,16 @@ def test_a_product_turning_inactive_during_the_order_leaves_nothing(server, worl
     if database_url.startswith("sqlite"):
         pytest.skip("SQLite runs one writer at a time: a product cannot change during an order")
     staff, customer, _, address_id = world
-    product_id = staff.call("POST", "/api/products", {"name": "Last print", "price": 100}).json()["id"]
+    product_id = staff.call("POST", "/api/products", {"name": "Last print", "price": 100}).json()[
+        "id"
+    ]
     design_list = customer.call("POST", "/api/design-lists", {"name": "Late order"}).json()
-    body = {"addressId": address_id, "items": [{"productId": product_id, "quantity": 1}],
-            "designListId": design_list["id"], "requestId": f"req-{uuid.uuid4().hex}"}
+    body = {
+        "addressId": address_id,
+        "items": [{"productId": product_id, "quantity": 1}],
+        "designListId": design_list["id"],
+        "requestId": f"req-{uuid.uuid4().hex}",
+    }
 
     # Staff deactivate the product in a transaction that commits only once the order has
     # written its row and waits for the product's lock.
@@ -202,4 +246,6 @@ def test_a_product_turning_inactive_during_the_order_leaves_nothing(server, worl
     assert response.json() == {"detail": f"product {product_id} is not available"}
     orders = customer.call("GET", "/api/orders?pageSize=100").json()["list"]
     assert body["requestId"] not in {o["requestId"] for o in orders}
-    assert customer.call("GET", f"/api/design-lists/{design_list['id']}").json()["status"] == "DRAFT"
+    assert (
+        customer.call("GET", f"/api/design-lists/{design_list['id']}").json()["status"] == "DRAFT"
+    )

@@ -1,4 +1,5 @@
 """The demo data command: what it prints lets a newcomer call the API as the demo user."""
+
 import io
 
 import pytest
@@ -18,6 +19,11 @@ def test_demo_data_makes_one_order_in_each_state_for_a_user_whose_token_works():
     orders = client_with(token).get("/api/orders").json()
     assert orders["total"] == 5
     assert sorted(order["status"] for order in orders["list"]) == [
-        "CANCELLED", "COMPLETED", "PAID", "PENDING", "SHIPPED"]
+        "CANCELLED",
+        "COMPLETED",
+        "PAID",
+        "PENDING",
+        "SHIPPED",
+    ]
     assert all(order["address"]["city"] == "深圳市" for order in orders["list"])
     assert sum(order["designListId"] is not None for order in orders["list"]) == 2

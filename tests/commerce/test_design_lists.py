@@ -1,4 +1,5 @@
 """Design lists: the owner's CRUD in DRAFT, submit, 403 for another user's list."""
+
 import pytest
 
 from commerce.models import DesignList
@@ -10,7 +11,9 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def project():
-    return Project.objects.create(name="Poster", template=Template.objects.first(), background_color="#FFFFFF")
+    return Project.objects.create(
+        name="Poster", template=Template.objects.first(), background_color="#FFFFFF"
+    )
 
 
 @pytest.fixture
@@ -19,19 +22,34 @@ def job():
 
 
 def test_create_edit_submit(alice, project, job):
-    created = alice.post("/api/design-lists", {
-        "name": "Class of 2026", "items": [{"projectId": project.pk, "quantity": 2}],
-    }, format="json")
+    created = alice.post(
+        "/api/design-lists",
+        {
+            "name": "Class of 2026",
+            "items": [{"projectId": project.pk, "quantity": 2}],
+        },
+        format="json",
+    )
     assert created.status_code == 201
     body = created.json()
     assert (body["name"], body["status"], body["items"]) == (
-        "Class of 2026", "DRAFT", [{"projectId": project.pk, "quantity": 2}])
+        "Class of 2026",
+        "DRAFT",
+        [{"projectId": project.pk, "quantity": 2}],
+    )
     assert body["createdAt"].endswith("Z")
 
-    edited = alice.patch(f"/api/design-lists/{body['id']}", {
-        "items": [{"projectId": project.pk, "quantity": 1}, {"jobId": job.pk, "quantity": 30}],
-    }, format="json")
-    assert edited.json()["items"] == [{"projectId": project.pk, "quantity": 1}, {"jobId": job.pk, "quantity": 30}]
+    edited = alice.patch(
+        f"/api/design-lists/{body['id']}",
+        {
+            "items": [{"projectId": project.pk, "quantity": 1}, {"jobId": job.pk, "quantity": 30}],
+        },
+        format="json",
+    )
+    assert edited.json()["items"] == [
+        {"projectId": project.pk, "quantity": 1},
+        {"jobId": job.pk, "quantity": 30},
+    ]
 
     submitted = alice.post(f"/api/design-lists/{body['id']}/submit")
 
@@ -71,19 +89,36 @@ def test_a_draft_can_be_deleted(alice):
     assert not DesignList.objects.exists()
 
 
-@pytest.mark.parametrize("items, detail", [
-    ([{"quantity": 1}], "items[0] needs exactly one of projectId or jobId"),
-    ([{"projectId": "a", "jobId": "b", "quantity": 1}], "items[0] needs exactly one of projectId or jobId"),
-    ([{"projectId": "PROJECT", "quantity": 0}], "items[0].quantity must be an integer from 1 to 999"),
-    ([{"projectId": "PROJECT", "quantity": 1000}], "items[0].quantity must be an integer from 1 to 999"),
-    ([{"projectId": "PROJECT", "quantity": 1, "price": 1}], "items[0] has an unknown field: price"),
-    ([{"projectId": "0" * 32, "quantity": 1}], "unknown projectId: " + "0" * 32),
-    ([{"jobId": "f" * 32, "quantity": 1}], "unknown jobId: " + "f" * 32),
-    ("all", "items must be an array of at most 200 items"),
-])
+@pytest.mark.parametrize(
+    "items, detail",
+    [
+        ([{"quantity": 1}], "items[0] needs exactly one of projectId or jobId"),
+        (
+            [{"projectId": "a", "jobId": "b", "quantity": 1}],
+            "items[0] needs exactly one of projectId or jobId",
+        ),
+        (
+            [{"projectId": "PROJECT", "quantity": 0}],
+            "items[0].quantity must be an integer from 1 to 999",
+        ),
+        (
+            [{"projectId": "PROJECT", "quantity": 1000}],
+            "items[0].quantity must be an integer from 1 to 999",
+        ),
+        (
+            [{"projectId": "PROJECT", "quantity": 1, "price": 1}],
+            "items[0] has an unknown field: price",
+        ),
+        ([{"projectId": "0" * 32, "quantity": 1}], "unknown projectId: " + "0" * 32),
+        ([{"jobId": "f" * 32, "quantity": 1}], "unknown jobId: " + "f" * 32),
+        ("all", "items must be an array of at most 200 items"),
+    ],
+)
 def test_bad_items_are_400_and_create_nothing(alice, project, items, detail):
     if isinstance(items, list):
-        items = [{k: project.pk if v == "PROJECT" else v for k, v in item.items()} for item in items]
+        items = [
+            {k: project.pk if v == "PROJECT" else v for k, v in item.items()} for item in items
+        ]
 
     response = alice.post("/api/design-lists", {"name": "x", "items": items}, format="json")
 
@@ -92,13 +127,15 @@ def test_bad_items_are_400_and_create_nothing(alice, project, items, detail):
     assert not DesignList.objects.exists()
 
 
-@pytest.mark.parametrize("method, suffix", [("get", ""), ("patch", ""), ("put", ""), ("delete", ""),
-                                            ("post", "/submit")])
+@pytest.mark.parametrize(
+    "method, suffix", [("get", ""), ("patch", ""), ("put", ""), ("delete", ""), ("post", "/submit")]
+)
 def test_another_users_list_is_403_and_unchanged(alice, bob, method, suffix):
     theirs = make_design_list(bob.user)
 
-    response = getattr(alice, method)(f"/api/design-lists/{theirs.pk}{suffix}", {"name": "mine now"},
-                                      format="json")
+    response = getattr(alice, method)(
+        f"/api/design-lists/{theirs.pk}{suffix}", {"name": "mine now"}, format="json"
+    )
 
     assert response.status_code == 403
     assert response.json() == {"detail": "design list belongs to another user"}

@@ -1,4 +1,5 @@
 """End-user login and the identity-platform exchanges, against the fake platform on loopback."""
+
 import socket
 import time
 
@@ -15,6 +16,7 @@ def post_login(code):
 
 
 # ---- login -------------------------------------------------------------------------------------
+
 
 def test_first_login_creates_the_user_and_answers_a_token(identity_platform):
     code = identity_platform.login_code("openid-1", unionid="union-1")
@@ -50,8 +52,14 @@ def test_the_token_authenticates_the_user(identity_platform):
     assert response.status_code == 200
 
 
-@pytest.mark.parametrize("body, detail", [({}, "code is required"), ({"code": None}, "code is required"),
-                                          ({"code": ""}, "code must not be empty")])
+@pytest.mark.parametrize(
+    "body, detail",
+    [
+        ({}, "code is required"),
+        ({"code": None}, "code is required"),
+        ({"code": ""}, "code must not be empty"),
+    ],
+)
 def test_missing_code_is_400(identity_platform, body, detail):
     response = APIClient().post("/api/auth/login", body, format="json")
 
@@ -134,9 +142,13 @@ def test_an_unreachable_platform_is_502(identity_platform, settings):
 
 # ---- plugin openpid and phone number ---------------------------------------------------------
 
+
 def test_plugin_openpid_is_stored_on_the_user(identity_platform, alice):
-    response = alice.post("/api/platform/plugin-openpid",
-                          {"code": identity_platform.openpid_code("pid-42")}, format="json")
+    response = alice.post(
+        "/api/platform/plugin-openpid",
+        {"code": identity_platform.openpid_code("pid-42")},
+        format="json",
+    )
 
     assert response.status_code == 200
     assert response.json() == {"openpid": "pid-42"}
@@ -145,15 +157,22 @@ def test_plugin_openpid_is_stored_on_the_user(identity_platform, alice):
 
 
 def test_phone_number_is_stored_on_the_user(identity_platform, alice):
-    response = alice.post("/api/platform/phone",
-                          {"code": identity_platform.phone_code("13800138000")}, format="json")
+    response = alice.post(
+        "/api/platform/phone", {"code": identity_platform.phone_code("13800138000")}, format="json"
+    )
 
     assert response.status_code == 200
-    assert response.json() == {"phoneNumber": "+8613800138000", "purePhoneNumber": "13800138000",
-                               "countryCode": "86"}
+    assert response.json() == {
+        "phoneNumber": "+8613800138000",
+        "purePhoneNumber": "13800138000",
+        "countryCode": "86",
+    }
     alice.user.refresh_from_db()
     assert (alice.user.phone_number, alice.user.pure_phone_number, alice.user.country_code) == (
-        "+8613800138000", "13800138000", "86")
+        "+8613800138000",
+        "13800138000",
+        "86",
+    )
 
 
 @pytest.mark.parametrize("path", ["/api/platform/plugin-openpid", "/api/platform/phone"])
@@ -174,33 +193,52 @@ def test_a_rejected_phone_code_is_502_and_changes_nothing(identity_platform, ali
 
 def test_the_access_token_is_fetched_once_while_it_is_valid(identity_platform, alice):
     for pid in ("pid-1", "pid-2", "pid-3"):
-        alice.post("/api/platform/plugin-openpid", {"code": identity_platform.openpid_code(pid)}, format="json")
-    alice.post("/api/platform/phone", {"code": identity_platform.phone_code("13800138000")}, format="json")
+        alice.post(
+            "/api/platform/plugin-openpid",
+            {"code": identity_platform.openpid_code(pid)},
+            format="json",
+        )
+    alice.post(
+        "/api/platform/phone", {"code": identity_platform.phone_code("13800138000")}, format="json"
+    )
 
     assert identity_platform.token_fetches == 1
 
 
 def test_an_access_token_is_renewed_before_it_expires(identity_platform, alice):
     identity_platform.token_lifetime = 1
-    first = alice.post("/api/platform/plugin-openpid",
-                       {"code": identity_platform.openpid_code("pid-1")}, format="json")
+    first = alice.post(
+        "/api/platform/plugin-openpid",
+        {"code": identity_platform.openpid_code("pid-1")},
+        format="json",
+    )
     assert identity_platform.token_fetches == 1
 
     time.sleep(1.05)
-    second = alice.post("/api/platform/plugin-openpid",
-                        {"code": identity_platform.openpid_code("pid-2")}, format="json")
+    second = alice.post(
+        "/api/platform/plugin-openpid",
+        {"code": identity_platform.openpid_code("pid-2")},
+        format="json",
+    )
 
     assert first.status_code == second.status_code == 200
     assert identity_platform.token_fetches == 2
     assert identity_platform.token_rejections == 0  # renewed from our cache, not after a rejection
 
 
-def test_a_token_the_platform_no_longer_accepts_is_refreshed_once_and_retried(identity_platform, alice):
-    alice.post("/api/platform/plugin-openpid", {"code": identity_platform.openpid_code("pid-1")}, format="json")
+def test_a_token_the_platform_no_longer_accepts_is_refreshed_once_and_retried(
+    identity_platform, alice
+):
+    alice.post(
+        "/api/platform/plugin-openpid",
+        {"code": identity_platform.openpid_code("pid-1")},
+        format="json",
+    )
     identity_platform.revoke_tokens()  # our cache still holds a token it believes valid
 
-    response = alice.post("/api/platform/phone", {"code": identity_platform.phone_code("13900139000")},
-                          format="json")
+    response = alice.post(
+        "/api/platform/phone", {"code": identity_platform.phone_code("13900139000")}, format="json"
+    )
 
     assert response.status_code == 200
     assert response.json()["purePhoneNumber"] == "13900139000"
@@ -210,8 +248,11 @@ def test_a_token_the_platform_no_longer_accepts_is_refreshed_once_and_retried(id
 def test_a_platform_that_cannot_issue_a_token_is_502(identity_platform, alice, settings):
     settings.IDENTITY_APP_SECRET = "wrong"
 
-    response = alice.post("/api/platform/plugin-openpid",
-                          {"code": identity_platform.openpid_code("pid-1")}, format="json")
+    response = alice.post(
+        "/api/platform/plugin-openpid",
+        {"code": identity_platform.openpid_code("pid-1")},
+        format="json",
+    )
 
     assert response.status_code == 502
     assert response.json() == {"detail": "identity platform error 40125: invalid appsecret"}

@@ -1,5 +1,6 @@
 """The stand-in identity platform for local development: refused without DEBUG, and when
 started as `make run` starts it, a newcomer logs in with any code over real sockets."""
+
 import os
 import subprocess
 import sys
@@ -30,10 +31,21 @@ def test_the_stand_in_is_accepted_in_development_and_off_by_default(settings):
 @pytest.mark.django_db(transaction=True)
 def test_any_code_logs_in_through_the_running_stand_in(settings):
     port = free_port()
-    env = {**os.environ, "DEBUG": "1", "IDENTITY_STANDIN": "1", "IDENTITY_STANDIN_PORT": str(port),
-           "IDENTITY_APP_ID": settings.IDENTITY_APP_ID, "IDENTITY_APP_SECRET": settings.IDENTITY_APP_SECRET}
-    process = subprocess.Popen([sys.executable, "manage.py", "identity_standin"], cwd=BASE_DIR,
-                               env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    env = {
+        **os.environ,
+        "DEBUG": "1",
+        "IDENTITY_STANDIN": "1",
+        "IDENTITY_STANDIN_PORT": str(port),
+        "IDENTITY_APP_ID": settings.IDENTITY_APP_ID,
+        "IDENTITY_APP_SECRET": settings.IDENTITY_APP_SECRET,
+    }
+    process = subprocess.Popen(
+        [sys.executable, "manage.py", "identity_standin"],
+        cwd=BASE_DIR,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
     try:
         settings.IDENTITY_PLATFORM_URL = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + 20

@@ -1,5 +1,6 @@
 """The order state table: every move from every state; only the table's moves succeed,
 everything else is 409 and changes nothing. Who may make each move."""
+
 import pytest
 from rest_framework.test import APIClient
 
@@ -47,7 +48,9 @@ def test_state_table(alice, staff, action, status):
         assert order.status == target
     else:
         assert response.status_code == 409
-        assert response.json() == {"detail": f"order cannot be {ACTIONS[action][3]} in status {status}"}
+        assert response.json() == {
+            "detail": f"order cannot be {ACTIONS[action][3]} in status {status}"
+        }
         assert Order.objects.filter(pk=order.pk).values().get() == before
 
 
@@ -77,7 +80,11 @@ def test_another_user_cannot_confirm_or_cancel(alice, bob, action):
     assert response.status_code == 403
     assert response.json() == {"detail": "order belongs to another user"}
     order.refresh_from_db()
-    assert order.status in (S.SHIPPED, S.PENDING) and order.completed_at is None and order.cancelled_at is None
+    assert (
+        order.status in (S.SHIPPED, S.PENDING)
+        and order.completed_at is None
+        and order.cancelled_at is None
+    )
 
 
 def test_only_the_owner_confirms(alice, staff):

@@ -1,5 +1,6 @@
 """Order creation (prices from the database, address snapshot, design-list hand-over,
 idempotent requestId), reads with ownership, and the list's pagination."""
+
 import pytest
 
 from commerce.models import DesignList, Order, OrderItem
@@ -24,9 +25,11 @@ def home(alice):
 
 
 def order_body(address, *lines, **extra):
-    return {"addressId": address.pk,
-            "items": [{"productId": product.pk, "quantity": quantity} for product, quantity in lines],
-            **extra}
+    return {
+        "addressId": address.pk,
+        "items": [{"productId": product.pk, "quantity": quantity} for product, quantity in lines],
+        **extra,
+    }
 
 
 def test_create_computes_the_total_from_database_prices(alice, home, poster, frame):
@@ -37,11 +40,29 @@ def test_create_computes_the_total_from_database_prices(alice, home, poster, fra
     assert order["status"] == "PENDING"
     assert order["totalAmount"] == 2 * 4900 + 2500
     assert order["items"] == [
-        {"productId": poster.pk, "productName": "Poster A3", "unitPrice": 4900, "quantity": 2, "subtotal": 9800},
-        {"productId": frame.pk, "productName": "Frame", "unitPrice": 2500, "quantity": 1, "subtotal": 2500},
+        {
+            "productId": poster.pk,
+            "productName": "Poster A3",
+            "unitPrice": 4900,
+            "quantity": 2,
+            "subtotal": 9800,
+        },
+        {
+            "productId": frame.pk,
+            "productName": "Frame",
+            "unitPrice": 2500,
+            "quantity": 1,
+            "subtotal": 2500,
+        },
     ]
-    assert order["address"] == {"recipient": "Li Lei", "phone": "13800138000", "province": "Guangdong",
-                                "city": "Shenzhen", "district": "Nanshan", "detail": "1 Keyuan Road"}
+    assert order["address"] == {
+        "recipient": "Li Lei",
+        "phone": "13800138000",
+        "province": "Guangdong",
+        "city": "Shenzhen",
+        "district": "Nanshan",
+        "detail": "1 Keyuan Road",
+    }
     assert order["designListId"] is None and order["requestId"] is None
     assert order["createdAt"].endswith("Z") and order["paidAt"] is None
 
@@ -63,8 +84,9 @@ def test_the_order_keeps_its_snapshot_when_address_and_price_change(alice, home,
 def test_the_design_list_moves_to_processing_with_the_order(alice, home, poster, status):
     design_list = make_design_list(alice.user, status)
 
-    response = alice.post("/api/orders", order_body(home, (poster, 1), designListId=design_list.pk),
-                          format="json")
+    response = alice.post(
+        "/api/orders", order_body(home, (poster, 1), designListId=design_list.pk), format="json"
+    )
 
     assert response.status_code == 201
     assert response.json()["designListId"] == design_list.pk
@@ -73,7 +95,9 @@ def test_the_design_list_moves_to_processing_with_the_order(alice, home, poster,
 
 
 def test_total_amount_from_the_client_is_400(alice, home, poster):
-    response = alice.post("/api/orders", order_body(home, (poster, 1), totalAmount=1), format="json")
+    response = alice.post(
+        "/api/orders", order_body(home, (poster, 1), totalAmount=1), format="json"
+    )
 
     assert response.status_code == 400
     assert response.json() == {"detail": "totalAmount is computed by the server"}
@@ -82,25 +106,46 @@ def test_total_amount_from_the_client_is_400(alice, home, poster):
 
 @pytest.mark.parametrize("field", ["userId", "price", "amount"])
 def test_a_user_id_or_an_amount_from_the_client_is_400(alice, bob, home, poster, field):
-    response = alice.post("/api/orders", order_body(home, (poster, 1), **{field: bob.user.pk}), format="json")
+    response = alice.post(
+        "/api/orders", order_body(home, (poster, 1), **{field: bob.user.pk}), format="json"
+    )
 
     assert response.status_code == 400
     assert response.json() == {"detail": f"unknown field: {field}"}
     assert not Order.objects.exists()
 
 
-@pytest.mark.parametrize("items, detail", [
-    ([], "items must be a non-empty array"),
-    ([{"productId": "POSTER", "quantity": 0}], "items[0].quantity must be an integer from 1 to 999"),
-    ([{"productId": "POSTER", "quantity": 1000}], "items[0].quantity must be an integer from 1 to 999"),
-    ([{"productId": "POSTER", "quantity": 1.5}], "items[0].quantity must be an integer from 1 to 999"),
-    ([{"productId": "POSTER", "quantity": 1, "unitPrice": 1}],
-     "items[0] must be an object with productId and quantity"),
-    ([{"productId": "POSTER", "quantity": 1}, {"productId": "POSTER", "quantity": 2}],
-     "items must name each productId once"),
-    ([{"productId": 987654, "quantity": 1}], "unknown productId: 987654"),
-    ([{"productId": "POSTER", "quantity": 1}, {"productId": "INACTIVE", "quantity": 1}], "product INACTIVE is not available"),
-])
+@pytest.mark.parametrize(
+    "items, detail",
+    [
+        ([], "items must be a non-empty array"),
+        (
+            [{"productId": "POSTER", "quantity": 0}],
+            "items[0].quantity must be an integer from 1 to 999",
+        ),
+        (
+            [{"productId": "POSTER", "quantity": 1000}],
+            "items[0].quantity must be an integer from 1 to 999",
+        ),
+        (
+            [{"productId": "POSTER", "quantity": 1.5}],
+            "items[0].quantity must be an integer from 1 to 999",
+        ),
+        (
+            [{"productId": "POSTER", "quantity": 1, "unitPrice": 1}],
+            "items[0] must be an object with productId and quantity",
+        ),
+        (
+            [{"productId": "POSTER", "quantity": 1}, {"productId": "POSTER", "quantity": 2}],
+            "items must name each productId once",
+        ),
+        ([{"productId": 987654, "quantity": 1}], "unknown productId: 987654"),
+        (
+            [{"productId": "POSTER", "quantity": 1}, {"productId": "INACTIVE", "quantity": 1}],
+            "product INACTIVE is not available",
+        ),
+    ],
+)
 def test_bad_items_are_400_and_create_nothing(alice, home, poster, items, detail):
     inactive = make_product("Retired", 100, active=False)
     ids = {"POSTER": poster.pk, "INACTIVE": inactive.pk}
@@ -125,7 +170,9 @@ def test_another_users_address_is_404(alice, bob, poster):
 def test_another_users_design_list_is_403_and_stays_as_it_was(alice, bob, home, poster):
     theirs = make_design_list(bob.user)
 
-    response = alice.post("/api/orders", order_body(home, (poster, 1), designListId=theirs.pk), format="json")
+    response = alice.post(
+        "/api/orders", order_body(home, (poster, 1), designListId=theirs.pk), format="json"
+    )
 
     assert response.status_code == 403
     assert response.json() == {"detail": "design list belongs to another user"}
@@ -138,8 +185,11 @@ def test_another_users_design_list_is_403_and_stays_as_it_was(alice, bob, home, 
 def test_a_design_list_already_handed_over_is_409_and_no_order_remains(alice, home, poster, status):
     design_list = make_design_list(alice.user, status)
 
-    response = alice.post("/api/orders", order_body(home, (poster, 1), designListId=design_list.pk,
-                                                    requestId="r-1"), format="json")
+    response = alice.post(
+        "/api/orders",
+        order_body(home, (poster, 1), designListId=design_list.pk, requestId="r-1"),
+        format="json",
+    )
 
     assert response.status_code == 409
     assert response.json() == {"detail": f"design list cannot be ordered in status {status}"}
@@ -151,8 +201,11 @@ def test_an_inactive_product_leaves_no_order_and_the_design_list_unchanged(alice
     design_list = make_design_list(alice.user, DesignList.Status.SUBMITTED)
     retired = make_product("Retired", 100, active=False)
 
-    response = alice.post("/api/orders", order_body(home, (poster, 1), (retired, 1),
-                                                    designListId=design_list.pk, requestId="r-2"), format="json")
+    response = alice.post(
+        "/api/orders",
+        order_body(home, (poster, 1), (retired, 1), designListId=design_list.pk, requestId="r-2"),
+        format="json",
+    )
 
     assert response.status_code == 400
     design_list.refresh_from_db()
@@ -161,15 +214,22 @@ def test_an_inactive_product_leaves_no_order_and_the_design_list_unchanged(alice
     # The requestId was not consumed by the failed attempt.
     retired.active = True
     retired.save()
-    retry = alice.post("/api/orders", order_body(home, (poster, 1), (retired, 1),
-                                                 designListId=design_list.pk, requestId="r-2"), format="json")
+    retry = alice.post(
+        "/api/orders",
+        order_body(home, (poster, 1), (retired, 1), designListId=design_list.pk, requestId="r-2"),
+        format="json",
+    )
     assert retry.status_code == 201
 
 
 def test_a_repeated_request_id_answers_the_first_order(alice, home, poster, frame):
-    first = alice.post("/api/orders", order_body(home, (poster, 1), requestId="req-1"), format="json")
+    first = alice.post(
+        "/api/orders", order_body(home, (poster, 1), requestId="req-1"), format="json"
+    )
 
-    again = alice.post("/api/orders", order_body(home, (frame, 5), requestId="req-1"), format="json")
+    again = alice.post(
+        "/api/orders", order_body(home, (frame, 5), requestId="req-1"), format="json"
+    )
 
     assert (first.status_code, again.status_code) == (201, 200)
     assert again.json() == first.json()
@@ -179,20 +239,28 @@ def test_a_repeated_request_id_answers_the_first_order(alice, home, poster, fram
 def test_a_request_id_of_another_user_is_409(alice, bob, home, poster):
     alice.post("/api/orders", order_body(home, (poster, 1), requestId="req-1"), format="json")
 
-    response = bob.post("/api/orders", order_body(make_address(bob.user), (poster, 1), requestId="req-1"),
-                        format="json")
+    response = bob.post(
+        "/api/orders",
+        order_body(make_address(bob.user), (poster, 1), requestId="req-1"),
+        format="json",
+    )
 
     assert response.status_code == 409
     assert response.json() == {"detail": "requestId is already used by another user"}
     assert Order.objects.count() == 1
 
 
-@pytest.mark.parametrize("request_id, detail", [
-    ("", "requestId must not be empty"),
-    ("r" * 65, "requestId: Ensure this field has no more than 64 characters."),
-])
+@pytest.mark.parametrize(
+    "request_id, detail",
+    [
+        ("", "requestId must not be empty"),
+        ("r" * 65, "requestId: Ensure this field has no more than 64 characters."),
+    ],
+)
 def test_bad_request_id_is_400(alice, home, poster, request_id, detail):
-    response = alice.post("/api/orders", order_body(home, (poster, 1), requestId=request_id), format="json")
+    response = alice.post(
+        "/api/orders", order_body(home, (poster, 1), requestId=request_id), format="json"
+    )
 
     assert response.status_code == 400
     assert response.json() == {"detail": detail}
@@ -205,6 +273,7 @@ def test_staff_cannot_create_orders(staff, alice, home, poster):
 
 
 # ---- reads ---------------------------------------------------------------------------------------
+
 
 def test_detail_owner_other_user_staff_unknown(alice, bob, staff):
     order = make_order(alice.user)
@@ -270,15 +339,18 @@ def test_staff_list_every_order(alice, bob, staff):
     assert staff.get("/api/orders").json()["total"] == 2
 
 
-@pytest.mark.parametrize("query, detail", [
-    ({"page": 0}, "page must be an integer of at least 1"),
-    ({"page": "x"}, "page must be an integer of at least 1"),
-    ({"pageSize": 0}, "pageSize must be an integer from 1 to 100"),
-    ({"pageSize": 101}, "pageSize must be an integer from 1 to 100"),
-    ({"status": "LOST"}, "status must be one of PENDING, PAID, SHIPPED, COMPLETED, CANCELLED"),
-    ({"search": ["a", "b"]}, "search must be given once"),
-    ({"page": ["1", "2"]}, "page must be given once"),
-])
+@pytest.mark.parametrize(
+    "query, detail",
+    [
+        ({"page": 0}, "page must be an integer of at least 1"),
+        ({"page": "x"}, "page must be an integer of at least 1"),
+        ({"pageSize": 0}, "pageSize must be an integer from 1 to 100"),
+        ({"pageSize": 101}, "pageSize must be an integer from 1 to 100"),
+        ({"status": "LOST"}, "status must be one of PENDING, PAID, SHIPPED, COMPLETED, CANCELLED"),
+        ({"search": ["a", "b"]}, "search must be given once"),
+        ({"page": ["1", "2"]}, "page must be given once"),
+    ],
+)
 def test_list_bounds_are_400(alice, query, detail):
     response = alice.get("/api/orders", query)
 

@@ -1,4 +1,5 @@
 """The catalogue: public reads of active products, staff writes with the admin token."""
+
 import pytest
 from rest_framework.test import APIClient
 
@@ -15,8 +16,9 @@ def test_list_shows_active_products_only():
     response = APIClient().get("/api/products")
 
     assert response.status_code == 200
-    assert response.json() == [{"id": shown.pk, "name": "Poster A3", "description": "", "price": 4900,
-                                "active": True}]
+    assert response.json() == [
+        {"id": shown.pk, "name": "Poster A3", "description": "", "price": 4900, "active": True}
+    ]
 
 
 def test_staff_see_inactive_products_too(staff):
@@ -35,25 +37,36 @@ def test_detail_and_unknown_product():
 
 
 def test_staff_create_and_change_a_product(staff):
-    created = staff.post("/api/products", {"name": "Canvas", "description": "60x90", "price": 19900},
-                         format="json")
+    created = staff.post(
+        "/api/products", {"name": "Canvas", "description": "60x90", "price": 19900}, format="json"
+    )
     assert created.status_code == 201
     product_id = created.json()["id"]
 
-    changed = staff.patch(f"/api/products/{product_id}", {"price": 17900, "active": False}, format="json")
+    changed = staff.patch(
+        f"/api/products/{product_id}", {"price": 17900, "active": False}, format="json"
+    )
 
     assert changed.status_code == 200
-    assert changed.json() == {"id": product_id, "name": "Canvas", "description": "60x90", "price": 17900,
-                              "active": False}
+    assert changed.json() == {
+        "id": product_id,
+        "name": "Canvas",
+        "description": "60x90",
+        "price": 17900,
+        "active": False,
+    }
     assert Product.objects.get(pk=product_id).price == 17900
 
 
-@pytest.mark.parametrize("body, detail", [
-    ({"price": 100}, "name is required"),
-    ({"name": "x", "price": -1}, "price: Ensure this value is greater than or equal to 0."),
-    ({"name": "x", "price": "cheap"}, "price must be an integer"),
-    ({"name": "x", "price": 1, "id": 7}, "unknown field: id"),
-])
+@pytest.mark.parametrize(
+    "body, detail",
+    [
+        ({"price": 100}, "name is required"),
+        ({"name": "x", "price": -1}, "price: Ensure this value is greater than or equal to 0."),
+        ({"name": "x", "price": "cheap"}, "price must be an integer"),
+        ({"name": "x", "price": 1, "id": 7}, "unknown field: id"),
+    ],
+)
 def test_bad_product_input_is_400(staff, body, detail):
     response = staff.post("/api/products", body, format="json")
 
@@ -65,7 +78,13 @@ def test_bad_product_input_is_400(staff, body, detail):
 def test_writes_without_a_token_are_401():
     product = make_product()
 
-    assert APIClient().post("/api/products", {"name": "x", "price": 1}, format="json").status_code == 401
-    assert APIClient().patch(f"/api/products/{product.pk}", {"price": 1}, format="json").status_code == 401
+    assert (
+        APIClient().post("/api/products", {"name": "x", "price": 1}, format="json").status_code
+        == 401
+    )
+    assert (
+        APIClient().patch(f"/api/products/{product.pk}", {"price": 1}, format="json").status_code
+        == 401
+    )
     product.refresh_from_db()
     assert product.price == 4900

@@ -1,6 +1,7 @@
 """The contract tests' service: real daphne, worker and converter processes, the identity
 platform's stand-in answering every code, and a world seeded through the API itself (a
 finished job, an asset, a font, a project, a product, an address, a design list, an order)."""
+
 import io
 import threading
 from dataclasses import dataclass
@@ -17,8 +18,10 @@ from tests.processes import Service
 ADMIN_PASSWORD = "contract-admin"
 BENCH_FIXTURES = Path(__file__).resolve().parents[2] / "bench" / "fixtures"
 # A real TrueType font that is always installed (it ships with Django REST framework).
-SMALL_FONT = (Path(__import__("rest_framework").__file__).parent
-              / "static/rest_framework/fonts/glyphicons-halflings-regular.ttf")
+SMALL_FONT = (
+    Path(__import__("rest_framework").__file__).parent
+    / "static/rest_framework/fonts/glyphicons-halflings-regular.ttf"
+)
 JOB_PARAMS = {"WIDTH": 400, "HEIGHT": 300, "SEED": 7}
 
 
@@ -62,8 +65,9 @@ class World:
 @pytest.fixture(scope="module")
 def identity_platform():
     """The stand-in platform with open codes: any code logs in (as `dev-<code>`)."""
-    platform = IdentityPlatform(app_id="contract-app", app_secret="contract-secret",
-                                open_codes=True)
+    platform = IdentityPlatform(
+        app_id="contract-app", app_secret="contract-secret", open_codes=True
+    )
     server = identity_server(platform)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield platform
@@ -73,11 +77,14 @@ def identity_platform():
 
 @pytest.fixture(scope="module")
 def service(tmp_path_factory, database_template, identity_platform):
-    started = Service(tmp_path_factory.mktemp("contract"), database_template,
-                      ORDERS_ADMIN_PASSWORD=ADMIN_PASSWORD,
-                      IDENTITY_PLATFORM_URL=identity_platform.url,
-                      IDENTITY_APP_ID=identity_platform.app_id,
-                      IDENTITY_APP_SECRET=identity_platform.app_secret)
+    started = Service(
+        tmp_path_factory.mktemp("contract"),
+        database_template,
+        ORDERS_ADMIN_PASSWORD=ADMIN_PASSWORD,
+        IDENTITY_PLATFORM_URL=identity_platform.url,
+        IDENTITY_APP_ID=identity_platform.app_id,
+        IDENTITY_APP_SECRET=identity_platform.app_secret,
+    )
     try:
         yield started.start(worker=True, converter=True)
     finally:
@@ -93,8 +100,13 @@ def _created(response: httpx.Response) -> dict:
 def world(service) -> World:
     """One of everything, made through the API as a client would."""
     http = httpx.Client(base_url=service.url, timeout=60)
-    job_id = _created(http.post("/api/jobs", files={"name_list": ("names.xlsx", names_xlsx_bytes())},
-                                data={"params": '{"WIDTH": 400, "HEIGHT": 300, "SEED": 7}'}))["job_id"]
+    job_id = _created(
+        http.post(
+            "/api/jobs",
+            files={"name_list": ("names.xlsx", names_xlsx_bytes())},
+            data={"params": '{"WIDTH": 400, "HEIGHT": 300, "SEED": 7}'},
+        )
+    )["job_id"]
     job = service.wait_for(job_id, lambda job: job["status"] in ("success", "failed"), timeout=120)
     assert job["status"] == "success", job
     admin = _created(http.post("/api/login", json={"password": ADMIN_PASSWORD}))["token"]
@@ -105,19 +117,61 @@ def world(service) -> World:
     font = _created(http.post("/api/fonts", files={"file": ("small.ttf", SMALL_FONT.read_bytes())}))
     template_id = http.get("/api/templates").json()[0]["id"]
     stickers = f'[{{"asset_id": "{asset["id"]}", "x": 10, "y": 10, "width": 100, "height": 80}}]'
-    project = _created(http.post("/api/projects", data={
-        "name": "Class of 2026", "template_id": template_id, "background_color": "#FFFFFF",
-        "stickers": stickers}))
-    product = _created(http.post("/api/products", headers=as_admin,
-                                 json={"name": "Poster A3", "price": 4900}))
-    address = _created(http.post("/api/addresses", headers=as_user, json={
-        "recipient": "Li Lei", "phone": "13800138000", "province": "Guangdong",
-        "city": "Shenzhen", "detail": "1 Keyuan Road"}))
-    design_list = _created(http.post("/api/design-lists", headers=as_user, json={
-        "name": "Class of 2026", "items": [{"jobId": job_id, "quantity": 1}]}))
-    order = _created(http.post("/api/orders", headers=as_user, json={
-        "addressId": address["id"], "items": [{"productId": product["id"], "quantity": 2}]}))
-    return World(url=service.url, admin_token=admin, user_token=user, job_id=job_id,
-                 asset_id=asset["id"], font_id=font["id"], project_id=project["id"],
-                 template_id=template_id, product_id=product["id"], address_id=address["id"],
-                 design_list_id=design_list["id"], order_id=order["id"])
+    project = _created(
+        http.post(
+            "/api/projects",
+            data={
+                "name": "Class of 2026",
+                "template_id": template_id,
+                "background_color": "#FFFFFF",
+                "stickers": stickers,
+            },
+        )
+    )
+    product = _created(
+        http.post("/api/products", headers=as_admin, json={"name": "Poster A3", "price": 4900})
+    )
+    address = _created(
+        http.post(
+            "/api/addresses",
+            headers=as_user,
+            json={
+                "recipient": "Li Lei",
+                "phone": "13800138000",
+                "province": "Guangdong",
+                "city": "Shenzhen",
+                "detail": "1 Keyuan Road",
+            },
+        )
+    )
+    design_list = _created(
+        http.post(
+            "/api/design-lists",
+            headers=as_user,
+            json={"name": "Class of 2026", "items": [{"jobId": job_id, "quantity": 1}]},
+        )
+    )
+    order = _created(
+        http.post(
+            "/api/orders",
+            headers=as_user,
+            json={
+                "addressId": address["id"],
+                "items": [{"productId": product["id"], "quantity": 2}],
+            },
+        )
+    )
+    return World(
+        url=service.url,
+        admin_token=admin,
+        user_token=user,
+        job_id=job_id,
+        asset_id=asset["id"],
+        font_id=font["id"],
+        project_id=project["id"],
+        template_id=template_id,
+        product_id=product["id"],
+        address_id=address["id"],
+        design_list_id=design_list["id"],
+        order_id=order["id"],
+    )

@@ -3,6 +3,7 @@ event stream (a stream that stays open; its own tests are in tests/wordclouds): 
 checks (no server error, documented statuses, content types and bodies, negative data
 rejected, positive data accepted, ...), with the tokens each operation declares and real ids
 of resources made through the API."""
+
 import json
 import os
 
@@ -24,29 +25,48 @@ HEAVY = ["2xx", "400", "404", "422"]
 # The same examples on every run, so that a run fails for a change, not for a rare example
 # drawn that day (two such finds, U+001D as a name and a query parameter given twice, were
 # fixed when they came up). CONTRACT_RANDOM=1 draws new examples, to look for more.
-CONFIG = SchemathesisConfig.from_dict({
-    "generation": {"max-examples": 12, "database": "none",
-                   "deterministic": os.environ.get("CONTRACT_RANDOM") != "1"},
-    "phases": {"stateful": {"enabled": False}},
-    "operations": [
-        {"include-operation-id": operation,
-         "checks": {"positive_data_acceptance": {"expected-statuses": HEAVY}}}
-        for operation in ("jobs_custom.svg_retrieve", "jobs_analyze_line_spacing_create",
-                          "projects_render.png_retrieve", "projects_render.svg_retrieve")
-    ] + [
-        # The admin token's absence is 403 `invalid or missing token` on /find (not 401).
-        {"include-operation-id": "jobs_find_retrieve",
-         "checks": {"missing_required_header": {"enabled": False}}},
-    ] + [
-        # Form-only bodies whose fields are free text: a form sends every value as text, so a
-        # number or a one-item list generated as "not a string" arrives as a valid name.
-        {"include-operation-id": operation,
-         "checks": {"negative_data_rejection": {"enabled": False}}}
-        for operation in ("assets_create", "assets_from_job_create", "fonts_create")
-    ],
-})
-SVG = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">'
-       '<path d="M10 10h80v80h-80z" fill="#C0392B"/></svg>')
+CONFIG = SchemathesisConfig.from_dict(
+    {
+        "generation": {
+            "max-examples": 12,
+            "database": "none",
+            "deterministic": os.environ.get("CONTRACT_RANDOM") != "1",
+        },
+        "phases": {"stateful": {"enabled": False}},
+        "operations": [
+            {
+                "include-operation-id": operation,
+                "checks": {"positive_data_acceptance": {"expected-statuses": HEAVY}},
+            }
+            for operation in (
+                "jobs_custom.svg_retrieve",
+                "jobs_analyze_line_spacing_create",
+                "projects_render.png_retrieve",
+                "projects_render.svg_retrieve",
+            )
+        ]
+        + [
+            # The admin token's absence is 403 `invalid or missing token` on /find (not 401).
+            {
+                "include-operation-id": "jobs_find_retrieve",
+                "checks": {"missing_required_header": {"enabled": False}},
+            },
+        ]
+        + [
+            # Form-only bodies whose fields are free text: a form sends every value as text, so a
+            # number or a one-item list generated as "not a string" arrives as a valid name.
+            {
+                "include-operation-id": operation,
+                "checks": {"negative_data_rejection": {"enabled": False}},
+            }
+            for operation in ("assets_create", "assets_from_job_create", "fonts_create")
+        ],
+    }
+)
+SVG = (
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">'
+    '<path d="M10 10h80v80h-80z" fill="#C0392B"/></svg>'
+)
 
 
 def _schema() -> dict:
@@ -58,7 +78,8 @@ def _schema() -> dict:
 
 SCHEMA = _schema()
 schema = schemathesis.openapi.from_dict(SCHEMA, config=CONFIG).exclude(
-    path="/api/jobs/{job_id}/events")
+    path="/api/jobs/{job_id}/events"
+)
 
 
 def test_the_schema_tested_is_the_one_served(world: World):
@@ -68,9 +89,14 @@ def test_the_schema_tested_is_the_one_served(world: World):
 
 # Path parameter -> the World attribute holding a real id of that kind.
 REAL_IDS = {
-    "job_id": "job_id", "asset_id": "asset_id", "font_id": "font_id",
-    "project_id": "project_id", "product_id": "product_id", "address_id": "address_id",
-    "design_list_id": "design_list_id", "order_id": "order_id",
+    "job_id": "job_id",
+    "asset_id": "asset_id",
+    "font_id": "font_id",
+    "project_id": "project_id",
+    "product_id": "product_id",
+    "address_id": "address_id",
+    "design_list_id": "design_list_id",
+    "order_id": "order_id",
 }
 
 
@@ -93,8 +119,11 @@ def _real(case, world: World) -> None:
     body = case.body if isinstance(case.body, dict) else None
     if body is None:
         return
-    files = {"name_list": names_xlsx_bytes, "mask_image": mask_png_bytes,
-             "font_file": SMALL_FONT.read_bytes}
+    files = {
+        "name_list": names_xlsx_bytes,
+        "mask_image": mask_png_bytes,
+        "font_file": SMALL_FONT.read_bytes,
+    }
     for field, make in files.items():
         if field in body:
             body[field] = make()
@@ -107,16 +136,16 @@ def _real(case, world: World) -> None:
     if "template_id" in body:
         body["template_id"] = world.template_id
     if "stickers" in body:
-        body["stickers"] = json.dumps([{"asset_id": world.asset_id, "x": 0, "y": 0,
-                                        "width": 50, "height": 50}])
+        body["stickers"] = json.dumps(
+            [{"asset_id": world.asset_id, "x": 0, "y": 0, "width": 50, "height": 50}]
+        )
     if "svg" in body:
         body["svg"] = SVG
     if "addressId" in body:
         body["addressId"] = world.address_id
     if "designListId" in body and body["designListId"] is not None:
         body["designListId"] = world.design_list_id
-    designs = {"jobId": world.job_id, "projectId": world.project_id,
-               "productId": world.product_id}
+    designs = {"jobId": world.job_id, "projectId": world.project_id, "productId": world.product_id}
     for item in body.get("items") or []:
         for key in designs.keys() & item.keys():
             item[key] = designs[key]

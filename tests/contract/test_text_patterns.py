@@ -1,7 +1,8 @@
-"""The patterns the schema gives text inputs say exactly what DRF's text fields accept: a
+r"""The patterns the schema gives text inputs say exactly what DRF's text fields accept: a
 generated client that checks a value against them is never refused for it. The patterns are
 ECMA regular expressions, checked here with Python's, so they must not use the escapes whose
 meaning differs between the two (`\s` is not the same white space in ECMA and in Python)."""
+
 import re
 
 import pytest

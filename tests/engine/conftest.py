@@ -38,8 +38,9 @@ def ring_mask(path, size=(360, 300), *, mode="RGB", fmt="PNG", transparent=False
 def names_file(tmp_path):
     """A factory: ``names_file(names, **kwargs)`` writes an .xlsx and returns its path."""
     counter = iter(range(1000))
-    return lambda names, **kwargs: write_names(tmp_path / f"names{next(counter)}.xlsx", names,
-                                               **kwargs)
+    return lambda names, **kwargs: write_names(
+        tmp_path / f"names{next(counter)}.xlsx", names, **kwargs
+    )
 
 
 @pytest.fixture(scope="session")

@@ -19,19 +19,31 @@ from wordclouds.engine.raster import coverage
 from .test_shaping import CORPUS
 
 INTER = fontpkg_inter.ROOT / "files" / "Inter[opsz,wght].ttf"  # a variable font
-LATIN = ["Łukasz Żółć", "Antonín Dvořák", "Bobby Bauer", "Quentin Ødegaard", "Agnès Bø",
-         "Kaspar Hauser", "ABBA 8080", "Renée & Co"]
+LATIN = [
+    "Łukasz Żółć",
+    "Antonín Dvořák",
+    "Bobby Bauer",
+    "Quentin Ødegaard",
+    "Agnès Bø",
+    "Kaspar Hauser",
+    "ABBA 8080",
+    "Renée & Co",
+]
 SIZE = 160
 
 
 def _inks(svg: str, width: int, height: int) -> dict[str, np.ndarray]:
     """The SVG's ink (alpha 0–1) as drawn by resvg and by cairosvg."""
     by_resvg = Image.open(io.BytesIO(bytes(resvg_py.svg_to_bytes(svg_string=svg))))
-    by_cairo = Image.open(io.BytesIO(cairosvg.svg2png(bytestring=svg.encode(),
-                                                      output_width=width,
-                                                      output_height=height)))
-    return {name: np.asarray(image.convert("RGBA"), dtype=float)[..., 3] / 255
-            for name, image in (("resvg", by_resvg), ("cairosvg", by_cairo))}
+    by_cairo = Image.open(
+        io.BytesIO(
+            cairosvg.svg2png(bytestring=svg.encode(), output_width=width, output_height=height)
+        )
+    )
+    return {
+        name: np.asarray(image.convert("RGBA"), dtype=float)[..., 3] / 255
+        for name, image in (("resvg", by_resvg), ("cairosvg", by_cairo))
+    }
 
 
 def _iou(a: np.ndarray, b: np.ndarray) -> float:
@@ -44,10 +56,18 @@ def inter_run(tmp_path_factory, request):
 
     folder = tmp_path_factory.mktemp("inter")
     out = folder / "out"
-    generate(names_path=write_names(folder / "names.xlsx", LATIN), out_dir=out,
-             params={"WIDTH": 900, "HEIGHT": 500, "SEED": 2, "BACKGROUND_COLOR": "transparent",
-                     "MIN_FONT_SIZE": 30},
-             font_path=INTER)
+    generate(
+        names_path=write_names(folder / "names.xlsx", LATIN),
+        out_dir=out,
+        params={
+            "WIDTH": 900,
+            "HEIGHT": 500,
+            "SEED": 2,
+            "BACKGROUND_COLOR": "transparent",
+            "MIN_FONT_SIZE": 30,
+        },
+        font_path=INTER,
+    )
     return out
 
 
@@ -58,8 +78,9 @@ def test_no_contour_runs_inside_a_letters_ink(font):
     for name in LATIN + ([] if font else CORPUS):
         outline = word_outline(name, typeface, vertical=False, style="")
         left, top, width, height = outline.box(SIZE)
-        ink = coverage(outline.polygon, outline.contour_ends, SIZE, left - 4, top - 4,
-                       height + 8, width + 8)
+        ink = coverage(
+            outline.polygon, outline.contour_ends, SIZE, left - 4, top - 4, height + 8, width + 8
+        )
         # When each edge of every contour is probed a pixel and a half to either side at a
         # quarter, half and three quarters of its length
         inside = []
@@ -88,8 +109,9 @@ def test_no_contour_runs_inside_a_letters_ink(font):
 def test_even_odd_and_non_zero_readings_of_the_svg_agree(inter_run):
     svg = (inter_run / "wordcloud.svg").read_text()
     even_odd = svg.replace("<path ", '<path fill-rule="evenodd" ')
-    for non_zero, by_even_odd in zip(_inks(svg, 900, 500).values(),
-                                     _inks(even_odd, 900, 500).values()):
+    for non_zero, by_even_odd in zip(
+        _inks(svg, 900, 500).values(), _inks(even_odd, 900, 500).values()
+    ):
         assert _iou(non_zero, by_even_odd) >= 0.999
 
 
@@ -97,9 +119,17 @@ def test_the_svg_and_the_png_agree_on_every_corpus_name(tmp_path):
     from .conftest import write_names
 
     out = tmp_path / "out"
-    generate(names_path=write_names(tmp_path / "names.xlsx", CORPUS), out_dir=out,
-             params={"WIDTH": 1600, "HEIGHT": 1200, "SEED": 5, "MIN_FONT_SIZE": 14,
-                     "BACKGROUND_COLOR": "transparent"})
+    generate(
+        names_path=write_names(tmp_path / "names.xlsx", CORPUS),
+        out_dir=out,
+        params={
+            "WIDTH": 1600,
+            "HEIGHT": 1200,
+            "SEED": 5,
+            "MIN_FONT_SIZE": 14,
+            "BACKGROUND_COLOR": "transparent",
+        },
+    )
     png = np.asarray(Image.open(out / "wordcloud.png"), dtype=float)[..., 3] / 255
     svg = (out / "wordcloud.svg").read_text()
     paths = dict(re.findall(r'<path id="(w\d+)" fill="[^"]+" d="([^"]*)"/>', svg))

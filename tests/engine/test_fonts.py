@@ -1,7 +1,6 @@
 import pytest
 
-from wordclouds.engine import InputError, check_font, default_font_path
-from wordclouds.engine import check_drawable
+from wordclouds.engine import InputError, check_drawable, check_font, default_font_path
 from wordclouds.engine.fonts import DEFAULT_FACE, choose_face, load_typeface, open_face
 from wordclouds.engine.names import Name
 from wordclouds.engine.shaping import itemize
@@ -27,7 +26,10 @@ def test_a_run_the_chosen_font_lacks_takes_the_first_chain_font_that_covers_it(l
     runs = itemize("Anna 王 Łukasz", typeface)
     # Then the ASCII run keeps the chosen font and the others take whole chain fonts
     assert [(run.script, run.face.family) for run in runs] == [
-        ("Latin", typeface.primary.family), ("Han", "Noto Sans CJK SC"), ("Latin", "Noto Sans")]
+        ("Latin", typeface.primary.family),
+        ("Han", "Noto Sans CJK SC"),
+        ("Latin", "Noto Sans"),
+    ]
     assert check_font(latin_font).face_count == 1
 
 

@@ -13,7 +13,13 @@ import shapely
 from PIL import Image
 
 from wordclouds.engine import (
-    STAGES, generate, load_mask, parse_params, path_contours, placement_outlines)
+    STAGES,
+    generate,
+    load_mask,
+    parse_params,
+    path_contours,
+    placement_outlines,
+)
 
 from .conftest import ink, ring_mask, write_names
 
@@ -26,8 +32,10 @@ PARAMS = {"MODE": "IMAGE", "SEED": 7, "FONT_COLOR": "#000000", "MARGIN": 2}
 
 
 def cjk_names(count):
-    return [SURNAMES[i % len(SURNAMES)] + GIVEN[(i * 7) % len(GIVEN)] + GIVEN[i % 13]
-            for i in range(count)]
+    return [
+        SURNAMES[i % len(SURNAMES)] + GIVEN[(i * 7) % len(GIVEN)] + GIVEN[i % 13]
+        for i in range(count)
+    ]
 
 
 NAMES = cjk_names(70) + LATIN + MIXED + ["王伟", "王伟", "Alice", LONG]
@@ -39,17 +47,27 @@ def run(tmp_path_factory):
     names_path = write_names(base / "names.xlsx", NAMES)
     mask_path = ring_mask(base / "ring.png", size=(640, 520))
     calls = []
-    metrics = generate(names_path=names_path, out_dir=base / "out", params=PARAMS,
-                       mask_path=mask_path,
-                       progress=lambda *call: calls.append(call))
+    metrics = generate(
+        names_path=names_path,
+        out_dir=base / "out",
+        params=PARAMS,
+        mask_path=mask_path,
+        progress=lambda *call: calls.append(call),
+    )
     db = sqlite3.connect(base / "out" / "positions.db")
     db.row_factory = sqlite3.Row
     rows = [dict(r) for r in db.execute("SELECT * FROM words ORDER BY id")]
     meta = dict(db.execute("SELECT key, value FROM meta"))
     db.close()
     mask = load_mask(mask_path, params=parse_params(PARAMS))
-    return {"out": base / "out", "metrics": metrics, "calls": calls, "rows": rows,
-            "meta": meta, "mask": mask}
+    return {
+        "out": base / "out",
+        "metrics": metrics,
+        "calls": calls,
+        "rows": rows,
+        "meta": meta,
+        "mask": mask,
+    }
 
 
 def test_every_name_is_placed(run):
@@ -60,8 +78,13 @@ def test_every_name_is_placed(run):
 
 def test_the_five_artifacts_are_complete(run):
     files = sorted(p.name for p in run["out"].iterdir())
-    assert files == ["metrics.json", "positions.db", "wordcloud-stroke.svg", "wordcloud.png",
-                     "wordcloud.svg"]
+    assert files == [
+        "metrics.json",
+        "positions.db",
+        "wordcloud-stroke.svg",
+        "wordcloud.png",
+        "wordcloud.svg",
+    ]
     assert json.loads((run["out"] / "metrics.json").read_text()) == run["metrics"]
 
 
@@ -69,7 +92,9 @@ def test_no_ink_outside_the_mask_or_the_word_boxes(run):
     png = ink(Image.open(run["out"] / "wordcloud.png")) > 0
     boxes = np.zeros_like(png)
     for r in run["rows"]:
-        boxes[r["box_y"]:r["box_y"] + r["box_height"], r["box_x"]:r["box_x"] + r["box_width"]] = 1
+        boxes[
+            r["box_y"] : r["box_y"] + r["box_height"], r["box_x"] : r["box_x"] + r["box_width"]
+        ] = 1
     assert png.any()
     assert not (png & ~run["mask"].inside).any()
     assert not (png & ~boxes).any()
@@ -89,8 +114,10 @@ def test_each_box_holds_its_own_outline_and_stays_on_the_canvas(run):
 
 
 def test_no_two_words_are_closer_than_the_margin(run):
-    words = [shapely.MultiLineString([np.vstack([c, c[:1]]) for c in path_contours(d, 0.05)])
-             for _, d in placement_outlines(run["out"] / "positions.db")]
+    words = [
+        shapely.MultiLineString([np.vstack([c, c[:1]]) for c in path_contours(d, 0.05)])
+        for _, d in placement_outlines(run["out"] / "positions.db")
+    ]
     tree = shapely.STRtree(words)
     pairs = tree.query(words, predicate="dwithin", distance=PARAMS["MARGIN"] - 0.25)
     assert [(a, b) for a, b in pairs.T if a != b] == []
@@ -123,7 +150,9 @@ def test_the_png_agrees_with_the_rasterised_svg(run):
     big = np.zeros_like(painted, dtype=bool)
     for r in run["rows"]:
         if r["font_size"] >= 24:
-            big[r["ink_y"]:r["ink_y"] + r["ink_height"], r["ink_x"]:r["ink_x"] + r["ink_width"]] = 1
+            big[
+                r["ink_y"] : r["ink_y"] + r["ink_height"], r["ink_x"] : r["ink_x"] + r["ink_width"]
+            ] = 1
     a, b = (reference > 0.5) & big, (painted > 0.5) & big
     assert (a & b).sum() / (a | b).sum() >= 0.97
 

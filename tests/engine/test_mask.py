@@ -8,18 +8,22 @@ from .conftest import ring_mask
 
 
 def test_a_ring_has_a_hole_and_keeps_its_size(tmp_path):
-    mask = load_mask(ring_mask(tmp_path / "ring.png"),
-                     params=parse_params({"MODE": "IMAGE", "COLOR_FROM_MASK": True}))
+    mask = load_mask(
+        ring_mask(tmp_path / "ring.png"),
+        params=parse_params({"MODE": "IMAGE", "COLOR_FROM_MASK": True}),
+    )
     assert (mask.width, mask.height) == (360, 300)
     assert mask.inside[150, 30] and not mask.inside[150, 180] and not mask.inside[0, 0]
     assert mask.colors[150, 30].tolist() == [20, 60, 200]
 
 
 def test_transparent_background_and_jpeg_masks(tmp_path):
-    transparent = load_mask(ring_mask(tmp_path / "t.png", transparent=True),
-                            params=parse_params({"MODE": "IMAGE"}))
-    jpeg = load_mask(ring_mask(tmp_path / "m.jpg", fmt="JPEG"),
-                     params=parse_params({"MODE": "IMAGE"}))
+    transparent = load_mask(
+        ring_mask(tmp_path / "t.png", transparent=True), params=parse_params({"MODE": "IMAGE"})
+    )
+    jpeg = load_mask(
+        ring_mask(tmp_path / "m.jpg", fmt="JPEG"), params=parse_params({"MODE": "IMAGE"})
+    )
     for mask in (transparent, jpeg):
         assert mask.inside[150, 30] and not mask.inside[150, 180] and not mask.inside[2, 2]
     assert abs(transparent.area - jpeg.area) < 0.02 * jpeg.area

@@ -7,8 +7,7 @@ from wordclouds.engine import names as names_module
 
 
 def test_cells_are_cleaned_and_duplicates_kept(names_file):
-    path = names_file(["  王  小明 ", 12.0, None, "Ana\u0301", "王 小明", 3.5, "x" * 100],
-                      column=2)
+    path = names_file(["  王  小明 ", 12.0, None, "Ana\u0301", "王 小明", 3.5, "x" * 100], column=2)
     names = read_names(path, column=2, skip_rows=1)
     assert [n.text for n in names] == ["王 小明", "12", "Aná", "王 小明", "3.5", "x" * 100]
     assert [n.row for n in names] == [2, 3, 5, 6, 7, 8]
@@ -26,10 +25,13 @@ def test_an_empty_column_is_rejected(names_file):
         read_names(path, column=3, skip_rows=1)
 
 
-@pytest.mark.parametrize("content", [
-    b"not a spreadsheet at all",
-    b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 512,  # an .xls (OLE2) renamed
-])
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"not a spreadsheet at all",
+        b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 512,  # an .xls (OLE2) renamed
+    ],
+)
 def test_unreadable_files_are_rejected(tmp_path, content):
     path = tmp_path / "names.xlsx"
     path.write_bytes(content)

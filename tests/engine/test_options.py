@@ -27,8 +27,12 @@ def words(out):
 
 def run(tmp_path, names_file, names, params, **kwargs):
     out = tmp_path / "out"
-    metrics = generate(names_path=names_file(names), out_dir=out,
-                       params={"WIDTH": 400, "HEIGHT": 300, "SEED": 1, **params}, **kwargs)
+    metrics = generate(
+        names_path=names_file(names),
+        out_dir=out,
+        params={"WIDTH": 400, "HEIGHT": 300, "SEED": 1, **params},
+        **kwargs,
+    )
     return out, metrics
 
 
@@ -36,12 +40,18 @@ def test_the_same_seed_gives_the_same_words_table(tmp_path, names_file):
     path = names_file(CJK * 3)
     tables = []
     for attempt in range(2):
-        generate(names_path=path, out_dir=tmp_path / str(attempt),
-                 params={"WIDTH": 400, "HEIGHT": 300, "SEED": 42})
+        generate(
+            names_path=path,
+            out_dir=tmp_path / str(attempt),
+            params={"WIDTH": 400, "HEIGHT": 300, "SEED": 42},
+        )
         tables.append(words(tmp_path / str(attempt)))
     assert tables[0] == tables[1]
-    generate(names_path=path, out_dir=tmp_path / "other",
-             params={"WIDTH": 400, "HEIGHT": 300, "SEED": 43})
+    generate(
+        names_path=path,
+        out_dir=tmp_path / "other",
+        params={"WIDTH": 400, "HEIGHT": 300, "SEED": 43},
+    )
     assert words(tmp_path / "other") != tables[0]
 
 
@@ -51,16 +61,14 @@ def test_one_name_alone(tmp_path, names_file):
 
 
 def test_a_hundred_character_cjk_name(tmp_path, names_file):
-    long_name = ("王李张刘陈杨黄赵周吴" * 10)
-    out, metrics = run(tmp_path, names_file, [long_name, "李娜"],
-                       {"WIDTH": 1000, "HEIGHT": 140})
+    long_name = "王李张刘陈杨黄赵周吴" * 10
+    out, metrics = run(tmp_path, names_file, [long_name, "李娜"], {"WIDTH": 1000, "HEIGHT": 140})
     assert [r["name"] for r in words(out)] == [long_name, "李娜"]
 
 
 def test_names_that_cannot_fit_fail_with_the_count_and_advice(tmp_path, names_file):
     with pytest.raises(LayoutError) as caught:
-        run(tmp_path, names_file, CJK * 40, {"WIDTH": 100, "HEIGHT": 100,
-                                             "MIN_FONT_SIZE": 12})
+        run(tmp_path, names_file, CJK * 40, {"WIDTH": 100, "HEIGHT": 100, "MIN_FONT_SIZE": 12})
     message = str(caught.value)
     assert " of 320 names did not fit" in message
     assert "larger canvas" in message and "MIN_FONT_SIZE" in message
@@ -71,14 +79,20 @@ def test_retries_are_told_and_counts_never_go_back_within_an_attempt(tmp_path, n
     # Given names that do not fit, so that every attempt is made
     events = []
     with pytest.raises(LayoutError):
-        run(tmp_path, names_file, CJK * 40, {"WIDTH": 100, "HEIGHT": 100},
-            progress=lambda stage, percent, message: events.append((stage, percent, message)))
-    placing = [(percent, message) for stage, percent, message in events
-               if stage == "placing_words"]
+        run(
+            tmp_path,
+            names_file,
+            CJK * 40,
+            {"WIDTH": 100, "HEIGHT": 100},
+            progress=lambda stage, percent, message: events.append((stage, percent, message)),
+        )
+    placing = [(percent, message) for stage, percent, message in events if stage == "placing_words"]
     # Then each retry says which attempt it is and why
     retries = [m for _, m in placing if "retrying" in m]
-    assert retries == [f"attempt {n} of 4: retrying with smaller words ({m.split('(')[1]}"
-                       for n, m in zip((2, 3, 4), retries)]
+    assert retries == [
+        f"attempt {n} of 4: retrying with smaller words ({m.split('(')[1]}"
+        for n, m in zip((2, 3, 4), retries)
+    ]
     # And the percent never goes down, nor the count of placed names within an attempt
     assert [p for p, _ in placing] == sorted(p for p, _ in placing)
     counts = {}
@@ -103,22 +117,35 @@ def test_transparent_background_gives_rgba(tmp_path, names_file):
 
 def test_colours_come_from_the_mask_image(tmp_path, names_file):
     mask = ring_mask(tmp_path / "ring.jpg", size=(500, 400), fmt="JPEG")
-    out, _ = run(tmp_path, names_file, CJK * 2,
-                 {"MODE": "IMAGE", "COLOR_FROM_MASK": True, "WIDTH": 500, "HEIGHT": 400},
-                 mask_path=mask)
+    out, _ = run(
+        tmp_path,
+        names_file,
+        CJK * 2,
+        {"MODE": "IMAGE", "COLOR_FROM_MASK": True, "WIDTH": 500, "HEIGHT": 400},
+        mask_path=mask,
+    )
     for row in words(out):
-        red, green, blue = (int(row["color"][i:i + 2], 16) for i in (1, 3, 5))
+        red, green, blue = (int(row["color"][i : i + 2], 16) for i in (1, 3, 5))
         assert blue > 150 and red < 80  # the ring is (20, 60, 200)
 
 
 def test_a_transparent_png_mask(tmp_path, names_file):
     mask = ring_mask(tmp_path / "ring.png", size=(500, 400), transparent=True)
-    out, metrics = run(tmp_path, names_file, CJK * 2,
-                       {"MODE": "IMAGE", "WIDTH": 500, "HEIGHT": 400}, mask_path=mask)
+    out, metrics = run(
+        tmp_path,
+        names_file,
+        CJK * 2,
+        {"MODE": "IMAGE", "WIDTH": 500, "HEIGHT": 400},
+        mask_path=mask,
+    )
     assert metrics["names_placed"] == 16
     for row in words(out):  # nothing in the hole in the middle
-        assert not (row["box_x"] > 180 and row["box_x"] + row["box_width"] < 320
-                    and row["box_y"] > 150 and row["box_y"] + row["box_height"] < 250)
+        assert not (
+            row["box_x"] > 180
+            and row["box_x"] + row["box_width"] < 320
+            and row["box_y"] > 150
+            and row["box_y"] + row["box_height"] < 250
+        )
 
 
 @pytest.mark.parametrize("style", ["stack", "rotate"])
@@ -140,8 +167,7 @@ def test_auto_stacks_cjk_and_rotates_latin(tmp_path, names_file):
 
 
 def test_missing_characters_are_drawn_with_the_default_font(tmp_path, names_file, latin_font):
-    out, metrics = run(tmp_path, names_file, ["Anna 王", "李娜", "Bob"], {},
-                       font_path=latin_font)
+    out, metrics = run(tmp_path, names_file, ["Anna 王", "李娜", "Bob"], {}, font_path=latin_font)
     assert metrics["font"]["file"] == "latin-only.otf"
     rows = {row["name"]: d for row, d in placement_outlines(out / "positions.db", latin_font)}
     assert set(rows) == {"Anna 王", "李娜", "Bob"}
@@ -158,10 +184,16 @@ def test_repetitions_fill_leftover_space(tmp_path, names_file):
 
 
 def test_stroke_weights_follow_font_size(tmp_path, names_file):
-    out, _ = run(tmp_path, names_file, CJK + ["Alexander the Great"],
-                 {"ENABLE_STROKE_WEIGHTS": True, "STROKE_WIDTH": 2})
-    widths = [float(w) for w in
-              re.findall(r'stroke-width="([^"]+)"', (out / "wordcloud-stroke.svg").read_text())]
+    out, _ = run(
+        tmp_path,
+        names_file,
+        CJK + ["Alexander the Great"],
+        {"ENABLE_STROKE_WEIGHTS": True, "STROKE_WIDTH": 2},
+    )
+    widths = [
+        float(w)
+        for w in re.findall(r'stroke-width="([^"]+)"', (out / "wordcloud-stroke.svg").read_text())
+    ]
     sizes = [r["font_size"] for r in words(out)]
     assert widths == [float(f"{2 * size / statistics.median(sizes):.3g}") for size in sizes]
     assert len(set(widths)) > 1
@@ -169,8 +201,18 @@ def test_stroke_weights_follow_font_size(tmp_path, names_file):
 
 def test_command_line(tmp_path, names_file, capsys):
     names = names_file(CJK)
-    assert main([str(names), "--params", '{"WIDTH": 300, "HEIGHT": 200}',
-                 "--out", str(tmp_path / "cli")]) == 0
+    assert (
+        main(
+            [
+                str(names),
+                "--params",
+                '{"WIDTH": 300, "HEIGHT": 200}',
+                "--out",
+                str(tmp_path / "cli"),
+            ]
+        )
+        == 0
+    )
     assert len(list((tmp_path / "cli").iterdir())) == 5
     assert main([str(names), "--params", '{"SEED": "x"}', "--out", str(tmp_path / "bad")]) == 2
     error = capsys.readouterr().err

@@ -10,37 +10,83 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from wordclouds.engine import shaping
 from wordclouds.engine.fonts import DEFAULT_FACE, fallback_fonts, load_typeface
 from wordclouds.engine.raster import coverage, flatten
-from wordclouds.engine import shaping
 from wordclouds.engine.shaping import script_of, shape_text
 
 CORPUS = [
     # Latin with Extended-A/B, Vietnamese stacked marks, decomposed combining marks
-    "Łukasz Żółć", "Antonín Dvořák", "Şükrü Çağlar", "Nguyễn Thị Minh Khai", "Søren Ærø",
-    "José María Núñez", "Ǆemal Ǧoković", "Jürgen Müller-Weiß", "Zoe\u0308 Ba\u0301rbara",
-    "Đặng Văn Lâm", "Ægir Þórsson", "Chloë Brontë",
+    "Łukasz Żółć",
+    "Antonín Dvořák",
+    "Şükrü Çağlar",
+    "Nguyễn Thị Minh Khai",
+    "Søren Ærø",
+    "José María Núñez",
+    "Ǆemal Ǧoković",
+    "Jürgen Müller-Weiß",
+    "Zoe\u0308 Ba\u0301rbara",
+    "Đặng Văn Lâm",
+    "Ægir Þórsson",
+    "Chloë Brontë",
     # Greek, Cyrillic
-    "Αλέξανδρος Παπαδόπουλος", "Ελένη Οικονόμου", "Наталья Иванова",
-    "Дмитрий Шостакович", "Ґанна Їжакевич",
+    "Αλέξανδρος Παπαδόπουλος",
+    "Ελένη Οικονόμου",
+    "Наталья Иванова",
+    "Дмитрий Шостакович",
+    "Ґанна Їжакевич",
     # Arabic, Hebrew (right to left, joined)
-    "محمد علي", "فاطمة الزهراء", "عبد الله بن عمر", "شريف", "שלום כהן", "דוד בן גוריון",
+    "محمد علي",
+    "فاطمة الزهراء",
+    "عبد الله بن عمر",
+    "شريف",
+    "שלום כהן",
+    "דוד בן גוריון",
     "מרים",
     # Thai, Devanagari, Tamil, Telugu, Khmer (marks, reordering, conjuncts)
-    "สมชาย ใจดี", "ประยุทธ์", "प्रिया शर्मा", "अर्जुन कृष्ण", "தமிழ்செல்வன்", "கார்த்திக்",
-    "వెంకటేశ్వర", "శ్రీనివాస్", "សុខា", "ចាន់ធីតា",
+    "สมชาย ใจดี",
+    "ประยุทธ์",
+    "प्रिया शर्मा",
+    "अर्जुन कृष्ण",
+    "தமிழ்செல்வன்",
+    "கார்த்திக்",
+    "వెంకటేశ్వర",
+    "శ్రీనివాస్",
+    "សុខា",
+    "ចាន់ធីតា",
     # Chinese, Japanese kana, Korean
-    "王小明", "欧阳娜娜", "司马懿", "さくら", "ラーメン太郎", "ジョン・スミス", "김민준", "이서연",
+    "王小明",
+    "欧阳娜娜",
+    "司马懿",
+    "さくら",
+    "ラーメン太郎",
+    "ジョン・スミス",
+    "김민준",
+    "이서연",
     # Emoji: single, with variation selector, skin tone, ZWJ sequences, flags
-    "😀 Lily", "❤️ Anna", "👍🏽 Tom", "👨\u200d👩\u200d👧", "🇨🇳 王芳", "🇵🇱 Ola", "🌸さくら🌸",
+    "😀 Lily",
+    "❤️ Anna",
+    "👍🏽 Tom",
+    "👨\u200d👩\u200d👧",
+    "🇨🇳 王芳",
+    "🇵🇱 Ola",
+    "🌸さくら🌸",
     "👩\u200d💻 Mei",
     # Mixed scripts
-    "Anna 王", "Ali محمد", "Иван Smith", "李 Lee", "Sarah שרה", "Ωmega Łódź", "Ken 김",
+    "Anna 王",
+    "Ali محمد",
+    "Иван Smith",
+    "李 Lee",
+    "Sarah שרה",
+    "Ωmega Łódź",
+    "Ken 김",
     "Priya प्रिया",
     # Long names
     "Maria Anna Sophia Katharina von Hohenzollern-Sigmaringen",
-    "Ahmad bin Muhammad bin Abdullah Al-Rashidi", "أبو عبد الله محمد بن موسى الخوارزمي",
-    "Wolfeschlegelsteinhausenbergerdorff", "欧阳修 Ouyang Xiu 醉翁",
+    "Ahmad bin Muhammad bin Abdullah Al-Rashidi",
+    "أبو عبد الله محمد بن موسى الخوارزمي",
+    "Wolfeschlegelsteinhausenbergerdorff",
+    "欧阳修 Ouyang Xiu 醉翁",
 ]
 SIZE = 96  # px per em: large enough that one pixel of alignment is a small share of a stroke
 
@@ -60,14 +106,31 @@ def pango(tmp_path_factory):
         (folder / "fonts" / path.name).symlink_to(path)
     (folder / "fonts.conf").write_text(
         f'<?xml version="1.0"?><fontconfig><dir>{folder / "fonts"}</dir>'
-        f'<cachedir>{folder / "cache"}</cachedir></fontconfig>')
+        f"<cachedir>{folder / 'cache'}</cachedir></fontconfig>"
+    )
     env = {**os.environ, "FONTCONFIG_FILE": str(folder / "fonts.conf")}
 
     def draw(markup: str) -> np.ndarray:
         out = folder / "out.png"
-        subprocess.run(["pango-view", "--markup", "--dpi=72", "--hinting=none", "--hint-metrics=off",
-                        "--subpixel-positions", "--margin=8", "-q", "-o", str(out), f"--font=Noto Sans {SIZE}", f"--text={markup}"],
-                       env=env, check=True, timeout=60)
+        subprocess.run(
+            [
+                "pango-view",
+                "--markup",
+                "--dpi=72",
+                "--hinting=none",
+                "--hint-metrics=off",
+                "--subpixel-positions",
+                "--margin=8",
+                "-q",
+                "-o",
+                str(out),
+                f"--font=Noto Sans {SIZE}",
+                f"--text={markup}",
+            ],
+            env=env,
+            check=True,
+            timeout=60,
+        )
         return 1 - np.asarray(Image.open(out).convert("L"), dtype=float) / 255
 
     return draw
@@ -75,7 +138,7 @@ def pango(tmp_path_factory):
 
 def _crop(ink: np.ndarray) -> np.ndarray:
     rows, cols = np.flatnonzero(ink.max(axis=1) > 0.25), np.flatnonzero(ink.max(axis=0) > 0.25)
-    return ink[rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1]
+    return ink[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1]
 
 
 def aligned_iou(a: np.ndarray, b: np.ndarray) -> float:
@@ -84,14 +147,15 @@ def aligned_iou(a: np.ndarray, b: np.ndarray) -> float:
     a, b = _crop(a), _crop(b)
     height, width = max(a.shape[0], b.shape[0]) + 2, max(a.shape[1], b.shape[1]) + 2
     canvas_a = np.zeros((height, width))
-    canvas_a[1:1 + a.shape[0], 1:1 + a.shape[1]] = a
+    canvas_a[1 : 1 + a.shape[0], 1 : 1 + a.shape[1]] = a
     best = 0.0
     for dy in range(3):
         for dx in range(3):
             canvas_b = np.zeros((height, width))
-            canvas_b[dy:dy + b.shape[0], dx:dx + b.shape[1]] = b[:height - dy, :width - dx]
-            best = max(best, np.minimum(canvas_a, canvas_b).sum()
-                       / np.maximum(canvas_a, canvas_b).sum())
+            canvas_b[dy : dy + b.shape[0], dx : dx + b.shape[1]] = b[: height - dy, : width - dx]
+            best = max(
+                best, np.minimum(canvas_a, canvas_b).sum() / np.maximum(canvas_a, canvas_b).sum()
+            )
     return best
 
 
@@ -108,7 +172,8 @@ def test_every_character_of_a_name_is_drawn(name, typeface):
         for glyph in glyphs:
             blank = not glyph.face.glyph(glyph.gid).codes.size
             assert not (blank and glyph.advance and not name[glyph.cluster].isspace()), (
-                f"blank advance for {unicodedata.name(name[glyph.cluster])}")
+                f"blank advance for {unicodedata.name(name[glyph.cluster])}"
+            )
 
 
 @pytest.mark.parametrize("name", CORPUS)
@@ -120,14 +185,15 @@ def test_the_drawing_matches_pango_in_the_same_fonts(name, typeface, pango):
         # draws that run's text in the same font. Runs are compared one by one because
         # Pango moves a run's baseline by the script it infers for neighbouring symbols
         # (an emoji next to kana sits 0.04 em higher than next to Latin).
-        text = html.escape(name[run.start:run.end])
+        text = html.escape(name[run.start : run.end])
         theirs = pango(f'<span font_family="{run.face.family}">{text}</span>')
         ours = [g for g in glyphs if run.start <= g.cluster < run.end]
         # Then the ink agrees, with the drawings aligned to a quarter pixel (thin strokes
         # such as the emoji outlines lose much of their overlap at half a pixel)
-        best = max(aligned_iou(_draw(ours, (dx / 4, dy / 4)), theirs)
-                   for dx in range(4) for dy in range(4))
-        assert best >= 0.9, name[run.start:run.end]
+        best = max(
+            aligned_iou(_draw(ours, (dx / 4, dy / 4)), theirs) for dx in range(4) for dy in range(4)
+        )
+        assert best >= 0.9, name[run.start : run.end]
 
 
 def test_right_to_left_runs_are_ordered_by_the_bidi_algorithm(typeface):
@@ -152,13 +218,15 @@ def _draw(glyphs, shift) -> np.ndarray:
 
 
 def test_the_command_line_refuses_an_undrawable_name_with_the_same_sentence(
-        names_file, tmp_path, capsys):
+    names_file, tmp_path, capsys
+):
     from wordclouds.engine.__main__ import main
 
     names = names_file(["Anna", "Bo\ue000b"])
     assert main([str(names), "--out", str(tmp_path / "out")]) == 2
     assert capsys.readouterr().err.startswith(
-        'error: name_list row 3: "Bo\ue000b" has characters no font can draw (U+E000)')
+        'error: name_list row 3: "Bo\ue000b" has characters no font can draw (U+E000)'
+    )
     assert not (tmp_path / "out").exists()
 
 
@@ -189,17 +257,22 @@ def test_the_fast_path_gives_what_harfbuzz_gives(typeface, monkeypatch):
     for (glyphs, runs, advance), (expected, expected_runs, expected_advance) in zip(fast, shaped):
         assert [g.gid for g in glyphs] == [g.gid for g in expected]
         assert [(g.x, g.y, g.advance) for g in glyphs] == [
-            pytest.approx((g.x, g.y, g.advance)) for g in expected]
+            pytest.approx((g.x, g.y, g.advance)) for g in expected
+        ]
         assert [(r.start, r.end, r.script) for r in runs] == [
-            (r.start, r.end, r.script) for r in expected_runs]
+            (r.start, r.end, r.script) for r in expected_runs
+        ]
         assert advance == pytest.approx(expected_advance)
 
 
 def test_metrics_count_names_per_script_and_font(names_file, tmp_path):
     from wordclouds.engine import generate
 
-    metrics = generate(names_path=names_file(["王小明", "Anna 王", "محمد", "Łukasz"]),
-                       out_dir=tmp_path / "out", params={"WIDTH": 400, "HEIGHT": 300, "SEED": 1})
+    metrics = generate(
+        names_path=names_file(["王小明", "Anna 王", "محمد", "Łukasz"]),
+        out_dir=tmp_path / "out",
+        params={"WIDTH": 400, "HEIGHT": 300, "SEED": 1},
+    )
     assert metrics["scripts"] == {
         "Arabic": {"names": 1, "fonts": {"Noto Sans Arabic": 1}},
         "Han": {"names": 2, "fonts": {"Noto Sans CJK SC": 2}},

@@ -1,6 +1,7 @@
 """The real converter process on a free loopback port, and the real readers the exported
 files are checked with: Ghostscript (renders the PostScript), resvg (renders the SVG) and
 Scribus's legacy-AI importer (parses the Illustrator body, ignoring the prolog)."""
+
 import os
 import subprocess
 import sys
@@ -37,7 +38,9 @@ def converter_process():
     port = free_port()
     process = subprocess.Popen(
         [sys.executable, str(BASE_DIR / "manage.py"), "runconverter", "--port", str(port)],
-        cwd=BASE_DIR, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        cwd=BASE_DIR,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     try:
         wait_until_up(f"http://127.0.0.1:{port}/health", process)

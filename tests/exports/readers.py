@@ -2,6 +2,7 @@
 the .ai through its prolog, Scribus imports the .ai body as Illustrator's (prolog skipped)
 and saves its own document, which is read back here. None of them shares code with the
 converter."""
+
 import io
 import os
 import subprocess
@@ -21,9 +22,14 @@ INK_THRESHOLD = 200  # a pixel is ink when its darkest channel is below this
 
 
 def render_svg(svg: str, *, zoom: float = 2.0) -> np.ndarray:
-    png = resvg_py.svg_to_bytes(svg_string=svg, background="#ffffff", zoom=zoom,
-                                skip_system_fonts=True, font_files=[str(bundled_font_path())],
-                                font_family="Noto Sans CJK SC")
+    png = resvg_py.svg_to_bytes(
+        svg_string=svg,
+        background="#ffffff",
+        zoom=zoom,
+        skip_system_fonts=True,
+        font_files=[str(bundled_font_path())],
+        font_family="Noto Sans CJK SC",
+    )
     return np.asarray(Image.open(io.BytesIO(bytes(png))).convert("RGB"))
 
 
@@ -36,10 +42,25 @@ def render_ai(data: bytes, *, width: int, height: int, dpi: float = 192.0) -> np
     with tempfile.TemporaryDirectory() as folder:
         source, target = Path(folder) / "in.ai", Path(folder) / "out.png"
         source.write_bytes(data)
-        subprocess.run(["gs", "-q", "-dSAFER", "-dBATCH", "-dNOPAUSE", "-sDEVICE=png16m",
-                        f"-r{dpi * factor}", f"-g{width * factor}x{height * factor}",
-                        f"-sOutputFile={target}", "-c", "0 0 .setfilladjust2 false setstrokeadjust",
-                        "-f", str(source)], check=True, timeout=120)
+        subprocess.run(
+            [
+                "gs",
+                "-q",
+                "-dSAFER",
+                "-dBATCH",
+                "-dNOPAUSE",
+                "-sDEVICE=png16m",
+                f"-r{dpi * factor}",
+                f"-g{width * factor}x{height * factor}",
+                f"-sOutputFile={target}",
+                "-c",
+                "0 0 .setfilladjust2 false setstrokeadjust",
+                "-f",
+                str(source),
+            ],
+            check=True,
+            timeout=120,
+        )
         fine = np.asarray(Image.open(target).convert("RGB"), dtype=np.float32)
     return fine.reshape(height, factor, width, factor, 3).mean(axis=(1, 3)).round().astype(np.uint8)
 
@@ -84,10 +105,21 @@ def scribus_import(files: list[bytes]) -> list[list[ScribusItem]]:
             (folder / f"{index}.ai").write_bytes(data)
             jobs.append(f"{folder / f'{index}.ai'}\t{folder / f'{index}.sla'}")
         (folder / "script.py").write_text(_SCRIBUS_SCRIPT)
-        env = dict(os.environ, QT_QPA_PLATFORM="offscreen", AI_JOBS="\n".join(jobs),
-                   HOME=str(folder), XDG_RUNTIME_DIR=str(folder))
-        subprocess.run(["scribus", "-g", "-ns", "-py", str(folder / "script.py")], env=env,
-                       check=True, timeout=180, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        env = dict(
+            os.environ,
+            QT_QPA_PLATFORM="offscreen",
+            AI_JOBS="\n".join(jobs),
+            HOME=str(folder),
+            XDG_RUNTIME_DIR=str(folder),
+        )
+        subprocess.run(
+            ["scribus", "-g", "-ns", "-py", str(folder / "script.py")],
+            env=env,
+            check=True,
+            timeout=180,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         return [_read_sla(folder / f"{index}.sla") for index in range(len(files))]
 
 
@@ -102,11 +134,13 @@ def _read_sla(path: Path) -> list[ScribusItem]:
         kind = _KINDS.get(element.get("PTYPE"))
         if kind is None:
             continue
-        items.append(ScribusItem(
-            kind=kind,
-            fill=colours.get(element.get("PCOLOR", "None")),
-            stroke=colours.get(element.get("PCOLOR2", "None")),
-            even_odd=element.get("fillRule", "1") == "1",
-            contours=element.get("path", "").count("M"),
-        ))
+        items.append(
+            ScribusItem(
+                kind=kind,
+                fill=colours.get(element.get("PCOLOR", "None")),
+                stroke=colours.get(element.get("PCOLOR2", "None")),
+                even_odd=element.get("fillRule", "1") == "1",
+                contours=element.get("path", "").count("M"),
+            )
+        )
     return items

@@ -1,4 +1,5 @@
 """Each conversion runs in a child process with a memory and a time limit."""
+
 import json
 import os
 import subprocess
@@ -9,11 +10,15 @@ from django.conf import settings
 from exports import converter
 from tests.exports.samples import svg_document
 
-MANY_CIRCLES = svg_document("".join(f'<circle cx="{i % 100}" cy="{i // 100}" r="3"/>' for i in range(20000)))
+MANY_CIRCLES = svg_document(
+    "".join(f'<circle cx="{i % 100}" cy="{i // 100}" r="3"/>' for i in range(20000))
+)
 
 
 def test_a_conversion_answers_the_file():
-    status, body = converter.convert_isolated(svg_document('<rect width="5" height="5"/>').encode(), title="a.ai")
+    status, body = converter.convert_isolated(
+        svg_document('<rect width="5" height="5"/>').encode(), title="a.ai"
+    )
     assert status == 200 and body.startswith(b"%!PS-Adobe-3.0\n")
 
 
@@ -39,8 +44,14 @@ def test_a_conversion_over_the_memory_limit_is_stopped():
         "status, body = converter.convert_isolated(MANY_CIRCLES.encode(), title='a.ai')\n"
         "print(json.dumps([status, json.loads(body)]))\n"
     )
-    result = subprocess.run([sys.executable, "-c", script], cwd=settings.BASE_DIR, capture_output=True,
-                            text=True, timeout=120, env={**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"})
+    result = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=settings.BASE_DIR,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"},
+    )
     assert json.loads(result.stdout.splitlines()[-1]) == [422, {"detail": converter.TOO_BIG}]
 
 

@@ -1,6 +1,7 @@
 """Word-cloud SVGs from the engine and custom.svg in each fill style convert faithfully:
 Ghostscript renders the .ai like resvg renders the SVG, and Scribus finds one object per
 placed name."""
+
 import re
 import shutil
 import uuid
@@ -13,8 +14,20 @@ from tests.exports.readers import ink_iou, render_ai, render_svg, scribus_import
 from wordclouds import engine
 from wordclouds.selectors import jobs_root
 
-NAMES = ["李雷", "韩梅梅", "Anna Berg", "王芳", "Chloé", "张伟", "Dmitri", "刘洋", "Émile", "陈静",
-         "杨光", "赵敏"]
+NAMES = [
+    "李雷",
+    "韩梅梅",
+    "Anna Berg",
+    "王芳",
+    "Chloé",
+    "张伟",
+    "Dmitri",
+    "刘洋",
+    "Émile",
+    "陈静",
+    "杨光",
+    "赵敏",
+]
 
 
 @pytest.fixture(scope="module")
@@ -24,8 +37,11 @@ def cloud(tmp_path_factory):
     for row, name in enumerate(["name", *NAMES], start=1):
         workbook.active.cell(row=row, column=1, value=name)
     workbook.save(folder / "names.xlsx")
-    engine.generate(names_path=folder / "names.xlsx", out_dir=folder / "out",
-                    params={"WIDTH": 400, "HEIGHT": 300, "SEED": 7})
+    engine.generate(
+        names_path=folder / "names.xlsx",
+        out_dir=folder / "out",
+        params={"WIDTH": 400, "HEIGHT": 300, "SEED": 7},
+    )
     return folder / "out"
 
 
@@ -42,8 +58,10 @@ def test_engine_svg_renders_the_same(cloud, kind):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("query", ["fill=fill", "fill=dot", "fill=line&line_angle=30", "fill=ring",
-                                   "fill=dot&stroke=true"])
+@pytest.mark.parametrize(
+    "query",
+    ["fill=fill", "fill=dot", "fill=line&line_angle=30", "fill=ring", "fill=dot&stroke=true"],
+)
 def test_custom_svg_of_each_fill_style_renders_the_same(api, cloud, query):
     # given the finished job's folder (a record-less folder is a successful job)
     job_id = uuid.uuid4().hex
@@ -61,4 +79,5 @@ def test_scribus_finds_every_name(cloud):
     words = re.findall(r'<path[^>]*fill="(#[0-9A-Fa-f]{6})"', svg)
     assert len(words) >= len(NAMES)
     assert [item.fill for item in items if item.fill != (255, 255, 255)] == [
-        tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5)) for colour in words]
+        tuple(int(colour[i : i + 2], 16) for i in (1, 3, 5)) for colour in words
+    ]

@@ -1,5 +1,6 @@
 """The .ai draws what the SVG draws: resvg renders the SVG, Ghostscript renders the .ai at
 the same pixel size, and their ink agrees (intersection over union >= 0.97)."""
+
 import pytest
 
 from exports.converter import convert

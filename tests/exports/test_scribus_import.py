@@ -1,5 +1,6 @@
 """A reader that skips the prolog and parses the Illustrator body itself: Scribus's
 legacy-AI importer, run headless, finds the right objects, colours and fill rules."""
+
 import re
 
 import pytest
@@ -8,13 +9,17 @@ from exports.converter import convert
 from tests.exports.readers import ScribusItem, scribus_import
 from tests.exports.samples import fill_styles, svg_document
 
-SHAPES = svg_document("""
+SHAPES = svg_document(
+    """
   <rect x="5" y="5" width="30" height="20" fill="#ff0000"/>
   <path fill-rule="evenodd" fill="#0000ff" d="M40 5 h40 v40 h-40 z M50 15 h20 v20 h-20 z"/>
   <polyline points="5,60 20,45 35,60" fill="none" stroke="#008000" stroke-width="3"/>
   <circle cx="60" cy="70" r="12" fill="#ffcc00" stroke="#333333" stroke-width="2"/>
   <text x="5" y="95" font-size="20" fill="#660099">回A</text>
-""", 100, 100)
+""",
+    100,
+    100,
+)
 
 
 @pytest.fixture(scope="module")
@@ -38,8 +43,9 @@ def test_each_shape_is_one_object_with_its_colours_and_fill_rule(imported):
     ]
 
 
-@pytest.mark.parametrize("style, fill, stroke", [("dots", (204, 34, 51), None),
-                                                 ("rings", None, (34, 51, 204))])
+@pytest.mark.parametrize(
+    "style, fill, stroke", [("dots", (204, 34, 51), None), ("rings", None, (34, 51, 204))]
+)
 def test_every_dot_of_a_fill_style_is_imported(imported, style, fill, stroke):
     items, documents = imported
     circles = len(re.findall("<circle", documents[style]))

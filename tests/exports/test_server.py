@@ -1,4 +1,5 @@
 """The converter process itself: loopback only, size limit, health."""
+
 import httpx
 import pytest
 from django.core.management import CommandError, call_command
@@ -12,7 +13,9 @@ def test_runconverter_refuses_a_non_loopback_address(host):
 
 @pytest.mark.e2e
 def test_the_converter_refuses_a_body_over_the_limit_before_reading_it(converter, settings):
-    response = httpx.post(f"{converter}/convert", content=b" " * (settings.SVG_EXPORT_MAX_BYTES + 1))
+    response = httpx.post(
+        f"{converter}/convert", content=b" " * (settings.SVG_EXPORT_MAX_BYTES + 1)
+    )
     assert response.status_code == 413
     assert response.json() == {"detail": "svg exceeds 25 MB"}
     assert httpx.get(f"{converter}/health").json() == {"status": "ok"}

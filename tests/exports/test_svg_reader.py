@@ -1,4 +1,5 @@
 """The SVG reader: geometry, transforms, viewports, styles and what it refuses."""
+
 import pytest
 from PIL import ImageColor
 
@@ -22,8 +23,10 @@ def test_transform_lists_compose_left_to_right():
 
 def test_nested_group_transforms_and_the_viewbox_reach_the_page_in_points():
     # given a 200 px wide viewport onto a 100-unit viewBox, and two nested translations
-    svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100" viewBox="0 0 100 50">'
-           '<g transform="translate(10 0)"><g transform="translate(0 5)"><rect width="1" height="1"/></g></g></svg>')
+    svg = (
+        '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100" viewBox="0 0 100 50">'
+        '<g transform="translate(10 0)"><g transform="translate(0 5)"><rect width="1" height="1"/></g></g></svg>'
+    )
     drawing = read_svg(svg.encode())
     # then the page is 150 x 75 pt and the rect starts at (10, 5) * 2 px * 0.75 pt/px
     assert (drawing.width, drawing.height) == (150.0, 75.0)
@@ -40,20 +43,26 @@ def test_absolute_units_keep_their_size():
 
 
 def test_style_attribute_beats_presentation_attribute_and_values_inherit():
-    [first, second] = shapes_of('<g fill="#00ff00" stroke="blue" stroke-width="4">'
-                                '<rect width="5" height="5" fill="red" style="fill: #0000ff"/>'
-                                '<rect width="5" height="5" stroke="currentColor" color="rgb(100%, 0%, 0%)"/></g>')
+    [first, second] = shapes_of(
+        '<g fill="#00ff00" stroke="blue" stroke-width="4">'
+        '<rect width="5" height="5" fill="red" style="fill: #0000ff"/>'
+        '<rect width="5" height="5" stroke="currentColor" color="rgb(100%, 0%, 0%)"/></g>'
+    )
     assert first.fill == (0.0, 0.0, 1.0) and first.stroke == (0.0, 0.0, 1.0)
     assert second.fill == (0.0, 1.0, 0.0) and second.stroke == (1.0, 0.0, 0.0)
     assert second.stroke_width == pytest.approx(4 * 0.75)
 
 
 def test_stroke_parameters_are_read_and_scaled_with_the_transform():
-    [shape] = shapes_of('<path d="M0 0 H10" fill="none" stroke="#abc" stroke-width="2" transform="scale(3)" '
-                        'stroke-linecap="round" stroke-linejoin="bevel" stroke-miterlimit="7" '
-                        'stroke-dasharray="1 2 3" stroke-dashoffset="1"/>')
+    [shape] = shapes_of(
+        '<path d="M0 0 H10" fill="none" stroke="#abc" stroke-width="2" transform="scale(3)" '
+        'stroke-linecap="round" stroke-linejoin="bevel" stroke-miterlimit="7" '
+        'stroke-dasharray="1 2 3" stroke-dashoffset="1"/>'
+    )
     scale = 3 * 0.75
-    assert shape.fill is None and shape.stroke == pytest.approx((0xaa / 255, 0xbb / 255, 0xcc / 255))
+    assert shape.fill is None and shape.stroke == pytest.approx(
+        (0xAA / 255, 0xBB / 255, 0xCC / 255)
+    )
     assert shape.stroke_width == pytest.approx(2 * scale)
     assert (shape.linecap, shape.linejoin, shape.miterlimit) == (1, 2, 7.0)
     assert shape.dash == pytest.approx([v * scale for v in (1, 2, 3, 1, 2, 3)])
@@ -61,10 +70,15 @@ def test_stroke_parameters_are_read_and_scaled_with_the_transform():
 
 
 def test_hidden_and_unpainted_elements_draw_nothing():
-    assert shapes_of('<rect width="5" height="5" display="none"/>'
-                     '<g visibility="hidden"><rect width="5" height="5"/></g>'
-                     '<rect width="5" height="5" fill="none"/>'
-                     '<rect width="0" height="5"/>') == []
+    assert (
+        shapes_of(
+            '<rect width="5" height="5" display="none"/>'
+            '<g visibility="hidden"><rect width="5" height="5"/></g>'
+            '<rect width="5" height="5" fill="none"/>'
+            '<rect width="0" height="5"/>'
+        )
+        == []
+    )
 
 
 def test_rounded_rect_radii_are_clamped_to_half_the_side():
@@ -75,8 +89,10 @@ def test_rounded_rect_radii_are_clamped_to_half_the_side():
 
 
 def test_use_is_expanded_with_its_offset():
-    [original, copy] = shapes_of('<defs><circle id="c" r="2"/></defs><use href="#c" x="1"/>'
-                                 '<use xlink:href="#c" x="10" y="20"/>')
+    [original, copy] = shapes_of(
+        '<defs><circle id="c" r="2"/></defs><use href="#c" x="1"/>'
+        '<use xlink:href="#c" x="10" y="20"/>'
+    )
     assert copy.subpaths[0].start == original.subpaths[0].start
     assert copy.matrix[4] - original.matrix[4] == pytest.approx(9 * 0.75)
 
@@ -98,15 +114,18 @@ def test_not_svg_is_invalid(svg):
         read_svg(svg)
 
 
-@pytest.mark.parametrize("body, found", [
-    ('<rect width="5" height="5" fill="rgba(0,0,0,0.5)"/>', "opacity"),
-    ('<rect width="5" height="5" fill="#0008"/>', "opacity"),
-    ('<rect width="5" height="5" fill="url(#nowhere)"/>', "paint server"),
-    ('<path d="M0 0 L5 5" marker-end="url(#m)"/>', "marker"),
-    ('<style>rect { fill: red }</style>', "style sheet"),
-    ('<foreignObject/>', "foreignObject"),
-    ('<rect width="5" height="5" opacity="0.4" fill-opacity="0.2"/>', "fill-opacity, opacity"),
-])
+@pytest.mark.parametrize(
+    "body, found",
+    [
+        ('<rect width="5" height="5" fill="rgba(0,0,0,0.5)"/>', "opacity"),
+        ('<rect width="5" height="5" fill="#0008"/>', "opacity"),
+        ('<rect width="5" height="5" fill="url(#nowhere)"/>', "paint server"),
+        ('<path d="M0 0 L5 5" marker-end="url(#m)"/>', "marker"),
+        ("<style>rect { fill: red }</style>", "style sheet"),
+        ("<foreignObject/>", "foreignObject"),
+        ('<rect width="5" height="5" opacity="0.4" fill-opacity="0.2"/>', "fill-opacity, opacity"),
+    ],
+)
 def test_unsupported_content_is_named(body, found):
     with pytest.raises(Unprocessable, match=f"^svg uses unsupported content: {found}$"):
         shapes_of(body)
@@ -114,8 +133,6 @@ def test_unsupported_content_is_named(body, found):
 
 def test_opacity_of_one_is_fine():
     assert len(shapes_of('<rect width="5" height="5" opacity="1" fill-opacity="100%"/>')) == 1
-
-
 
 
 def test_colour_names_read_the_same_after_pillow_has_parsed_them():

@@ -1,4 +1,5 @@
 """POST /api/exports/ai through the web API, forwarding to the real converter process."""
+
 import pytest
 
 from tests.exports.samples import FORBIDDEN, HAND_MADE, svg_document
@@ -55,11 +56,14 @@ def test_a_postscript_client_is_served_too(api, converter):
 
 
 @pytest.mark.e2e
-@pytest.mark.parametrize("raw, header", [
-    ("../../etc/pass\"wd.AI", 'attachment; filename="pass_wd.ai"'),
-    ("", 'attachment; filename="wordcloud.ai"'),
-    ("词云.ai", "attachment; filename=\"__.ai\"; filename*=UTF-8''%E8%AF%8D%E4%BA%91.ai"),
-])
+@pytest.mark.parametrize(
+    "raw, header",
+    [
+        ('../../etc/pass"wd.AI', 'attachment; filename="pass_wd.ai"'),
+        ("", 'attachment; filename="wordcloud.ai"'),
+        ("词云.ai", "attachment; filename=\"__.ai\"; filename*=UTF-8''%E8%AF%8D%E4%BA%91.ai"),
+    ],
+)
 def test_the_download_name_is_sanitised(api, converter, raw, header):
     response = export(api, SQUARE, filename=raw)
     assert response.status_code == 200
@@ -84,7 +88,9 @@ def test_malformed_svg_is_400(api, converter, svg):
 
 @pytest.mark.e2e
 @pytest.mark.parametrize("feature", sorted(FORBIDDEN))
-def test_each_unsupported_feature_is_422_naming_it_and_writes_nothing(api, converter, media_root, feature):
+def test_each_unsupported_feature_is_422_naming_it_and_writes_nothing(
+    api, converter, media_root, feature
+):
     # given an SVG that uses one feature the legacy format cannot hold
     svg = svg_document(FORBIDDEN[feature])
     # when it is exported
@@ -126,11 +132,17 @@ def test_billion_laughs_is_refused_and_the_converter_keeps_answering(api, conver
 
 
 @pytest.mark.e2e
-@pytest.mark.parametrize("svg, found", [
-    (LOCAL_FILE_ENTITY, "XML entity declarations"),
-    (LOCAL_FILE_USE, "external reference"),
-    (svg_document('<image href="file:///etc/passwd" width="5" height="5"/>'), "external reference, image"),
-])
+@pytest.mark.parametrize(
+    "svg, found",
+    [
+        (LOCAL_FILE_ENTITY, "XML entity declarations"),
+        (LOCAL_FILE_USE, "external reference"),
+        (
+            svg_document('<image href="file:///etc/passwd" width="5" height="5"/>'),
+            "external reference, image",
+        ),
+    ],
+)
 def test_local_file_references_are_refused(api, converter, svg, found):
     response = export(api, svg)
     assert response.status_code == 422
@@ -142,9 +154,11 @@ def test_local_file_references_are_refused(api, converter, svg, found):
 @pytest.mark.e2e
 def test_a_declared_encoding_and_the_svg_11_doctype_are_fine(api, converter):
     # given the text of a document that once was GB2312, with the SVG 1.1 DOCTYPE
-    svg = ('<?xml version="1.0" encoding="GB2312"?>\n'
-           '<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">\n'
-           + svg_document('<text x="5" y="50" font-size="40">词云</text>'))
+    svg = (
+        '<?xml version="1.0" encoding="GB2312"?>\n'
+        '<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">\n'
+        + svg_document('<text x="5" y="50" font-size="40">词云</text>')
+    )
     # when it is exported; then the Chinese text is drawn (two glyphs, not mojibake)
     response = export(api, svg)
     assert response.status_code == 200

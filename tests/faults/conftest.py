@@ -20,8 +20,9 @@ class WholeService(Service):
         super().__init__(folder, template, CONVERTER_PORT=free_port(), **environment)
 
     def start(self) -> "WholeService":
-        self.web = self._spawn("web", [sys.executable, "manage.py", "runall",
-                                       "--port", str(self.port)])
+        self.web = self._spawn(
+            "web", [sys.executable, "manage.py", "runall", "--port", str(self.port)]
+        )
         self._wait_healthy()
         return self
 

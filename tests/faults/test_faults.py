@@ -1,6 +1,7 @@
 """Faults with real processes (`manage.py runall`: daphne, the supervised django-q2 cluster,
 the converter): a worker process killed idle or busy, the converter killed, the whole
 service restarted with jobs queued and running. Nothing needs a manual step."""
+
 import os
 import signal
 import time
@@ -40,7 +41,8 @@ def test_a_killed_idle_worker_does_not_stall_later_jobs(whole_service, names_xls
 
 
 def test_a_killed_busy_worker_fails_its_job_with_a_sentence_and_the_next_runs(
-        whole_service, names_xlsx):
+    whole_service, names_xlsx
+):
     service = whole_service(**FAST_STALE)
     busy_job = service.submit(names_xlsx(sample_names(20000)), BIG)
     running = service.wait_for(busy_job, lambda job: job["status"] != "queued", timeout=60)
@@ -72,8 +74,10 @@ def test_a_killed_converter_answers_502_then_works_again(whole_service):
 def test_a_restart_runs_queued_jobs_and_fails_running_ones(whole_service, names_xlsx):
     service = whole_service(**FAST_STALE)
     running_job = service.submit(names_xlsx(sample_names(20000)), BIG)
-    assert service.wait_for(running_job, lambda job: job["status"] != "queued",
-                            timeout=60)["status"] == "running"
+    assert (
+        service.wait_for(running_job, lambda job: job["status"] != "queued", timeout=60)["status"]
+        == "running"
+    )
     queued = [service.submit(names_xlsx([f"Name {i}", "Anna"]), SMALL) for i in range(3)]
     assert all(service.job(job_id)["status"] == "queued" for job_id in queued)
 

@@ -1,6 +1,7 @@
 """The hostile-input suite's service (real daphne + supervised worker) and its checks: the
 status and a short JSON `{"detail"}` with the CORS header, nothing created (rows and files),
 and /api/health answering quickly while the hostile request is being handled."""
+
 import io
 import json
 import os
@@ -36,9 +37,12 @@ REQUEST_BODY_MAX_BYTES = 60 * MB
 
 @pytest.fixture(scope="package")
 def service(tmp_path_factory, database_template):
-    started = Service(tmp_path_factory.mktemp("hostile"), database_template,
-                      HEAVY_TIME_LIMIT_SECONDS=10,
-                      REQUEST_BODY_MAX_BYTES=REQUEST_BODY_MAX_BYTES)
+    started = Service(
+        tmp_path_factory.mktemp("hostile"),
+        database_template,
+        HEAVY_TIME_LIMIT_SECONDS=10,
+        REQUEST_BODY_MAX_BYTES=REQUEST_BODY_MAX_BYTES,
+    )
     try:
         yield started.start()
     finally:
@@ -49,23 +53,40 @@ def row_counts(service: Service) -> dict[str, int]:
     url = service.database.url
     if url.startswith("sqlite"):
         with sqlite3.connect(url.removeprefix("sqlite:///")) as connection:
-            tables = [name for (name,) in connection.execute(
-                "SELECT name FROM sqlite_master WHERE type='table'")]
-            return {table: connection.execute(f'SELECT count(*) FROM "{table}"').fetchone()[0]
-                    for table in tables if not table.startswith(BACKGROUND_TABLES)}
+            tables = [
+                name
+                for (name,) in connection.execute(
+                    "SELECT name FROM sqlite_master WHERE type='table'"
+                )
+            ]
+            return {
+                table: connection.execute(f'SELECT count(*) FROM "{table}"').fetchone()[0]
+                for table in tables
+                if not table.startswith(BACKGROUND_TABLES)
+            }
     import psycopg
 
     with psycopg.connect(url) as connection:
-        tables = [name for (name,) in connection.execute(
-            "SELECT tablename FROM pg_tables WHERE schemaname='public'")]
-        return {table: connection.execute(f'SELECT count(*) FROM "{table}"').fetchone()[0]
-                for table in tables if not table.startswith(BACKGROUND_TABLES)}
+        tables = [
+            name
+            for (name,) in connection.execute(
+                "SELECT tablename FROM pg_tables WHERE schemaname='public'"
+            )
+        ]
+        return {
+            table: connection.execute(f'SELECT count(*) FROM "{table}"').fetchone()[0]
+            for table in tables
+            if not table.startswith(BACKGROUND_TABLES)
+        }
 
 
 def media_files(service: Service) -> set[str]:
     root = service.folder / "media"
-    return {str(path.relative_to(root)) for path in root.rglob("*")
-            if path.is_file() and ".worker" not in path.parts}
+    return {
+        str(path.relative_to(root))
+        for path in root.rglob("*")
+        if path.is_file() and ".worker" not in path.parts
+    }
 
 
 class Refusal:
@@ -92,8 +113,11 @@ def state(service: Service) -> tuple[dict[str, int], set[str]]:
 def assert_unchanged(service: Service, before: tuple[dict[str, int], set[str]]) -> None:
     rows, files = before
     after = row_counts(service)
-    assert after == rows, {table: (rows.get(table), count) for table, count in after.items()
-                           if rows.get(table) != count}
+    assert after == rows, {
+        table: (rows.get(table), count)
+        for table, count in after.items()
+        if rows.get(table) != count
+    }
     assert media_files(service) == files, "the request left files behind"
 
 
@@ -147,12 +171,14 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.write_line(
             f"health while hostile requests ran: {len(seconds)} probes, "
             f"p50 {statistics.median(seconds) * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms, "
-            f"max {seconds[-1] * 1000:.0f} ms; slowest:")
+            f"max {seconds[-1] * 1000:.0f} ms; slowest:"
+        )
         for seconds, test in probes[:5]:
             terminalreporter.write_line(f"  {seconds * 1000:.0f} ms in {test}")
     for test, seconds in SLOW_TRIES:
         terminalreporter.write_line(
-            f"sent again after a {seconds * 1000:.0f} ms probe (not counted above): {test}")
+            f"sent again after a {seconds * 1000:.0f} ms probe (not counted above): {test}"
+        )
 
 
 def _current_test() -> str:
@@ -160,8 +186,9 @@ def _current_test() -> str:
 
 
 def _health_fast(refusal: Refusal) -> bool:
-    return all(status == 200 and seconds < HEALTH_WITHIN_SECONDS
-               for seconds, status in refusal.probes)
+    return all(
+        status == 200 and seconds < HEALTH_WITHIN_SECONDS for seconds, status in refusal.probes
+    )
 
 
 def assert_health_fast(refusal: Refusal) -> None:
@@ -181,8 +208,9 @@ def get(service, path, *, headers=None, **kwargs):
 def _encoded(method, service, path, headers, kwargs):
     """A request whose body (form, JSON, multipart or parts) is encoded now and sent later by
     the callable returned: the probes made meanwhile measure the server, not this process."""
-    request = httpx.Request(method, f"{service.url}{path}",
-                            headers={**ORIGIN, **(headers or {})}, **kwargs)
+    request = httpx.Request(
+        method, f"{service.url}{path}", headers={**ORIGIN, **(headers or {})}, **kwargs
+    )
     request.read()
 
     def send() -> httpx.Response:

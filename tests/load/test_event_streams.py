@@ -2,6 +2,7 @@
 and worker processes): every client gets every event in order and `end`, nothing errs,
 /api/health keeps answering, and the database connections stay bounded (a stream holds no
 connection between its reads). Runs in CI's PostgreSQL + Redis pass only."""
+
 import asyncio
 import os
 import statistics
@@ -16,9 +17,12 @@ from tests.wordclouds.conftest import names_xlsx, sample_names  # noqa: F401  (a
 pytestmark = [
     pytest.mark.e2e,
     pytest.mark.skipif(
-        not (os.environ.get("DATABASE_URL", "").startswith("postgres")
-             and os.environ.get("REDIS_URL")),
-        reason="needs PostgreSQL (DATABASE_URL) and Redis (REDIS_URL)"),
+        not (
+            os.environ.get("DATABASE_URL", "").startswith("postgres")
+            and os.environ.get("REDIS_URL")
+        ),
+        reason="needs PostgreSQL (DATABASE_URL) and Redis (REDIS_URL)",
+    ),
 ]
 CLIENTS = 500
 JOB = {"WIDTH": 1500, "HEIGHT": 1500, "SEED": 2, "N_REPETITIONS": 2}
@@ -49,7 +53,8 @@ def connections_of(database_url: str) -> int:
     name = database_url.rsplit("/", 1)[1]
     with psycopg.connect(os.environ["DATABASE_URL"], autocommit=True) as connection:
         return connection.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE datname = %s", (name,)).fetchone()[0]
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = %s", (name,)
+        ).fetchone()[0]
 
 
 async def watch_connections(database_url: str, stop: asyncio.Event, counts: list):
@@ -75,8 +80,10 @@ def test_500_streams_of_one_running_job(tmp_path, database_template, names_xlsx)
     p99 = statistics.quantiles(latencies, n=100)[98]
     # The latency is a measurement (docs/benchmarks.md: 130-190 ms on a quiet machine); the
     # bound only catches a return of the stalls (seconds) that streams once caused.
-    print(f"health p99 {p99 * 1000:.0f} ms over {len(latencies)} probes; "
-          f"database connections at most {max(counts)}")
+    print(
+        f"health p99 {p99 * 1000:.0f} ms over {len(latencies)} probes; "
+        f"database connections at most {max(counts)}"
+    )
     assert p99 < 1.0
     assert stored["status"]["status"] == "success", stored["status"]
     expected = list(range(1, stored["recent_events"][-1]["id"] + 1))

@@ -3,6 +3,7 @@ worker, converter) on loopback, with static files collected as the set-up collec
 
 The browser may reach the service only: every request to another host is aborted and
 recorded, and a test fails if any was attempted (the pages load nothing from outside)."""
+
 import os
 import subprocess
 import sys
@@ -26,9 +27,13 @@ expect.set_options(timeout=WAIT_MS)
 def static_root(tmp_path_factory) -> Path:
     """STATIC_ROOT filled by collectstatic, as `make run` and `make test` do."""
     root = tmp_path_factory.mktemp("static")
-    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity",
-                    "0"], cwd=BASE_DIR, env={**os.environ, "STATIC_ROOT": str(root)},
-                   check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity", "0"],
+        cwd=BASE_DIR,
+        env={**os.environ, "STATIC_ROOT": str(root)},
+        check=True,
+        capture_output=True,
+    )
     return root
 
 
@@ -57,8 +62,9 @@ def browser():
 @pytest.fixture
 def page(browser, service):
     """A fresh browser tab whose network stops at the service."""
-    context = browser.new_context(base_url=service.url, accept_downloads=True,
-                                  viewport={"width": 1280, "height": 900})
+    context = browser.new_context(
+        base_url=service.url, accept_downloads=True, viewport={"width": 1280, "height": 900}
+    )
     outside = []
 
     def guard(route):

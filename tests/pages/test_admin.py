@@ -1,5 +1,6 @@
 """The admin in a real browser: its CSS and icons load from the service, and the index, a
 job page and an order page come out styled, with the previews staff work from."""
+
 import subprocess
 import sys
 
@@ -34,14 +35,17 @@ def shop(service, tmp_path_factory):
     """A finished job, a staff user, and an order of that job's poster, in the service's
     database."""
     names = name_list(tmp_path_factory.mktemp("admin-pages") / "names.xlsx")
-    job_id = service.submit(names, {"WIDTH": 400, "HEIGHT": 300, "SEED": 3,
-                                    "DATA_COL_INDEX": 1})
+    job_id = service.submit(names, {"WIDTH": 400, "HEIGHT": 300, "SEED": 3, "DATA_COL_INDEX": 1})
     job = service.wait_for(job_id, lambda job: job["status"] in ("success", "failed"), 120)
     assert job["status"] == "success", job
     made = subprocess.run(
-        [sys.executable, "manage.py", "shell", "-c", SHOP.format(password=PASSWORD,
-                                                                 job_id=job_id)],
-        cwd=BASE_DIR, env=service.env, check=True, capture_output=True, text=True)
+        [sys.executable, "manage.py", "shell", "-c", SHOP.format(password=PASSWORD, job_id=job_id)],
+        cwd=BASE_DIR,
+        env=service.env,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     return {"job_id": job_id, "order_id": int(made.stdout.split()[-1])}
 
 
@@ -50,8 +54,9 @@ def log_in(page):
     page.get_by_label("Username").fill("staff")
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("link", name="Log out").or_(
-        page.get_by_role("button", name="Log out"))).to_be_visible()
+    expect(
+        page.get_by_role("link", name="Log out").or_(page.get_by_role("button", name="Log out"))
+    ).to_be_visible()
 
 
 def styled(page) -> str:
@@ -66,9 +71,11 @@ def wait_for_image(page, selector: str) -> None:
 
 
 def test_the_admin_css_and_icons_come_from_the_service(service):
-    for path, content_type in (("/static/admin/css/base.css", "text/css"),
-                               ("/static/admin/img/icon-yes.svg", "image/svg+xml"),
-                               ("/static/pages.css", "text/css")):
+    for path, content_type in (
+        ("/static/admin/css/base.css", "text/css"),
+        ("/static/admin/img/icon-yes.svg", "image/svg+xml"),
+        ("/static/pages.css", "text/css"),
+    ):
         response = httpx.get(service.url + path)
         assert response.status_code == 200, path
         assert response.headers["content-type"].startswith(content_type)
@@ -86,7 +93,8 @@ def test_admin_pages_are_styled_with_previews(page, shop, tmp_path):
     expect(page.get_by_alt_text(f"poster of job {shop['job_id']}")).to_be_visible()
     wait_for_image(page, "img[alt^='poster of job']")
     expect(page.get_by_role("link", name="open this job in the studio")).to_have_attribute(
-        "href", f"/?job={shop['job_id']}")
+        "href", f"/?job={shop['job_id']}"
+    )
     expect(page.get_by_text("job finished")).to_be_visible()
     page.screenshot(path=tmp_path / "admin-job.png", full_page=True)
 

@@ -1,6 +1,7 @@
 """The API's own documentation pages, Swagger UI at /api/docs/ and ReDoc at /api/redoc/, in
 Chromium with nothing reachable but the service: every operation of the live schema is shown,
 and Swagger UI's Authorize button gives "Try it out" on /find the admin token."""
+
 import httpx
 import pytest
 
@@ -12,9 +13,12 @@ ADMIN_PASSWORD = "wordcloud-admin"  # the default; the pages' service sets none
 
 def _operation_ids(service) -> list[str]:
     schema = httpx.get(f"{service.url}/api/schema/?format=json", timeout=30).json()
-    return [operation["operationId"] for operations in schema["paths"].values()
-            for operation in operations.values() if isinstance(operation, dict)
-            and "operationId" in operation]
+    return [
+        operation["operationId"]
+        for operations in schema["paths"].values()
+        for operation in operations.values()
+        if isinstance(operation, dict) and "operationId" in operation
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -41,7 +45,9 @@ def _try_find(page, job_id):
 
 def test_swagger_ui_shows_every_operation_and_authorizes_find(page, service, finished_job_id):
     operations = _operation_ids(service)
-    token = httpx.post(f"{service.url}/api/login", json={"password": ADMIN_PASSWORD}).json()["token"]
+    token = httpx.post(f"{service.url}/api/login", json={"password": ADMIN_PASSWORD}).json()[
+        "token"
+    ]
     page.goto("/api/docs/")
     page.wait_for_selector(".swagger-ui .opblock")
     assert page.locator(".swagger-ui .opblock").count() == len(operations)

@@ -1,6 +1,7 @@
 """A browser's EventSource on a finished job (Debian's Chromium): it opens once, gets every
 event and `end`, and its one reconnect after the stream closes is answered 204, which stops
 it for good (the stream's `retry:` sets how soon that reconnect comes)."""
+
 import time
 
 import httpx
@@ -23,15 +24,18 @@ LISTEN = """async ([url, seconds]) => {
 
 
 def test_an_event_source_on_a_finished_job_gets_everything_once(page, service, names_xlsx):
-    job_id = service.submit(names_xlsx(["Anna", "Bruno", "Chloé"]), {"SEED": 1, "WIDTH": 300,
-                                                                     "HEIGHT": 200})
+    job_id = service.submit(
+        names_xlsx(["Anna", "Bruno", "Chloé"]), {"SEED": 1, "WIDTH": 300, "HEIGHT": 200}
+    )
     job = service.wait_for(job_id, lambda job: job["status"] in ("success", "failed"), 120)
     assert job["status"] == "success", job
     last = httpx.get(f"{service.url}/api/jobs/{job_id}/detail").json()["recent_events"][-1]["id"]
     url = f"/api/jobs/{job_id}/events"
     answers = []
-    page.on("response", lambda response: answers.append(response.status)
-            if response.url.endswith(url) else None)
+    page.on(
+        "response",
+        lambda response: answers.append(response.status) if response.url.endswith(url) else None,
+    )
     page.goto("/api/health")
 
     seen = page.evaluate(LISTEN, [url, 8])

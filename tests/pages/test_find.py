@@ -1,6 +1,7 @@
 """The lookup page, used as a person at the event would: type a name, pick it, see the poster
 zoom to it; on a desktop and on a phone with touch. The highlight is checked against the box
 that the job's positions.db holds, scaled the way the poster is on screen."""
+
 import re
 import sqlite3
 import time
@@ -10,8 +11,20 @@ import pytest
 import segno
 from playwright.sync_api import expect
 
-NAMES = ["Anna Berg", "Bruno Costa", "Chloé Dubois", "Li Wei", "Dmitri Egorov", "Li Wei",
-         "Emil Fischer", "Farah Ghani", "Greta Holm", "Hugo Ito", "Ines Jaeger", "Jonas Kim"]
+NAMES = [
+    "Anna Berg",
+    "Bruno Costa",
+    "Chloé Dubois",
+    "Li Wei",
+    "Dmitri Egorov",
+    "Li Wei",
+    "Emil Fischer",
+    "Farah Ghani",
+    "Greta Holm",
+    "Hugo Ito",
+    "Ines Jaeger",
+    "Jonas Kim",
+]
 
 
 @pytest.fixture(scope="module")
@@ -24,7 +37,10 @@ def job(service, tmp_path_factory):
         book.active.append([name])
     book.save(path)
     job_id = service.submit(path, {"WIDTH": 900, "HEIGHT": 600, "SEED": 5})
-    assert service.wait_for(job_id, lambda job: job["status"] in ("success", "failed"), 120)["status"] == "success"
+    assert (
+        service.wait_for(job_id, lambda job: job["status"] in ("success", "failed"), 120)["status"]
+        == "success"
+    )
     return job_id
 
 
@@ -33,14 +49,18 @@ def boxes(service, job_id: str, name: str) -> list[dict]:
     database = service.folder / "media" / "jobs" / job_id / "positions.db"
     with sqlite3.connect(database) as connection:
         rows = connection.execute(
-            "SELECT box_x, box_y, box_width, box_height FROM words WHERE name = ? ORDER BY id", (name,))
+            "SELECT box_x, box_y, box_width, box_height FROM words WHERE name = ? ORDER BY id",
+            (name,),
+        )
         return [dict(zip(("x", "y", "width", "height"), row)) for row in rows]
 
 
 def canvas_width(service, job_id: str) -> float:
     database = service.folder / "media" / "jobs" / job_id / "positions.db"
     with sqlite3.connect(database) as connection:
-        return float(connection.execute("SELECT value FROM meta WHERE key = 'canvas_width'").fetchone()[0])
+        return float(
+            connection.execute("SELECT value FROM meta WHERE key = 'canvas_width'").fetchone()[0]
+        )
 
 
 def assert_highlight_over(page, box: dict, width: float) -> None:
@@ -50,12 +70,18 @@ def assert_highlight_over(page, box: dict, width: float) -> None:
     poster = page.locator("#poster-stage").bounding_box()
     scale = poster["width"] / width
     shown = highlight.bounding_box()
-    expected = {"x": poster["x"] + box["x"] * scale, "y": poster["y"] + box["y"] * scale,
-                "width": box["width"] * scale, "height": box["height"] * scale}
+    expected = {
+        "x": poster["x"] + box["x"] * scale,
+        "y": poster["y"] + box["y"] * scale,
+        "width": box["width"] * scale,
+        "height": box["height"] * scale,
+    }
     for key, value in expected.items():
         assert shown[key] == pytest.approx(value, abs=0.5), (key, shown, expected)
     viewer = page.locator("#poster-viewer").bounding_box()
-    assert viewer["x"] <= shown["x"] and shown["x"] + shown["width"] <= viewer["x"] + viewer["width"]
+    assert (
+        viewer["x"] <= shown["x"] and shown["x"] + shown["width"] <= viewer["x"] + viewer["width"]
+    )
 
 
 def test_a_suggested_name_is_shown_with_its_box_highlighted(page, service, job):
@@ -82,7 +108,9 @@ def test_arrow_keys_and_enter_pick_a_suggestion(page, service, job):
     expect(field).to_have_value("Greta Holm")
 
 
-def test_a_name_placed_twice_steps_to_the_second_and_the_link_restores_it(page, service, job, browser):
+def test_a_name_placed_twice_steps_to_the_second_and_the_link_restores_it(
+    page, service, job, browser
+):
     page.goto(f"/jobs/{job}/find")
     page.get_by_label("Find your name").fill("Li Wei")
     page.get_by_label("Find your name").press("Enter")
@@ -96,7 +124,9 @@ def test_a_name_placed_twice_steps_to_the_second_and_the_link_restores_it(page, 
     assert_highlight_over(page, second, width)
 
     shared = page.url
-    other = browser.new_context(base_url=service.url, viewport={"width": 1000, "height": 800}).new_page()
+    other = browser.new_context(
+        base_url=service.url, viewport={"width": 1000, "height": 800}
+    ).new_page()
     other.goto(shared)
     expect(other.locator("#find-position")).to_have_text("2 of 2")
     assert_highlight_over(other, second, width)
@@ -120,8 +150,13 @@ def test_an_unknown_job_says_so(page):
 
 
 def touch(cdp, kind: str, *points) -> None:
-    cdp.send("Input.dispatchTouchEvent", {
-        "type": kind, "touchPoints": [{"x": x, "y": y, "id": number} for number, (x, y) in enumerate(points)]})
+    cdp.send(
+        "Input.dispatchTouchEvent",
+        {
+            "type": kind,
+            "touchPoints": [{"x": x, "y": y, "id": number} for number, (x, y) in enumerate(points)],
+        },
+    )
 
 
 def stage_transform(page) -> tuple[float, float, float]:
@@ -130,8 +165,13 @@ def stage_transform(page) -> tuple[float, float, float]:
 
 
 def test_on_a_phone_touch_moves_and_pinch_zooms_the_poster(browser, service, job):
-    context = browser.new_context(base_url=service.url, viewport={"width": 390, "height": 844},
-                                  device_scale_factor=2, is_mobile=True, has_touch=True)
+    context = browser.new_context(
+        base_url=service.url,
+        viewport={"width": 390, "height": 844},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+    )
     page = context.new_page()
     cdp = context.new_cdp_session(page)
     page.goto(f"/jobs/{job}/find?name=Greta+Holm")
@@ -147,7 +187,11 @@ def test_on_a_phone_touch_moves_and_pinch_zooms_the_poster(browser, service, job
         touch(cdp, "touchMove", (middle[0] - 10 * step, middle[1] - 40 * step / 6))
     touch(cdp, "touchEnd")
     moved_x, moved_y, moved_width = stage_transform(page)
-    assert (moved_x - x, moved_y - y, moved_width) == (pytest.approx(-60, abs=1), pytest.approx(-40, abs=1), width)
+    assert (moved_x - x, moved_y - y, moved_width) == (
+        pytest.approx(-60, abs=1),
+        pytest.approx(-40, abs=1),
+        width,
+    )
 
     # two fingers spread from 100 to 200 px apart: twice the size
     left, right = (middle[0] - 50, middle[1]), (middle[0] + 50, middle[1])

@@ -2,6 +2,7 @@
 page through 45 orders, open one, mark it paid and ship it, read the sentence of a refused
 move, and land back on sign-in when the token has expired. The orders are made through the
 public API by an end user logged in through the stand-in identity platform."""
+
 import time
 from unittest import mock
 
@@ -23,9 +24,15 @@ TOKEN_KEY = "wordclouds.staffToken"
 def service(tmp_path_factory, database_template, static_root, identity_platform_server):  # noqa: F811
     """The real service with its identity platform on loopback (this module's end user logs in)."""
     folder = tmp_path_factory.mktemp("orders-service")
-    service = Service(folder, database_template, STATIC_ROOT=static_root, DEBUG="0",
-                      IDENTITY_PLATFORM_URL=identity_platform_server.url, IDENTITY_APP_ID=APP_ID,
-                      IDENTITY_APP_SECRET=APP_SECRET)
+    service = Service(
+        folder,
+        database_template,
+        STATIC_ROOT=static_root,
+        DEBUG="0",
+        IDENTITY_PLATFORM_URL=identity_platform_server.url,
+        IDENTITY_APP_ID=APP_ID,
+        IDENTITY_APP_SECRET=APP_SECRET,
+    )
     service.start()
     yield service
     service.stop()
@@ -36,9 +43,13 @@ class Shop:
 
     def __init__(self, service, platform):
         self.url = service.url
-        login = httpx.post(f"{self.url}/api/auth/login", json={"code": platform.login_code("openid-shopper")})
+        login = httpx.post(
+            f"{self.url}/api/auth/login", json={"code": platform.login_code("openid-shopper")}
+        )
         self.user = {"Authorization": f"Bearer {login.json()['token']}"}
-        self.staff = {"Authorization": f"Bearer {self.post('/api/login', {'password': settings.ORDERS_ADMIN_PASSWORD}, None)['token']}"}
+        self.staff = {
+            "Authorization": f"Bearer {self.post('/api/login', {'password': settings.ORDERS_ADMIN_PASSWORD}, None)['token']}"
+        }
 
     def post(self, path, body, headers):
         response = httpx.post(f"{self.url}{path}", json=body, headers=headers or {}, timeout=30)
@@ -46,9 +57,19 @@ class Shop:
         return response.json()
 
     def order(self, number: int, **extra) -> dict:
-        return self.post("/api/orders", {"addressId": self.address, "requestId": f"req-{number:03}",
-                                         "items": [{"productId": self.poster, "quantity": 2},
-                                                   {"productId": self.frame, "quantity": 1}], **extra}, self.user)
+        return self.post(
+            "/api/orders",
+            {
+                "addressId": self.address,
+                "requestId": f"req-{number:03}",
+                "items": [
+                    {"productId": self.poster, "quantity": 2},
+                    {"productId": self.frame, "quantity": 1},
+                ],
+                **extra,
+            },
+            self.user,
+        )
 
 
 @pytest.fixture(scope="module")
@@ -56,17 +77,35 @@ def shop(service, identity_platform_server, tmp_path_factory):  # noqa: F811
     shop = Shop(service, identity_platform_server)
     shop.poster = shop.post("/api/products", {"name": "Poster A3", "price": 4900}, shop.staff)["id"]
     shop.frame = shop.post("/api/products", {"name": "Oak frame", "price": 8950}, shop.staff)["id"]
-    shop.address = shop.post("/api/addresses", {
-        "recipient": "韩梅梅", "phone": "13800138000", "province": "广东省", "city": "深圳市",
-        "district": "南山区", "detail": "科苑路 1 号"}, shop.user)["id"]
+    shop.address = shop.post(
+        "/api/addresses",
+        {
+            "recipient": "韩梅梅",
+            "phone": "13800138000",
+            "province": "广东省",
+            "city": "深圳市",
+            "district": "南山区",
+            "detail": "科苑路 1 号",
+        },
+        shop.user,
+    )["id"]
     names = tmp_path_factory.mktemp("orders") / "names.xlsx"
     book = openpyxl.Workbook()
     for name in ["name", "Anna", "Bruno", "Chloé", "李雷", "韩梅梅"]:
         book.active.append([name])
     book.save(names)
     shop.job = service.submit(names, {"WIDTH": 500, "HEIGHT": 400, "SEED": 2})
-    assert service.wait_for(shop.job, lambda job: job["status"] in ("success", "failed"), 120)["status"] == "success"
-    design_list = shop.post("/api/design-lists", {"name": "Class of 2026", "items": [{"jobId": shop.job, "quantity": 3}]}, shop.user)
+    assert (
+        service.wait_for(shop.job, lambda job: job["status"] in ("success", "failed"), 120)[
+            "status"
+        ]
+        == "success"
+    )
+    design_list = shop.post(
+        "/api/design-lists",
+        {"name": "Class of 2026", "items": [{"jobId": shop.job, "quantity": 3}]},
+        shop.user,
+    )
     shop.orders = [shop.order(1, designListId=design_list["id"])["id"]]
     shop.orders += [shop.order(number)["id"] for number in range(2, ORDERS + 1)]
     for order_id in shop.orders[1:4]:
@@ -152,7 +191,9 @@ def test_an_order_is_marked_paid_and_shipped_and_a_forbidden_move_is_explained(p
     thumbnail = page.locator(".design-thumbnail")
     expect(thumbnail).to_have_attribute("src", f"/api/jobs/{shop.job}/tiles/0/0_0.jpg")
     page.wait_for_function("document.querySelector('.design-thumbnail').naturalWidth > 0")
-    expect(page.get_by_role("link", name="SVG", exact=True)).to_have_attribute("href", f"/api/jobs/{shop.job}/files/svg")
+    expect(page.get_by_role("link", name="SVG", exact=True)).to_have_attribute(
+        "href", f"/api/jobs/{shop.job}/files/svg"
+    )
 
     page.get_by_role("button", name="Ship").click()
     expect(page.get_by_role("alert").last).to_have_text("order cannot be shipped in status PENDING")
@@ -163,7 +204,9 @@ def test_an_order_is_marked_paid_and_shipped_and_a_forbidden_move_is_explained(p
     page.get_by_role("button", name="Ship").click()
     expect(page.locator("#order-status")).to_have_text("SHIPPED")
     page.get_by_role("button", name="Mark paid").click()
-    expect(page.get_by_role("alert").last).to_have_text("order cannot be marked paid in status SHIPPED")
+    expect(page.get_by_role("alert").last).to_have_text(
+        "order cannot be marked paid in status SHIPPED"
+    )
 
     order = httpx.get(f"{shop.url}/api/orders/{shop.orders[0]}", headers=shop.staff).json()
     assert order["status"] == "SHIPPED" and order["paidAt"] and order["shippedAt"]
@@ -186,7 +229,10 @@ def test_signed_in_staff_look_names_up_through_find(page, shop):
     sign_in(page)
     expect(order_rows(page)).to_have_count(20)
     lookups = []
-    page.on("request", lambda request: lookups.append(request.url) if "/api/jobs/" in request.url else None)
+    page.on(
+        "request",
+        lambda request: lookups.append(request.url) if "/api/jobs/" in request.url else None,
+    )
 
     page.goto(f"/jobs/{shop.job}/find?name=Bruno")
 

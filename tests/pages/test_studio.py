@@ -1,5 +1,6 @@
 """The studio page, used as a person would: every file uploaded through the form, progress
 watched live, the poster and its files taken away."""
+
 import re
 import xml.etree.ElementTree as ElementTree
 
@@ -54,7 +55,8 @@ def test_a_poster_made_entirely_in_the_studio(page, tmp_path, tiny_font):
 
     # the mask's shape is previewed at the threshold
     page.get_by_label("Mask image (optional: .png, .jpg)").set_input_files(
-        heart_mask(tmp_path / "heart.png"))
+        heart_mask(tmp_path / "heart.png")
+    )
     expect(page.locator("#mask-canvas")).to_be_visible()
     corner, centre = page.evaluate("""() => {
         const canvas = document.getElementById("mask-canvas");

@@ -1,4 +1,5 @@
 """Small real files and API calls shared by the font, asset, project and render tests."""
+
 from io import BytesIO
 
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -21,7 +22,9 @@ def upload(content: bytes, filename: str, content_type: str = "application/octet
 
 def asset_upload(api, content: bytes, filename: str = "sticker.png", **fields):
     return api.post(
-        "/api/assets", {"file": upload(content, filename), **fields}, format="multipart",
+        "/api/assets",
+        {"file": upload(content, filename), **fields},
+        format="multipart",
     )
 
 

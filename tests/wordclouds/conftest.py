@@ -1,5 +1,6 @@
 """Shared helpers for the word-cloud tests: name-list workbooks and jobs that really ran
 through the engine (with and without a record). The real processes are in tests/processes.py."""
+
 import json
 import uuid
 from pathlib import Path
@@ -48,8 +49,9 @@ def finished_job_dir(media_root, names_xlsx):
     def make(names=None, params=None) -> str:
         job_id = uuid.uuid4().hex
         names_path = names_xlsx(names or sample_names(12))
-        engine.generate(names_path=names_path, out_dir=jobs_root() / job_id,
-                        params=params or SMALL_PARAMS)
+        engine.generate(
+            names_path=names_path, out_dir=jobs_root() / job_id, params=params or SMALL_PARAMS
+        )
         return job_id
 
     return make
@@ -76,8 +78,10 @@ def tiny_font(tmp_path):
     """A factory: a small real TrueType font (every glyph a box) covering `chars`, saved
     as .ttf; for font uploads without shipping a font file."""
 
-    def make(chars: str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 ",
-             family: str = "Tiny Test") -> Path:
+    def make(
+        chars: str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 ",
+        family: str = "Tiny Test",
+    ) -> Path:
         from fontTools.fontBuilder import FontBuilder
         from fontTools.pens.ttGlyphPen import TTGlyphPen
 
@@ -98,8 +102,7 @@ def tiny_font(tmp_path):
         builder.setupHorizontalMetrics({glyph: (500, 50) for glyph in glyphs})
         builder.setupHorizontalHeader(ascent=800, descent=-200)
         builder.setupNameTable({"familyName": family, "styleName": "Regular"})
-        builder.setupOS2(sTypoAscender=800, sTypoDescender=-200, usWinAscent=800,
-                         usWinDescent=200)
+        builder.setupOS2(sTypoAscender=800, sTypoDescender=-200, usWinAscent=800, usWinDescent=200)
         builder.setupPost()
         path = tmp_path / f"{family.replace(' ', '-')}-{uuid.uuid4().hex[:6]}.ttf"
         builder.save(str(path))
@@ -117,8 +120,7 @@ def queued_job(db, names_xlsx, django_capture_on_commit_callbacks):
         path = names_xlsx(names or sample_names(12))
         upload = SimpleUploadedFile("names.xlsx", path.read_bytes())
         with django_capture_on_commit_callbacks():
-            job = job_create(params=json.dumps(params or SMALL_PARAMS), name_list=upload,
-                             **fields)
+            job = job_create(params=json.dumps(params or SMALL_PARAMS), name_list=upload, **fields)
         return job.id
 
     return make

@@ -55,36 +55,59 @@ def test_fixed_templates_cannot_be_deleted(staff):
     Template.objects.create(id="banner", name="Banner", width=100, height=100)
 
     single = staff.get("/admin/wordclouds/template/poster_1x1/delete/")
-    with_fixed = staff.post("/admin/wordclouds/template/", {
-        "action": "delete_selected", "_selected_action": ["poster_1x1", "flyer"], "post": "yes",
-    })
-    only_custom = staff.post("/admin/wordclouds/template/", {
-        "action": "delete_selected", "_selected_action": ["flyer"], "post": "yes",
-    })
+    with_fixed = staff.post(
+        "/admin/wordclouds/template/",
+        {
+            "action": "delete_selected",
+            "_selected_action": ["poster_1x1", "flyer"],
+            "post": "yes",
+        },
+    )
+    only_custom = staff.post(
+        "/admin/wordclouds/template/",
+        {
+            "action": "delete_selected",
+            "_selected_action": ["flyer"],
+            "post": "yes",
+        },
+    )
 
     assert single.status_code == 403
     assert with_fixed.status_code == 403
     assert only_custom.status_code == 302
-    assert sorted(Template.objects.filter(builtin=False).values_list("id", flat=True)) == [
-        "banner"]
+    assert sorted(Template.objects.filter(builtin=False).values_list("id", flat=True)) == ["banner"]
     assert Template.objects.filter(builtin=True).count() == 5
 
 
 def test_delete_goes_through_the_service_and_keeps_assets_in_use(
-    api, staff, media_root, django_capture_on_commit_callbacks,
+    api,
+    staff,
+    media_root,
+    django_capture_on_commit_callbacks,
 ):
     used = asset_id(api, png_bytes())
     unused = asset_id(api, png_bytes())
-    project_create(api, stickers=json.dumps([{"asset_id": used, "x": 0, "y": 0, "width": 5,
-                                              "height": 5}]))
+    project_create(
+        api, stickers=json.dumps([{"asset_id": used, "x": 0, "y": 0, "width": 5, "height": 5}])
+    )
 
-    refused = staff.post("/admin/wordclouds/asset/", {
-        "action": "delete_selected", "_selected_action": [used, unused], "post": "yes",
-    })
+    refused = staff.post(
+        "/admin/wordclouds/asset/",
+        {
+            "action": "delete_selected",
+            "_selected_action": [used, unused],
+            "post": "yes",
+        },
+    )
     with django_capture_on_commit_callbacks(execute=True):
-        staff.post("/admin/wordclouds/asset/", {
-            "action": "delete_selected", "_selected_action": [unused], "post": "yes",
-        })
+        staff.post(
+            "/admin/wordclouds/asset/",
+            {
+                "action": "delete_selected",
+                "_selected_action": [unused],
+                "post": "yes",
+            },
+        )
 
     assert "protected" in refused.content.decode()
     assert list(Asset.objects.values_list("id", flat=True)) == [used]

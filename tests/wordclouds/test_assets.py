@@ -47,9 +47,16 @@ def test_upload_round_trips_byte_for_byte_with_sniffed_type(api, media_root):
     assert response.status_code == 201
     record = response.json()
     assert record == {
-        "id": record["id"], "name": "Logo", "type": "upload", "job_id": "", "kind": "",
-        "filename": "photo.txt", "content_type": "image/png", "size": len(content),
-        "created_at": record["created_at"], "download_url": f"/api/assets/{record['id']}/download",
+        "id": record["id"],
+        "name": "Logo",
+        "type": "upload",
+        "job_id": "",
+        "kind": "",
+        "filename": "photo.txt",
+        "content_type": "image/png",
+        "size": len(content),
+        "created_at": record["created_at"],
+        "download_url": f"/api/assets/{record['id']}/download",
     }
     assert record["created_at"].endswith("Z")
     assert Asset.objects.get(id=record["id"]).sha256 == hashlib.sha256(content).hexdigest()
@@ -60,21 +67,26 @@ def test_upload_round_trips_byte_for_byte_with_sniffed_type(api, media_root):
     assert download["Content-Disposition"] == 'attachment; filename="photo.txt"'
 
 
-@pytest.mark.parametrize("content, expected", [
-    (b"\xff\xd8\xff\xe0" + b"\0" * 20, "image/jpeg"),
-    (b"GIF89a" + b"\0" * 20, "image/gif"),
-    (b"RIFF\0\0\0\0WEBPVP8 " + b"\0" * 10, "image/webp"),
-    (b'<?xml version="1.0"?>\n' + svg_bytes("<rect/>"), "image/svg+xml"),
-    (b'<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "svg11.dtd">' + svg_bytes(""),
-     "image/svg+xml"),
-    (b'<!DOCTYPE svg [<!ENTITY a "b">]>' + svg_bytes("&a;"), "application/octet-stream"),
-    (b"<html><body>not svg</body></html>", "application/octet-stream"),
-    (b"<svg xmlns='http://www.w3.org/2000/svg'><unclosed></svg>", "application/octet-stream"),
-    (b'{"a": [1, 2]}', "application/json"),
-    (b'{"a": ', "application/octet-stream"),
-    (b"SQLite format 3\x00" + b"\0" * 100, "application/vnd.sqlite3"),
-    (b"plain text", "application/octet-stream"),
-])
+@pytest.mark.parametrize(
+    "content, expected",
+    [
+        (b"\xff\xd8\xff\xe0" + b"\0" * 20, "image/jpeg"),
+        (b"GIF89a" + b"\0" * 20, "image/gif"),
+        (b"RIFF\0\0\0\0WEBPVP8 " + b"\0" * 10, "image/webp"),
+        (b'<?xml version="1.0"?>\n' + svg_bytes("<rect/>"), "image/svg+xml"),
+        (
+            b'<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "svg11.dtd">' + svg_bytes(""),
+            "image/svg+xml",
+        ),
+        (b'<!DOCTYPE svg [<!ENTITY a "b">]>' + svg_bytes("&a;"), "application/octet-stream"),
+        (b"<html><body>not svg</body></html>", "application/octet-stream"),
+        (b"<svg xmlns='http://www.w3.org/2000/svg'><unclosed></svg>", "application/octet-stream"),
+        (b'{"a": [1, 2]}', "application/json"),
+        (b'{"a": ', "application/octet-stream"),
+        (b"SQLite format 3\x00" + b"\0" * 100, "application/vnd.sqlite3"),
+        (b"plain text", "application/octet-stream"),
+    ],
+)
 def test_content_type_is_sniffed_from_the_content(api, content, expected):
     response = asset_upload(api, content, "upload.png")
 
@@ -132,7 +144,11 @@ def test_import_from_job_defaults_to_png_and_type_wordcloud(api, media_root):
     assert response.status_code == 201
     record = response.json()
     assert (record["type"], record["kind"], record["job_id"], record["name"]) == (
-        "wordcloud", "png", job_id, "")
+        "wordcloud",
+        "png",
+        job_id,
+        "",
+    )
     assert record["filename"] == f"wordcloud-{job_id}.png"
     assert record["content_type"] == "image/png"
     assert b"".join(api.get(record["download_url"]).streaming_content) == png
@@ -142,7 +158,8 @@ def test_import_from_job_takes_any_artifact_kind_name_and_type(api, media_root):
     job_id = finished_job_directory(media_root)
 
     response = api.post(
-        f"/api/assets/from-job/{job_id}", {"kind": "db", "name": "positions", "type": "data"},
+        f"/api/assets/from-job/{job_id}",
+        {"kind": "db", "name": "positions", "type": "data"},
         format="multipart",
     )
 
@@ -152,10 +169,13 @@ def test_import_from_job_takes_any_artifact_kind_name_and_type(api, media_root):
     assert record["content_type"] == "application/vnd.sqlite3"
 
 
-@pytest.mark.parametrize("path, detail", [
-    ("/api/assets/from-job/" + "cd" * 16, "job not found"),
-    ("/api/assets/from-job/not-a-job", "job not found"),
-])
+@pytest.mark.parametrize(
+    "path, detail",
+    [
+        ("/api/assets/from-job/" + "cd" * 16, "job not found"),
+        ("/api/assets/from-job/not-a-job", "job not found"),
+    ],
+)
 def test_import_from_missing_job_is_404(api, path, detail):
     response = api.post(path, {}, format="multipart")
 
@@ -163,10 +183,13 @@ def test_import_from_missing_job_is_404(api, path, detail):
     assert response.json() == {"detail": detail}
 
 
-@pytest.mark.parametrize("kind, detail", [
-    ("metrics", "artifact not ready"),
-    ("pdf", "unknown artifact kind"),
-])
+@pytest.mark.parametrize(
+    "kind, detail",
+    [
+        ("metrics", "artifact not ready"),
+        ("pdf", "unknown artifact kind"),
+    ],
+)
 def test_import_of_missing_or_unknown_artifact_is_404(api, media_root, kind, detail):
     job_id = finished_job_directory(media_root)
 

@@ -77,7 +77,9 @@ def test_patterns_are_plain_shapes_inside_the_glyphs(api, job_id, params):
     tags = {element.tag.removeprefix(SVG) for element in root.iter()}
     assert tags <= {"svg", "g", "path", "circle"}
     assert not any("opacity" in name for element in root.iter() for name in element.attrib)
-    painted = {element.get(attribute) for element in root.iter() for attribute in ("fill", "stroke")}
+    painted = {
+        element.get(attribute) for element in root.iter() for attribute in ("fill", "stroke")
+    }
     assert painted <= {None, "none", "#102030"}
     fill, marks = ink(plain.content), ink(pattern.content)
     assert marks.sum() > 0.02 * fill.sum()
@@ -104,10 +106,14 @@ def test_dot_and_ring_centres_are_on_the_grid(api, job_id, params, pitch):
 
 
 def test_ring_circles_have_the_requested_radius_and_width(api, job_id):
-    root = parsed(custom_svg(api, job_id, fill="ring", ring_spacing=5, ring_radius=1.5, ring_width=0.6))
+    root = parsed(
+        custom_svg(api, job_id, fill="ring", ring_spacing=5, ring_radius=1.5, ring_width=0.6)
+    )
 
     circles = list(root.iter(f"{SVG}circle"))
-    assert {(c.get("r"), c.get("stroke-width"), c.get("fill")) for c in circles} == {("1.5", "0.6", "none")}
+    assert {(c.get("r"), c.get("stroke-width"), c.get("fill")) for c in circles} == {
+        ("1.5", "0.6", "none")
+    }
 
 
 def polygon_points(root) -> list[np.ndarray]:
@@ -123,10 +129,15 @@ def polygon_points(root) -> list[np.ndarray]:
 @pytest.mark.parametrize("angle", [0, 30, 90, -45])
 def test_line_strips_run_at_the_angle_and_spacing(api, job_id, angle):
     pitch, width = 3.0, 1.0
-    root = parsed(custom_svg(api, job_id, fill="line", line_spacing=pitch, line_width=width, line_angle=angle))
+    root = parsed(
+        custom_svg(api, job_id, fill="line", line_spacing=pitch, line_width=width, line_angle=angle)
+    )
 
     theta = math.radians(angle)
-    along, across = np.array([math.cos(theta), math.sin(theta)]), np.array([-math.sin(theta), math.cos(theta)])
+    along, across = (
+        np.array([math.cos(theta), math.sin(theta)]),
+        np.array([-math.sin(theta), math.cos(theta)]),
+    )
     rings = polygon_points(root)
     assert len(rings) > 20
     parallel = other = 0.0
@@ -143,11 +154,15 @@ def test_line_strips_run_at_the_angle_and_spacing(api, job_id, angle):
 
 
 def test_stroke_adds_each_outline_in_the_color_and_line_width(api, job_id):
-    root = parsed(custom_svg(api, job_id, fill="dot", stroke="true", color="#aa0000", line_width=0.5))
+    root = parsed(
+        custom_svg(api, job_id, fill="dot", stroke="true", color="#aa0000", line_width=0.5)
+    )
 
     outlines = [p for p in root.iter(f"{SVG}path") if p.get("stroke")]
     assert len(outlines) == len(placements(job_id))
-    assert {(p.get("stroke"), p.get("stroke-width"), p.get("fill")) for p in outlines} == {("#AA0000", "0.5", "none")}
+    assert {(p.get("stroke"), p.get("stroke-width"), p.get("fill")) for p in outlines} == {
+        ("#AA0000", "0.5", "none")
+    }
 
 
 def test_stroke_0_adds_nothing(api, job_id):
@@ -214,7 +229,9 @@ def test_the_job_font_file_is_the_one_drawn(api, job_id):
     input_folder = jobs_root() / job_id / "input"
     input_folder.mkdir()
     (input_folder / "font.ttc").write_bytes(Path(engine.default_font_path()).read_bytes())
-    Job.objects.create(id=job_id, status=Job.Status.SUCCESS, name_list="names.xlsx", font_file="font.ttc")
+    Job.objects.create(
+        id=job_id, status=Job.Status.SUCCESS, name_list="names.xlsx", font_file="font.ttc"
+    )
 
     # when custom.svg is fetched, then it draws with that file (the same glyphs here)
     assert custom_svg(api, job_id).content == plain
@@ -225,7 +242,9 @@ def test_the_job_font_file_is_the_one_drawn(api, job_id):
 
 
 def test_a_job_whose_font_id_is_gone_is_409(api, job_id):
-    Job.objects.create(id=job_id, status=Job.Status.SUCCESS, name_list="names.xlsx", font_id="0" * 32)
+    Job.objects.create(
+        id=job_id, status=Job.Status.SUCCESS, name_list="names.xlsx", font_id="0" * 32
+    )
 
     response = custom_svg(api, job_id)
 
@@ -237,7 +256,9 @@ def test_a_font_file_that_no_longer_reads_is_422(api, job_id):
     input_folder = jobs_root() / job_id / "input"
     input_folder.mkdir()
     (input_folder / "font.ttf").write_bytes(b"not a font at all")
-    Job.objects.create(id=job_id, status=Job.Status.SUCCESS, name_list="names.xlsx", font_file="font.ttf")
+    Job.objects.create(
+        id=job_id, status=Job.Status.SUCCESS, name_list="names.xlsx", font_file="font.ttf"
+    )
 
     response = custom_svg(api, job_id)
 
@@ -246,31 +267,54 @@ def test_a_font_file_that_no_longer_reads_is_422(api, job_id):
 
 
 @pytest.mark.parametrize("fill", ["dot", "line", "ring"])
-def test_patterns_and_outlines_of_a_variable_font_keep_to_the_letters(api, media_root,
-                                                                      names_xlsx, fill):
+def test_patterns_and_outlines_of_a_variable_font_keep_to_the_letters(
+    api, media_root, names_xlsx, fill
+):
     # given a job drawn with Inter, a variable font whose glyphs have overlapping contours
     import fontpkg_inter
     from scipy import ndimage
 
     inter = fontpkg_inter.ROOT / "files" / "Inter[opsz,wght].ttf"
     job_id = "c" * 32
-    engine.generate(names_path=names_xlsx(["ABBA 8080", "Bobby", "Qopda"]),
-                    out_dir=jobs_root() / job_id, params=PARAMS, font_path=inter)
+    engine.generate(
+        names_path=names_xlsx(["ABBA 8080", "Bobby", "Qopda"]),
+        out_dir=jobs_root() / job_id,
+        params=PARAMS,
+        font_path=inter,
+    )
     (jobs_root() / job_id / "input").mkdir()
     (jobs_root() / job_id / "input" / "font.ttf").write_bytes(inter.read_bytes())
-    Job.objects.create(id=job_id, status=Job.Status.SUCCESS, name_list="names.xlsx",
-                       font_file="font.ttf")
+    Job.objects.create(
+        id=job_id, status=Job.Status.SUCCESS, name_list="names.xlsx", font_file="font.ttf"
+    )
     # when the pattern is drawn, and the outline alone (a grid too coarse for any mark)
     plain = ink(custom_svg(api, job_id).content)
-    marks = ink(custom_svg(api, job_id, fill=fill, spacing="2", radius="0.8",
-                           ring_spacing="3", line_spacing="2").content)
-    outline = ink(custom_svg(api, job_id, fill=fill, spacing="5000", ring_spacing="5000",
-                             line_spacing="5000", stroke="true", line_width="0.5").content)
+    marks = ink(
+        custom_svg(
+            api, job_id, fill=fill, spacing="2", radius="0.8", ring_spacing="3", line_spacing="2"
+        ).content
+    )
+    outline = ink(
+        custom_svg(
+            api,
+            job_id,
+            fill=fill,
+            spacing="5000",
+            ring_spacing="5000",
+            line_spacing="5000",
+            stroke="true",
+            line_width="0.5",
+        ).content
+    )
     # then no mark lies in a counter: the background enclosed by a letter, a pixel in from
     # its edge
     background, _ = ndimage.label(plain < 0.01)
-    counters = ~np.isin(background, np.unique(np.concatenate(
-        [background[0], background[-1], background[:, 0], background[:, -1]])))
+    counters = ~np.isin(
+        background,
+        np.unique(
+            np.concatenate([background[0], background[-1], background[:, 0], background[:, -1]])
+        ),
+    )
     counters = ndimage.binary_erosion(counters, iterations=2)
     assert counters.sum() > 200  # the names have counters to test
     assert marks[counters].max() < 0.05

@@ -1,5 +1,6 @@
 """GET /api/jobs/{id}/events in process: framing, replay, Last-Event-ID and the end of the
 stream. Live delivery across processes is in test_events_e2e.py."""
+
 import asyncio
 import json
 import os
@@ -73,8 +74,11 @@ def test_a_reconnect_at_or_after_the_end_of_a_finished_job_is_204(finished_job, 
     job_id = finished_job()
     last = Job.objects.get(id=job_id).events.count()
 
-    response = asgi_request("GET", f"/api/jobs/{job_id}/events",
-                   **{"Last-Event-ID": str(last if seen == "last" else last + 5)})
+    response = asgi_request(
+        "GET",
+        f"/api/jobs/{job_id}/events",
+        **{"Last-Event-ID": str(last if seen == "last" else last + 5)},
+    )
 
     assert response.status_code == 204
 
@@ -120,7 +124,8 @@ def test_a_finished_folder_without_record_only_ends(finished_job_dir):
 
 
 def test_a_running_job_whose_worker_died_fails_and_the_stream_ends(
-        api, names_xlsx, django_capture_on_commit_callbacks, settings):
+    api, names_xlsx, django_capture_on_commit_callbacks, settings
+):
     upload = SimpleUploadedFile("n.xlsx", names_xlsx(["Anna"]).read_bytes())
     with django_capture_on_commit_callbacks():
         job_id = job_create(params=None, name_list=upload).id
@@ -131,9 +136,16 @@ def test_a_running_job_whose_worker_died_fails_and_the_stream_ends(
     *events, end = events_of(read_stream(f"/api/jobs/{job_id}/events"))
 
     last = json.loads(events[-1]["data"])
-    assert (events[-1]["event"], last["stage"], last["message"]) == \
-        ("status", "failed", STALE_ERROR)
-    assert (end["event"], end["data"], end["id"]) == ("end", '{"status": "failed"}', events[-1]["id"])
+    assert (events[-1]["event"], last["stage"], last["message"]) == (
+        "status",
+        "failed",
+        STALE_ERROR,
+    )
+    assert (end["event"], end["data"], end["id"]) == (
+        "end",
+        '{"status": "failed"}',
+        events[-1]["id"],
+    )
     job = api.get(f"/api/jobs/{job_id}").json()
     assert (job["status"], job["error"]) == ("failed", STALE_ERROR)
 
@@ -146,7 +158,9 @@ def test_an_unknown_job_is_404(job_id):
 
 
 def test_a_stream_is_open_to_every_origin(finished_job):
-    response = asgi_request("GET", f"/api/jobs/{finished_job()}/events", Origin="https://shop.example")
+    response = asgi_request(
+        "GET", f"/api/jobs/{finished_job()}/events", Origin="https://shop.example"
+    )
 
     assert response.headers["Access-Control-Allow-Origin"] == "*"
     assert response.headers["Cache-Control"] == "no-cache"
@@ -161,9 +175,14 @@ def test_a_method_other_than_get_is_405():
 
 def test_a_cors_preflight_of_a_stream_is_answered():
     response = asgi_request(
-        "OPTIONS", f"/api/jobs/{'0' * 32}/events", **{
-            "Origin": "https://shop.example", "Access-Control-Request-Method": "GET",
-            "Access-Control-Request-Headers": "last-event-id"})
+        "OPTIONS",
+        f"/api/jobs/{'0' * 32}/events",
+        **{
+            "Origin": "https://shop.example",
+            "Access-Control-Request-Method": "GET",
+            "Access-Control-Request-Headers": "last-event-id",
+        },
+    )
 
     assert response.status_code == 200
     assert "last-event-id" in response.headers["Access-Control-Allow-Headers"]
@@ -187,8 +206,13 @@ def test_a_client_that_leaves_ends_its_stream(queued_job):
             if message["type"] == "http.response.body":
                 left.set()
 
-        scope = {"type": "http", "method": "GET", "path": f"/api/jobs/{job_id}/events",
-                 "query_string": b"", "headers": []}
+        scope = {
+            "type": "http",
+            "method": "GET",
+            "path": f"/api/jobs/{job_id}/events",
+            "query_string": b"",
+            "headers": [],
+        }
         await asyncio.wait_for(application(scope, receive, send), 10)
 
     async_to_sync(leave_after_the_first_chunk)()
@@ -227,8 +251,11 @@ def test_with_redis_the_streams_of_a_job_share_one_member_and_all_wake():
     group = f"asgi:group:job-events.{job_id}"  # channels-redis's key of the job's group
 
     async def three_streams():
-        async with EventWaiter(job_id) as first, EventWaiter(job_id) as second, \
-                EventWaiter(job_id) as third:
+        async with (
+            EventWaiter(job_id) as first,
+            EventWaiter(job_id) as second,
+            EventWaiter(job_id) as third,
+        ):
             joined = members.zcard(group)
             await asyncio.to_thread(_announce, job_id)
             woken = await asyncio.gather(*(waiter.wait(30) for waiter in (first, second, third)))
@@ -244,10 +271,12 @@ def test_with_redis_the_streams_of_a_job_share_one_member_and_all_wake():
 def test_with_redis_unreachable_the_stream_still_ends(finished_job, settings):
     job_id = finished_job()
     settings.REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens there
-    settings.CHANNEL_LAYERS = {"default": {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {"hosts": [{"address": settings.REDIS_URL, "socket_connect_timeout": 2}]},
-    }}
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [{"address": settings.REDIS_URL, "socket_connect_timeout": 2}]},
+        }
+    }
 
     *events, end = events_of(read_stream(f"/api/jobs/{job_id}/events"))
 

@@ -1,6 +1,7 @@
 """End to end: the real daphne server and django-q2 worker as processes; a job submitted over
 HTTP runs in the worker and its events reach an SSE client of the web process, with the
 default settings (events read from the database) and with Redis (woken through pub/sub)."""
+
 import json
 import os
 
@@ -20,8 +21,11 @@ def service(request, tmp_path_factory, database_template):
     redis_url = os.environ.get("REDIS_URL", "")
     if request.param == "redis" and not redis_url:
         pytest.skip("REDIS_URL is not set")
-    started = Service(tmp_path_factory.mktemp(f"service-{request.param}"), database_template,
-                      REDIS_URL=redis_url if request.param == "redis" else "")
+    started = Service(
+        tmp_path_factory.mktemp(f"service-{request.param}"),
+        database_template,
+        REDIS_URL=redis_url if request.param == "redis" else "",
+    )
     try:
         yield started.start()
     finally:

@@ -59,8 +59,15 @@ def test_list_starts_with_the_bundled_cjk_default(api):
     assert default["is_default"] is True
     assert default["family"].startswith("Noto Sans CJK")
     assert default["filename"].endswith(".ttc")
-    assert set(default) == {"id", "name", "family", "filename", "is_default", "created_at",
-                            "coverage"}
+    assert set(default) == {
+        "id",
+        "name",
+        "family",
+        "filename",
+        "is_default",
+        "created_at",
+        "coverage",
+    }
     for script in ("Latin", "Arabic", "Hebrew", "Thai", "Devanagari", "Hangul", "emoji"):
         assert script in default["coverage"]
 
@@ -73,8 +80,13 @@ def test_upload_stores_the_font_and_lists_it_after_the_default(api, media_root):
     assert response.status_code == 201
     record = response.json()
     assert record == {
-        "id": record["id"], "name": "Test Sans", "family": "Test Sans", "filename": "MyFont.TTF",
-        "is_default": False, "created_at": record["created_at"], "coverage": "",
+        "id": record["id"],
+        "name": "Test Sans",
+        "family": "Test Sans",
+        "filename": "MyFont.TTF",
+        "is_default": False,
+        "created_at": record["created_at"],
+        "coverage": "",
     }
     assert (media_root / "fonts" / f"{record['id']}.ttf").read_bytes() == content
     listed = api.get("/api/fonts").json()
@@ -95,13 +107,16 @@ def test_upload_of_a_collection_reads_its_first_font(api):
     assert response.json()["family"] == "First"
 
 
-@pytest.mark.parametrize("content, filename, detail", [
-    (b"", None, "file is required"),
-    (ttf_bytes(), "font.woff", "file must be .ttf, .ttc or .otf"),
-    (b"not a font at all", "font.ttf", "file is not a valid font"),
-    (ttf_bytes()[:100], "cut.otf", "file is not a valid font"),
-    (ttf_bytes(), "single.ttc", "file is not a valid font"),
-])
+@pytest.mark.parametrize(
+    "content, filename, detail",
+    [
+        (b"", None, "file is required"),
+        (ttf_bytes(), "font.woff", "file must be .ttf, .ttc or .otf"),
+        (b"not a font at all", "font.ttf", "file is not a valid font"),
+        (ttf_bytes()[:100], "cut.otf", "file is not a valid font"),
+        (ttf_bytes(), "single.ttc", "file is not a valid font"),
+    ],
+)
 def test_bad_uploads_are_400_and_leave_no_file(api, media_root, content, filename, detail):
     form = {"file": upload(content, filename)} if filename else {"name": "x"}
 

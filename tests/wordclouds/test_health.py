@@ -115,9 +115,14 @@ def test_health_keeps_its_connection_and_connects_again_when_it_breaks():
 @pytest.mark.django_db
 def test_cors_allows_every_origin_with_authorization():
     response = asgi_request(
-        "OPTIONS", "/api/health", **{
-            "Origin": "https://poster.example", "Access-Control-Request-Method": "GET",
-            "Access-Control-Request-Headers": "authorization"})
+        "OPTIONS",
+        "/api/health",
+        **{
+            "Origin": "https://poster.example",
+            "Access-Control-Request-Method": "GET",
+            "Access-Control-Request-Headers": "authorization",
+        },
+    )
 
     assert response.headers["Access-Control-Allow-Origin"] == "*"
     assert "authorization" in response.headers["Access-Control-Allow-Headers"].lower()

@@ -1,4 +1,5 @@
 """GET /api/jobs/<id>/files/<kind>?inline=1: the artifact for a browser to show."""
+
 import pytest
 
 

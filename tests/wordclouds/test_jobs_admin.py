@@ -1,4 +1,5 @@
 """The jobs admin: read-only status and events, and a re-run action through the service."""
+
 import pytest
 from django.contrib.auth.models import User
 
@@ -22,29 +23,37 @@ def test_a_job_page_shows_status_and_events_read_only(staff, finished_job):
     html = page.content.decode()
     assert "job finished" in html and "job queued" in html and "success" in html
     assert 'name="_save"' not in html
-    assert staff.post(f"/admin/wordclouds/job/{job_id}/change/",
-                      {"status": "queued"}).status_code == 403
+    assert (
+        staff.post(f"/admin/wordclouds/job/{job_id}/change/", {"status": "queued"}).status_code
+        == 403
+    )
     assert Job.objects.get(id=job_id).status == "success"
     assert staff.get("/admin/wordclouds/job/add/").status_code == 403
 
 
 def test_rerun_creates_a_new_queued_job_from_the_same_inputs(
-        staff, finished_job, media_root, django_capture_on_commit_callbacks):
+    staff, finished_job, media_root, django_capture_on_commit_callbacks
+):
     job_id = finished_job()
     original = Job.objects.get(id=job_id)
 
     with django_capture_on_commit_callbacks() as callbacks:
-        response = staff.post("/admin/wordclouds/job/",
-                              {"action": "rerun", "_selected_action": [job_id]}, follow=True)
+        response = staff.post(
+            "/admin/wordclouds/job/", {"action": "rerun", "_selected_action": [job_id]}, follow=True
+        )
 
     assert response.status_code == 200
     new_job = Job.objects.exclude(id=job_id).get()
     assert f"Job {job_id} re-run as {new_job.id}" in response.content.decode()
-    assert (new_job.status, new_job.params, new_job.name_list) == \
-        ("queued", original.params, original.name_list)
+    assert (new_job.status, new_job.params, new_job.name_list) == (
+        "queued",
+        original.params,
+        original.name_list,
+    )
     inputs = media_root / "jobs"
-    assert (inputs / new_job.id / "input" / "names.xlsx").read_bytes() == \
-        (inputs / job_id / "input" / "names.xlsx").read_bytes()
+    assert (inputs / new_job.id / "input" / "names.xlsx").read_bytes() == (
+        inputs / job_id / "input" / "names.xlsx"
+    ).read_bytes()
     assert callbacks  # the run is enqueued once the new job is committed
 
 

@@ -1,5 +1,6 @@
 """POST /api/jobs: every validation row answers before anything exists; a good request
 stores the inputs, creates a queued job and enqueues its run after commit."""
+
 import io
 import json
 import re
@@ -58,8 +59,9 @@ def assert_nothing_created(media_root):
     assert not jobs.exists() or list(jobs.iterdir()) == []
 
 
-def test_a_good_request_stores_inputs_and_runs_the_job_after_commit(post_job, media_root,
-                                                                     monkeypatch):
+def test_a_good_request_stores_inputs_and_runs_the_job_after_commit(
+    post_job, media_root, monkeypatch
+):
     monkeypatch.setattr(Conf, "SYNC", True)  # django-q2's test mode: tasks run in process
     response, callbacks = post_job(params={"SEED": 3, "WIDTH": 300, "HEIGHT": 200})
 
@@ -83,21 +85,33 @@ def test_the_new_job_answers_as_job_status(post_job, api):
 
     body = api.get(f"/api/jobs/{job_id}").json()
 
-    assert set(body) == {"job_id", "status", "stage", "progress_percent", "message",
-                         "created_at", "updated_at", "artifacts", "error"}
+    assert set(body) == {
+        "job_id",
+        "status",
+        "stage",
+        "progress_percent",
+        "message",
+        "created_at",
+        "updated_at",
+        "artifacts",
+        "error",
+    }
     assert body["status"] == "queued" and body["artifacts"] == {} and body["error"] == ""
     assert ISO_UTC.match(body["created_at"]) and ISO_UTC.match(body["updated_at"])
 
 
-@pytest.mark.parametrize("params, detail", [
-    ("{not json", "params must be valid JSON"),
-    ("[1, 2]", "params must be JSON object"),
-    ({"COLOUR": "#000000"}, "unknown params key: COLOUR"),
-    ({"SEED": "seven"}, "params.SEED must be an integer from 0 to 2^63-1"),
-    ({"N_REPETITIONS": 51}, "params.N_REPETITIONS must be an integer from 1 to 50"),
-    ({"MODE": "IMAGE"}, "mask_image is required when MODE=IMAGE"),
-    ({"DATA_COL_INDEX": 3}, "name_list has no names in column 3"),
-])
+@pytest.mark.parametrize(
+    "params, detail",
+    [
+        ("{not json", "params must be valid JSON"),
+        ("[1, 2]", "params must be JSON object"),
+        ({"COLOUR": "#000000"}, "unknown params key: COLOUR"),
+        ({"SEED": "seven"}, "params.SEED must be an integer from 0 to 2^63-1"),
+        ({"N_REPETITIONS": 51}, "params.N_REPETITIONS must be an integer from 1 to 50"),
+        ({"MODE": "IMAGE"}, "mask_image is required when MODE=IMAGE"),
+        ({"DATA_COL_INDEX": 3}, "name_list has no names in column 3"),
+    ],
+)
 def test_bad_params_are_rejected_before_anything_exists(post_job, media_root, params, detail):
     response, callbacks = post_job(params=params)
 
@@ -113,12 +127,15 @@ def test_name_list_is_required(post_job, media_root):
     assert_nothing_created(media_root)
 
 
-@pytest.mark.parametrize("filename, content, detail", [
-    ("names.xls", b"whatever", "name_list must be xlsx"),
-    ("names.csv", b"Anna\nBruno\n", "name_list must be xlsx"),
-    ("names.xlsx", b"PK\x03\x04 not really a zip", "name_list is not a readable xlsx file"),
-    ("names.xlsx", b"<html>renamed</html>", "name_list is not a readable xlsx file"),
-])
+@pytest.mark.parametrize(
+    "filename, content, detail",
+    [
+        ("names.xls", b"whatever", "name_list must be xlsx"),
+        ("names.csv", b"Anna\nBruno\n", "name_list must be xlsx"),
+        ("names.xlsx", b"PK\x03\x04 not really a zip", "name_list is not a readable xlsx file"),
+        ("names.xlsx", b"<html>renamed</html>", "name_list is not a readable xlsx file"),
+    ],
+)
 def test_a_bad_name_list_is_rejected(post_job, media_root, filename, content, detail):
     response, _ = post_job(name_list=named(filename, content))
 
@@ -126,11 +143,14 @@ def test_a_bad_name_list_is_rejected(post_job, media_root, filename, content, de
     assert_nothing_created(media_root)
 
 
-@pytest.mark.parametrize("filename, content, detail", [
-    ("mask.gif", png(), "mask_image must be png/jpg/jpeg"),
-    ("mask.png", b"\x89PNG broken", "mask_image is not a readable image"),
-    ("mask.jpg", png(drawable=False), "mask_image has no drawable area"),
-])
+@pytest.mark.parametrize(
+    "filename, content, detail",
+    [
+        ("mask.gif", png(), "mask_image must be png/jpg/jpeg"),
+        ("mask.png", b"\x89PNG broken", "mask_image is not a readable image"),
+        ("mask.jpg", png(drawable=False), "mask_image has no drawable area"),
+    ],
+)
 def test_a_bad_mask_is_rejected(post_job, media_root, filename, content, detail):
     response, _ = post_job(params={"MODE": "IMAGE"}, mask_image=named(filename, content))
 
@@ -147,10 +167,13 @@ def test_an_image_job_with_a_mask_is_created(post_job, media_root):
     assert (media_root / "jobs" / job.id / "input" / "mask.png").read_bytes() == png()
 
 
-@pytest.mark.parametrize("filename, content, detail", [
-    ("font.woff", b"wOFF", "font_file must be .ttf, .ttc or .otf"),
-    ("font.ttf", b"\x00\x01\x00\x00 garbage", "font_file is not a valid font"),
-])
+@pytest.mark.parametrize(
+    "filename, content, detail",
+    [
+        ("font.woff", b"wOFF", "font_file must be .ttf, .ttc or .otf"),
+        ("font.ttf", b"\x00\x01\x00\x00 garbage", "font_file is not a valid font"),
+    ],
+)
 def test_a_bad_font_file_is_rejected(post_job, media_root, filename, content, detail):
     response, _ = post_job(font_file=named(filename, content))
 
@@ -187,13 +210,17 @@ def test_font_id_may_name_the_default_or_an_uploaded_font(post_job, tiny_font, m
         assert Job.objects.get(id=response.json()["job_id"]).font_id == font_id
 
 
-@pytest.mark.parametrize("setting, field, files", [
-    ("NAME_LIST_MAX_BYTES", "name_list", {}),
-    ("MASK_IMAGE_MAX_BYTES", "mask_image", {"mask_image": named("m.png", png())}),
-    ("FONT_MAX_BYTES", "font_file", {"font_file": named("f.ttf", b"x" * 200)}),
-])
-def test_an_upload_over_its_limit_is_413_naming_the_field(post_job, media_root, settings,
-                                                           setting, field, files):
+@pytest.mark.parametrize(
+    "setting, field, files",
+    [
+        ("NAME_LIST_MAX_BYTES", "name_list", {}),
+        ("MASK_IMAGE_MAX_BYTES", "mask_image", {"mask_image": named("m.png", png())}),
+        ("FONT_MAX_BYTES", "font_file", {"font_file": named("f.ttf", b"x" * 200)}),
+    ],
+)
+def test_an_upload_over_its_limit_is_413_naming_the_field(
+    post_job, media_root, settings, setting, field, files
+):
     setattr(settings, setting, 100)
 
     response, _ = post_job(**files)
@@ -226,7 +253,8 @@ def test_a_job_that_cannot_be_handed_to_the_broker_fails(post_job, monkeypatch):
 
 
 def test_a_name_no_font_can_draw_is_refused_with_its_row_and_code_point(
-        post_job, names_xlsx, media_root):
+    post_job, names_xlsx, media_root
+):
     # Given a name list whose third name holds a private-use character
     names = named("names.xlsx", names_xlsx(["Anna", "Łukasz", "Bo\ue000b"]).read_bytes())
     # When the job is submitted
@@ -234,6 +262,7 @@ def test_a_name_no_font_can_draw_is_refused_with_its_row_and_code_point(
     # Then it is refused, naming the row, the name and the code point, and nothing exists
     assert response.status_code == 400
     assert response.json()["detail"].startswith(
-        'name_list row 4: "Bo\ue000b" has characters no font can draw (U+E000)')
+        'name_list row 4: "Bo\ue000b" has characters no font can draw (U+E000)'
+    )
     assert callbacks == []
     assert_nothing_created(media_root)

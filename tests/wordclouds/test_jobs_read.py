@@ -1,5 +1,6 @@
 """Reading jobs: the list, status, detail, result and downloads, for jobs with a record and
 for finished job folders without one."""
+
 import os
 import re
 import sqlite3
@@ -21,7 +22,8 @@ KINDS = {
 
 
 def test_list_is_newest_first_and_includes_finished_folders_without_a_record(
-        api, finished_job, finished_job_dir, queued_job, media_root):
+    api, finished_job, finished_job_dir, queued_job, media_root
+):
     old_folder = finished_job_dir()
     an_hour_ago = time.time() - 3600
     os.utime(media_root / "jobs" / old_folder, (an_hour_ago, an_hour_ago))
@@ -37,15 +39,17 @@ def test_list_is_newest_first_and_includes_finished_folders_without_a_record(
     assert set(folder_job["artifacts"]) == set(KINDS)
     assert ISO_UTC.match(folder_job["created_at"])
     assert folder_job["created_at"].startswith(
-        time.strftime("%Y-%m-%dT%H:%M", time.gmtime(an_hour_ago)))
+        time.strftime("%Y-%m-%dT%H:%M", time.gmtime(an_hour_ago))
+    )
 
 
 def test_list_filters_by_status_and_limits(api, finished_job, finished_job_dir, queued_job):
     finished_job_dir()
     queued = [queued_job() for _ in range(3)]
 
-    assert [j["job_id"] for j in api.get("/api/jobs?status=queued&limit=2").json()] == \
-        queued[::-1][:2]
+    assert [j["job_id"] for j in api.get("/api/jobs?status=queued&limit=2").json()] == queued[::-1][
+        :2
+    ]
     assert {j["status"] for j in api.get("/api/jobs?status=success").json()} == {"success"}
     assert api.get("/api/jobs?status=running").json() == []
     assert len(api.get("/api/jobs?limit=1").json()) == 1
@@ -73,11 +77,15 @@ def test_a_finished_job_shows_every_artifact_and_its_result_links(api, finished_
     status = api.get(f"/api/jobs/{job_id}").json()
     result = api.get(f"/api/jobs/{job_id}/result").json()
 
-    assert (status["status"], status["stage"], status["progress_percent"]) == \
-        ("success", "done", 100)
+    assert (status["status"], status["stage"], status["progress_percent"]) == (
+        "success",
+        "done",
+        100,
+    )
     assert status["artifacts"] == {kind: f"/api/jobs/{job_id}/files/{kind}" for kind in KINDS}
     assert result == {
-        "job_id": job_id, "status": "success",
+        "job_id": job_id,
+        "status": "success",
         "image_url": f"/api/jobs/{job_id}/files/png",
         "svg_url": f"/api/jobs/{job_id}/files/svg",
         "svg_stroke_url": f"/api/jobs/{job_id}/files/svg_stroke",
@@ -88,7 +96,8 @@ def test_a_finished_job_shows_every_artifact_and_its_result_links(api, finished_
 
 @pytest.mark.parametrize("with_record", [True, False])
 def test_downloads_carry_content_type_and_attachment_name(
-        api, finished_job, finished_job_dir, media_root, with_record):
+    api, finished_job, finished_job_dir, media_root, with_record
+):
     job_id = finished_job() if with_record else finished_job_dir()
 
     for kind, (content_type, extension) in KINDS.items():
@@ -96,8 +105,10 @@ def test_downloads_carry_content_type_and_attachment_name(
 
         assert response.status_code == 200
         assert response["Content-Type"] == content_type
-        assert response["Content-Disposition"] == \
-            f'attachment; filename="wordcloud-{job_id}.{extension}"'
+        assert (
+            response["Content-Disposition"]
+            == f'attachment; filename="wordcloud-{job_id}.{extension}"'
+        )
         body = b"".join(response.streaming_content)
         assert body == (media_root / "jobs" / job_id / _file_name(kind)).read_bytes()
     db = media_root / "jobs" / job_id / "positions.db"
@@ -147,8 +158,9 @@ def test_detail_keeps_only_the_last_50_events(api, queued_job):
     job_id = queued_job()
     job_start(job_id=job_id, worker_pid=1)
     for step in range(60):
-        job_progress(job_id=job_id, stage="placing_words", percent=step, message=f"step {step}",
-                     artifacts=[])
+        job_progress(
+            job_id=job_id, stage="placing_words", percent=step, message=f"step {step}", artifacts=[]
+        )
 
     recent = api.get(f"/api/jobs/{job_id}/detail").json()["recent_events"]
 
@@ -156,15 +168,17 @@ def test_detail_keeps_only_the_last_50_events(api, queued_job):
     assert recent[-1]["message"] == "step 59" and recent[-1]["progress_percent"] == 59
 
 
-def test_a_finished_folder_without_record_answers_status_detail_and_result(api,
-                                                                          finished_job_dir):
+def test_a_finished_folder_without_record_answers_status_detail_and_result(api, finished_job_dir):
     job_id = finished_job_dir()
 
     status = api.get(f"/api/jobs/{job_id}").json()
     detail = api.get(f"/api/jobs/{job_id}/detail").json()
     result = api.get(f"/api/jobs/{job_id}/result").json()
 
-    assert (status["status"], status["stage"], status["progress_percent"]) == \
-        ("success", "done", 100)
+    assert (status["status"], status["stage"], status["progress_percent"]) == (
+        "success",
+        "done",
+        100,
+    )
     assert detail == {"status": status, "recent_events": []}
     assert (result["status"], result["db_url"]) == ("success", f"/api/jobs/{job_id}/files/db")

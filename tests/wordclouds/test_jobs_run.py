@@ -1,5 +1,6 @@
 """The worker's side of a job (wordclouds.tasks.job_run): moves through the statuses, events,
 progress, artifacts, failures a user can act on, and running twice."""
+
 import re
 import shutil
 import time
@@ -24,8 +25,16 @@ from wordclouds.services.jobs import STALE_ERROR, job_fail, job_start, job_succe
 from wordclouds.tasks import job_run
 
 pytestmark = pytest.mark.django_db
-STAGES = ["queued", "reading_names", "preparing_mask", "loading_font", "placing_words",
-          "rendering", "writing_artifacts", "done"]
+STAGES = [
+    "queued",
+    "reading_names",
+    "preparing_mask",
+    "loading_font",
+    "placing_words",
+    "rendering",
+    "writing_artifacts",
+    "done",
+]
 
 
 def test_a_job_runs_through_its_stages_to_success(queued_job):
@@ -56,8 +65,11 @@ def test_running_twice_leaves_a_finished_job_alone(queued_job):
     job_run(job_id)
 
     after = Job.objects.get(id=job_id)
-    assert (after.status, after.updated_at, after.events.count()) == \
-        (before.status, before.updated_at, before.events.count())
+    assert (after.status, after.updated_at, after.events.count()) == (
+        before.status,
+        before.updated_at,
+        before.events.count(),
+    )
 
 
 def test_names_that_do_not_fit_fail_with_the_engines_sentence(queued_job):
@@ -121,8 +133,12 @@ def test_progress_is_throttled_and_never_decreases(queued_job):
     job = Job.objects.get(id=job_id)
     logs = job.events.filter(type="log").count()
     assert logs <= 1 + seconds / PROGRESS_WRITE_SECONDS  # not one row per report
-    assert [e.stage for e in job.events.filter(type="status")] == \
-        ["queued", "queued", "placing_words", "rendering"]
+    assert [e.stage for e in job.events.filter(type="status")] == [
+        "queued",
+        "queued",
+        "placing_words",
+        "rendering",
+    ]
     assert 40 <= placing <= 60 and (job.stage, job.progress_percent) == ("rendering", placing)
 
 

@@ -15,9 +15,13 @@ BIG = {"WIDTH": 3000, "HEIGHT": 3000, "SEED": 5, "N_REPETITIONS": 3}
 @pytest.fixture(scope="module")
 def service(tmp_path_factory, database_template):
     """Web only; a test that needs a worker starts (and kills) its own."""
-    started = Service(tmp_path_factory.mktemp("service"), database_template,
-                      EVENTS_KEEPALIVE_SECONDS=1, JOB_HEARTBEAT_SECONDS=0.5,
-                      JOB_STALE_SECONDS=3)
+    started = Service(
+        tmp_path_factory.mktemp("service"),
+        database_template,
+        EVENTS_KEEPALIVE_SECONDS=1,
+        JOB_HEARTBEAT_SECONDS=0.5,
+        JOB_STALE_SECONDS=3,
+    )
     try:
         yield started.start(worker=False)
     finally:

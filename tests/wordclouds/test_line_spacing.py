@@ -85,8 +85,17 @@ def test_defaults_are_the_source_size_at_96_dpi(api):
     summary = analyze(api, job_id).json()
 
     assert list(summary) == [
-        "percentile", "spacingPx", "spacingMm", "minSpacingPx", "minSpacingMm", "curveCount",
-        "segmentCount", "sourceWidth", "sourceHeight", "elementWidth", "elementHeight",
+        "percentile",
+        "spacingPx",
+        "spacingMm",
+        "minSpacingPx",
+        "minSpacingMm",
+        "curveCount",
+        "segmentCount",
+        "sourceWidth",
+        "sourceHeight",
+        "elementWidth",
+        "elementHeight",
     ]
     assert summary["percentile"] == 5
     assert (summary["sourceWidth"], summary["sourceHeight"]) == (960, 480)
@@ -159,7 +168,9 @@ def test_counts_on_an_engine_made_job_match_an_independent_reader(api, finished_
     contours = segments = 0
     for d in re.findall(r'<path id="w\d+"[^>]* d="([^"]*)"', svg):
         for subpath in parse_path(d).continuous_subpaths():
-            drawn = [s for s in subpath if not (isinstance(s, Line) and abs(s.end - s.start) < 1e-6)]
+            drawn = [
+                s for s in subpath if not (isinstance(s, Line) and abs(s.end - s.start) < 1e-6)
+            ]
             contours += bool(drawn)
             segments += len(drawn)
 

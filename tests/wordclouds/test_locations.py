@@ -5,13 +5,24 @@ import unicodedata
 import numpy as np
 import pytest
 
+from wordclouds.engine.path_data import path_segments
 from wordclouds.models import Job
 from wordclouds.selectors import jobs_root
-from wordclouds.engine.path_data import path_segments
 
 pytestmark = pytest.mark.django_db
 
-NAMES = ["Anna", "anna maria", "Maria 100%", "a_b", "a%b", "x\\y", "Émile", "李雷", "Ännchen", "Anna"]
+NAMES = [
+    "Anna",
+    "anna maria",
+    "Maria 100%",
+    "a_b",
+    "a%b",
+    "x\\y",
+    "Émile",
+    "李雷",
+    "Ännchen",
+    "Anna",
+]
 
 
 @pytest.fixture
@@ -36,8 +47,12 @@ def outline_bounds(job_id) -> dict[int, tuple[float, float, float, float]]:
     points = segments.controls.ravel()
     word = np.repeat(segments.contour_path[segments.contour], 4)
     return {
-        int(paths[w][0]): (points[word == w].real.min(), points[word == w].imag.min(),
-                           points[word == w].real.max(), points[word == w].imag.max())
+        int(paths[w][0]): (
+            points[word == w].real.min(),
+            points[word == w].imag.min(),
+            points[word == w].real.max(),
+            points[word == w].imag.max(),
+        )
         for w in np.unique(word)
     }
 
@@ -52,8 +67,14 @@ def test_every_name_is_found_exactly_with_the_box_around_its_outline(api, job_id
         for match in result["matches"]:
             assert match["name"] == name
             left, top, right, bottom = ink[match["id"]]
-            assert match["box_x"] <= left + 0.05 and right - 0.05 <= match["box_x"] + match["box_width"]
-            assert match["box_y"] <= top + 0.05 and bottom - 0.05 <= match["box_y"] + match["box_height"]
+            assert (
+                match["box_x"] <= left + 0.05
+                and right - 0.05 <= match["box_x"] + match["box_width"]
+            )
+            assert (
+                match["box_y"] <= top + 0.05
+                and bottom - 0.05 <= match["box_y"] + match["box_height"]
+            )
             assert match["x"] == pytest.approx(match["box_x"] + match["box_width"] / 2)
             assert match["y"] == pytest.approx(match["box_y"] + match["box_height"] / 2)
             assert match["orientation"] in ("horizontal", "vertical")
@@ -63,12 +84,27 @@ def test_every_name_is_found_exactly_with_the_box_around_its_outline(api, job_id
 def test_the_result_echoes_the_query_and_gives_the_canvas(api, job_id):
     result = locations(api, job_id, name="Anna").json()
 
-    assert {key: result[key] for key in ("job_id", "query", "mode", "canvas_width", "canvas_height")} == {
-        "job_id": job_id, "query": "Anna", "mode": "exact", "canvas_width": 400, "canvas_height": 300,
+    assert {
+        key: result[key] for key in ("job_id", "query", "mode", "canvas_width", "canvas_height")
+    } == {
+        "job_id": job_id,
+        "query": "Anna",
+        "mode": "exact",
+        "canvas_width": 400,
+        "canvas_height": 300,
     }
     assert list(result["matches"][0]) == [
-        "id", "name", "x", "y", "font_size", "color", "orientation",
-        "box_x", "box_y", "box_width", "box_height",
+        "id",
+        "name",
+        "x",
+        "y",
+        "font_size",
+        "color",
+        "orientation",
+        "box_x",
+        "box_y",
+        "box_width",
+        "box_height",
     ]
 
 
@@ -82,17 +118,26 @@ def test_exact_ignores_surrounding_space_and_unicode_composition(api, job_id):
 
 def test_contains_is_a_case_insensitive_substring(api, job_id):
     assert sorted(found_names(locations(api, job_id, name="ANN", mode="contains"))) == [
-        "Anna", "Anna", "anna maria",
+        "Anna",
+        "Anna",
+        "anna maria",
     ]
     assert found_names(locations(api, job_id, name="änn", mode="contains")) == ["Ännchen"]
     assert sorted(found_names(locations(api, job_id, name="maria", mode="contains"))) == [
-        "Maria 100%", "anna maria",
+        "Maria 100%",
+        "anna maria",
     ]
 
 
 @pytest.mark.parametrize(
     "query, expected",
-    [("%", ["Maria 100%", "a%b"]), ("_", ["a_b"]), ("a_b", ["a_b"]), ("a%", ["a%b"]), ("\\", ["x\\y"])],
+    [
+        ("%", ["Maria 100%", "a%b"]),
+        ("_", ["a_b"]),
+        ("a_b", ["a_b"]),
+        ("a%", ["a%b"]),
+        ("\\", ["x\\y"]),
+    ],
 )
 def test_contains_takes_wildcard_characters_literally(api, job_id, query, expected):
     assert sorted(found_names(locations(api, job_id, name=query, mode="contains"))) == expected

@@ -48,7 +48,9 @@ def test_missing_password_is_400(api, password, body):
 def test_unset_password_means_the_built_in_default(api, settings):
     settings.ORDERS_ADMIN_PASSWORD = settings.ORDERS_ADMIN_PASSWORD_DEFAULT
 
-    response = api.post("/api/login", {"password": settings.ORDERS_ADMIN_PASSWORD_DEFAULT}, format="json")
+    response = api.post(
+        "/api/login", {"password": settings.ORDERS_ADMIN_PASSWORD_DEFAULT}, format="json"
+    )
 
     assert response.status_code == 200
 
@@ -76,7 +78,9 @@ def test_failures_are_counted_per_client_address(api, password):
 
 
 def test_successful_logins_are_not_throttled(api, password):
-    statuses = {api.post("/api/login", {"password": password}, format="json").status_code for _ in range(15)}
+    statuses = {
+        api.post("/api/login", {"password": password}, format="json").status_code for _ in range(15)
+    }
 
     assert statuses == {200}
 

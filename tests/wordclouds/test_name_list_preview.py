@@ -1,4 +1,5 @@
 """POST /api/name-lists/preview: the first rows of a name list, to choose its column from."""
+
 import openpyxl
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -17,8 +18,9 @@ def workbook_upload(tmp_path, rows, filename="list.xlsx") -> SimpleUploadedFile:
 
 def test_preview_shows_the_first_rows_cleaned_and_no_empty_columns(api, tmp_path, media_root):
     # given a list with a header, a number cell, spaces to fold and 30 rows
-    rows = [["no.", "name", None]] + [[number, f"  Anna   {number} ", None]
-                                       for number in range(1, 31)]
+    rows = [["no.", "name", None]] + [
+        [number, f"  Anna   {number} ", None] for number in range(1, 31)
+    ]
     upload = workbook_upload(tmp_path, rows)
 
     response = api.post(URL, {"name_list": upload}, format="multipart")
@@ -31,10 +33,13 @@ def test_preview_shows_the_first_rows_cleaned_and_no_empty_columns(api, tmp_path
     assert not any(media_root.iterdir())  # nothing kept
 
 
-@pytest.mark.parametrize("filename, content, detail", [
-    ("names.txt", b"Anna\nBruno\n", "name_list must be xlsx"),
-    ("names.xlsx", b"not a zip archive", "name_list is not a readable xlsx file"),
-])
+@pytest.mark.parametrize(
+    "filename, content, detail",
+    [
+        ("names.txt", b"Anna\nBruno\n", "name_list must be xlsx"),
+        ("names.xlsx", b"not a zip archive", "name_list is not a readable xlsx file"),
+    ],
+)
 def test_preview_refuses_what_is_not_an_xlsx(api, filename, content, detail):
     upload = SimpleUploadedFile(filename, content)
 

@@ -14,7 +14,9 @@ pytestmark = pytest.mark.django_db
 def test_the_mask_is_the_canvas_with_every_word_box_white(api, finished_job_dir):
     job_id = finished_job_dir(names=["Anna", "Bruno", "李雷", "韩梅梅", "Émile"])
     with sqlite3.connect(jobs_root() / job_id / "positions.db") as connection:
-        boxes = connection.execute("SELECT box_x, box_y, box_width, box_height FROM words").fetchall()
+        boxes = connection.execute(
+            "SELECT box_x, box_y, box_width, box_height FROM words"
+        ).fetchall()
 
     response = api.get(f"/api/jobs/{job_id}/occupancy_mask")
 
@@ -25,7 +27,7 @@ def test_the_mask_is_the_canvas_with_every_word_box_white(api, finished_job_dir)
     pixels = np.asarray(image.convert("L"))
     expected = np.zeros((300, 400), dtype=bool)
     for x, y, width, height in boxes:
-        expected[y:y + height, x:x + width] = True
+        expected[y : y + height, x : x + width] = True
     assert set(np.unique(pixels)) == {0, 255}
     assert np.array_equal(pixels == 255, expected)
 

@@ -29,19 +29,29 @@ def test_create_answers_201_with_the_full_record(api, png_asset, svg_asset):
     stickers = [sticker(png_asset), sticker(svg_asset, rotation=45.5)]
 
     response = project_create(
-        api, name="Summer", template_id="poster_16x9", background_color="#12AbEf",
+        api,
+        name="Summer",
+        template_id="poster_16x9",
+        background_color="#12AbEf",
         stickers=json.dumps(stickers),
     )
 
     assert response.status_code == 201
     record = response.json()
     assert record == {
-        "id": record["id"], "name": "Summer", "template_id": "poster_16x9",
-        "template": {"id": "poster_16x9", "name": "Landscape shop banner", "width": 1920,
-                     "height": 1080},
+        "id": record["id"],
+        "name": "Summer",
+        "template_id": "poster_16x9",
+        "template": {
+            "id": "poster_16x9",
+            "name": "Landscape shop banner",
+            "width": 1920,
+            "height": 1080,
+        },
         "background_color": "#12AbEf",
         "stickers": [{**stickers[0], "rotation": 0}, stickers[1]],
-        "created_at": record["created_at"], "updated_at": record["updated_at"],
+        "created_at": record["created_at"],
+        "updated_at": record["updated_at"],
     }
     assert api.get(f"/api/projects/{record['id']}").json() == record
     links = ProjectAsset.objects.filter(project_id=record["id"]).values_list("asset_id", flat=True)
@@ -65,25 +75,33 @@ def test_list_gives_summaries_newest_first(api, png_asset):
     summaries = response.json()
     assert [summary["name"] for summary in summaries] == ["New", "Old"]
     assert set(summaries[0]) == {
-        "id", "name", "template_id", "background_color", "sticker_count", "created_at",
+        "id",
+        "name",
+        "template_id",
+        "background_color",
+        "sticker_count",
+        "created_at",
         "updated_at",
     }
     assert summaries[0]["sticker_count"] == 3
 
 
-@pytest.mark.parametrize("fields, detail", [
-    ({"name": ""}, "name is required"),
-    ({"name": "x" * 201}, "name must be at most 200 characters"),
-    ({"template_id": ""}, "template_id is required"),
-    ({"template_id": "poster_9x9"}, "template_id is not a known template"),
-    ({"background_color": ""}, "background_color is required"),
-    ({"background_color": "red"}, "background_color must be #RRGGBB"),
-    ({"background_color": "#FFF"}, "background_color must be #RRGGBB"),
-    ({"stickers": "[{"}, "stickers must be valid JSON"),
-    ({"stickers": '{"asset_id": "a"}'}, "stickers must be a JSON array"),
-    ({"stickers": "[1]"}, "stickers[0] must be an object"),
-    ({"stickers": '[{"x": 1}]'}, "stickers[0].asset_id is required"),
-])
+@pytest.mark.parametrize(
+    "fields, detail",
+    [
+        ({"name": ""}, "name is required"),
+        ({"name": "x" * 201}, "name must be at most 200 characters"),
+        ({"template_id": ""}, "template_id is required"),
+        ({"template_id": "poster_9x9"}, "template_id is not a known template"),
+        ({"background_color": ""}, "background_color is required"),
+        ({"background_color": "red"}, "background_color must be #RRGGBB"),
+        ({"background_color": "#FFF"}, "background_color must be #RRGGBB"),
+        ({"stickers": "[{"}, "stickers must be valid JSON"),
+        ({"stickers": '{"asset_id": "a"}'}, "stickers must be a JSON array"),
+        ({"stickers": "[1]"}, "stickers[0] must be an object"),
+        ({"stickers": '[{"x": 1}]'}, "stickers[0].asset_id is required"),
+    ],
+)
 def test_bad_fields_are_400_naming_the_field(api, fields, detail):
     response = project_create(api, **fields)
 
@@ -92,19 +110,22 @@ def test_bad_fields_are_400_naming_the_field(api, fields, detail):
     assert not Project.objects.exists()
 
 
-@pytest.mark.parametrize("change, detail", [
-    ({"asset_id": "missing"}, "stickers[0].asset_id is not an existing asset"),
-    ({"x": "10"}, "stickers[0].x must be a finite number"),
-    ({"y": None}, "stickers[0].y must be a finite number"),
-    ({"width": True}, "stickers[0].width must be a finite number"),
-    ({"width": 0}, "stickers[0].width must be greater than 0"),
-    ({"height": -1}, "stickers[0].height must be greater than 0"),
-    ({"rotation": "45deg"}, "stickers[0].rotation must be a finite number"),
-    ({"x": 1e9}, "stickers[0].x must be between -1000000 and 1000000"),
-    ({"y": 10 ** 400}, "stickers[0].y must be between -1000000 and 1000000"),
-    ({"asset_id": 7}, "stickers[0].asset_id must be a string"),
-    ({"z": 1}, "stickers[0] has an unknown key: z"),
-])
+@pytest.mark.parametrize(
+    "change, detail",
+    [
+        ({"asset_id": "missing"}, "stickers[0].asset_id is not an existing asset"),
+        ({"x": "10"}, "stickers[0].x must be a finite number"),
+        ({"y": None}, "stickers[0].y must be a finite number"),
+        ({"width": True}, "stickers[0].width must be a finite number"),
+        ({"width": 0}, "stickers[0].width must be greater than 0"),
+        ({"height": -1}, "stickers[0].height must be greater than 0"),
+        ({"rotation": "45deg"}, "stickers[0].rotation must be a finite number"),
+        ({"x": 1e9}, "stickers[0].x must be between -1000000 and 1000000"),
+        ({"y": 10**400}, "stickers[0].y must be between -1000000 and 1000000"),
+        ({"asset_id": 7}, "stickers[0].asset_id must be a string"),
+        ({"z": 1}, "stickers[0] has an unknown key: z"),
+    ],
+)
 def test_bad_stickers_are_400_naming_the_sticker_field(api, png_asset, change, detail):
     stickers = [sticker(png_asset, **change)]
 
@@ -171,7 +192,9 @@ def test_patch_changes_only_the_fields_sent(api, png_asset):
     created = project_create(api, name="Draft", stickers=json.dumps([sticker(png_asset)])).json()
 
     response = api.patch(
-        f"/api/projects/{created['id']}", {"background_color": "#000000"}, format="multipart",
+        f"/api/projects/{created['id']}",
+        {"background_color": "#000000"},
+        format="multipart",
     )
 
     assert response.status_code == 200
@@ -203,7 +226,8 @@ def test_bad_patch_changes_nothing(api, png_asset):
 
     response = api.patch(
         f"/api/projects/{created['id']}",
-        {"name": "Renamed", "stickers": json.dumps([sticker("gone")])}, format="multipart",
+        {"name": "Renamed", "stickers": json.dumps([sticker("gone")])},
+        format="multipart",
     )
 
     assert response.status_code == 400

@@ -14,7 +14,10 @@ RED, BLUE, BACKGROUND = (255, 0, 0), (0, 0, 255), (0x12, 0x34, 0x56)
 
 def poster(api, stickers, template_id="poster_1x1"):
     project = project_create(
-        api, template_id=template_id, background_color="#123456", stickers=json.dumps(stickers),
+        api,
+        template_id=template_id,
+        background_color="#123456",
+        stickers=json.dumps(stickers),
     ).json()
     return project["id"]
 
@@ -57,8 +60,10 @@ def test_png_rotates_a_sticker_clockwise_about_its_centre(api):
     out = BytesIO()
     half.save(out, "PNG")
     sticker = asset_id(api, out.getvalue())
-    project_id = poster(api, [{"asset_id": sticker, "x": 400, "y": 500, "width": 200,
-                               "height": 100, "rotation": 90}])
+    project_id = poster(
+        api,
+        [{"asset_id": sticker, "x": 400, "y": 500, "width": 200, "height": 100, "rotation": 90}],
+    )
 
     image = rendered_png(api, project_id)
 
@@ -72,11 +77,14 @@ def test_png_rotates_a_sticker_clockwise_about_its_centre(api):
 def test_png_draws_stickers_in_order_and_keeps_transparency(api):
     red = asset_id(api, png_bytes((4, 4), (*RED, 255)))
     clear = asset_id(api, png_bytes((4, 4), (0, 255, 0, 0)))
-    project_id = poster(api, [
-        {"asset_id": red, "x": 0, "y": 0, "width": 100, "height": 100},
-        {"asset_id": red, "x": 50, "y": 0, "width": 100, "height": 100},
-        {"asset_id": clear, "x": 0, "y": 0, "width": 200, "height": 200},
-    ])
+    project_id = poster(
+        api,
+        [
+            {"asset_id": red, "x": 0, "y": 0, "width": 100, "height": 100},
+            {"asset_id": red, "x": 50, "y": 0, "width": 100, "height": 100},
+            {"asset_id": clear, "x": 0, "y": 0, "width": 200, "height": 200},
+        ],
+    )
 
     image = rendered_png(api, project_id)
 
@@ -87,8 +95,11 @@ def test_png_draws_stickers_in_order_and_keeps_transparency(api):
 def test_png_rasterises_svg_stickers_stretched_to_the_box(api):
     # a 10×10 viewBox: the left half blue
     shape = asset_id(api, svg_bytes('<rect width="5" height="10" fill="#0000FF"/>'), "s.svg")
-    project_id = poster(api, [{"asset_id": shape, "x": 100, "y": 100, "width": 400,
-                               "height": 100}], template_id="poster_16x9")
+    project_id = poster(
+        api,
+        [{"asset_id": shape, "x": 100, "y": 100, "width": 400, "height": 100}],
+        template_id="poster_16x9",
+    )
 
     image = rendered_png(api, project_id)
 
@@ -101,10 +112,13 @@ def test_png_rasterises_svg_stickers_stretched_to_the_box(api):
 
 def test_png_with_stickers_partly_and_wholly_off_the_poster(api):
     red = asset_id(api, png_bytes((4, 4), (*RED, 255)))
-    project_id = poster(api, [
-        {"asset_id": red, "x": -50, "y": 1000, "width": 100, "height": 500000},
-        {"asset_id": red, "x": -5000, "y": 0, "width": 100, "height": 100, "rotation": 45},
-    ])
+    project_id = poster(
+        api,
+        [
+            {"asset_id": red, "x": -50, "y": 1000, "width": 100, "height": 500000},
+            {"asset_id": red, "x": -5000, "y": 0, "width": 100, "height": 100, "rotation": 45},
+        ],
+    )
 
     image = rendered_png(api, project_id)
 
@@ -113,48 +127,69 @@ def test_png_with_stickers_partly_and_wholly_off_the_poster(api):
 
 
 def test_svg_keeps_svg_stickers_vector_and_embeds_raster_ones(api):
-    shape = asset_id(api, svg_bytes(
-        '<defs><linearGradient id="g"/></defs><rect id="r" fill="url(#g)" width="5" height="10"/>'
-        '<use href="#r"/><script>alert(1)</script><image href="/etc/passwd"/>'
-        '<style>.a{fill:url(#g)} #r{fill:url(http://x/y)} .b{fill:#abc}</style>'
-        '<circle class="a b" r="1"/>',
-        attributes='width="10mm" height="20mm" onload="alert(2)"',
-    ), "s.svg")
+    shape = asset_id(
+        api,
+        svg_bytes(
+            '<defs><linearGradient id="g"/></defs><rect id="r" fill="url(#g)" width="5" height="10"/>'
+            '<use href="#r"/><script>alert(1)</script><image href="/etc/passwd"/>'
+            "<style>.a{fill:url(#g)} #r{fill:url(http://x/y)} .b{fill:#abc}</style>"
+            '<circle class="a b" r="1"/>',
+            attributes='width="10mm" height="20mm" onload="alert(2)"',
+        ),
+        "s.svg",
+    )
     red_png = png_bytes((2, 2), (*RED, 255))
     red = asset_id(api, red_png)
-    project_id = poster(api, [
-        {"asset_id": shape, "x": 10, "y": 20, "width": 300, "height": 400, "rotation": 30},
-        {"asset_id": red, "x": 1, "y": 2, "width": 3.25, "height": 4},
-        {"asset_id": shape, "x": 0, "y": 0, "width": 1, "height": 1},
-    ])
+    project_id = poster(
+        api,
+        [
+            {"asset_id": shape, "x": 10, "y": 20, "width": 300, "height": 400, "rotation": 30},
+            {"asset_id": red, "x": 1, "y": 2, "width": 3.25, "height": 4},
+            {"asset_id": shape, "x": 0, "y": 0, "width": 1, "height": 1},
+        ],
+    )
 
     root = rendered_svg(api, project_id)
 
     assert (root.get("width"), root.get("height"), root.get("viewBox")) == (
-        "1080", "1080", "0 0 1080 1080")
+        "1080",
+        "1080",
+        "0 0 1080 1080",
+    )
     assert root[0].tag == f"{SVG}rect" and root[0].get("fill") == "#123456"
     first, second, third = root[1:]
     assert first.get("transform") == "rotate(30 160 220)"
     nested = first[0]
     assert nested.tag == f"{SVG}svg"
-    assert {key: nested.get(key) for key in ("x", "y", "width", "height", "preserveAspectRatio",
-                                             "viewBox")} == {
-        "x": "10", "y": "20", "width": "300", "height": "400", "preserveAspectRatio": "none",
-        "viewBox": "0 0 37.7953 75.5906"}
+    assert {
+        key: nested.get(key)
+        for key in ("x", "y", "width", "height", "preserveAspectRatio", "viewBox")
+    } == {
+        "x": "10",
+        "y": "20",
+        "width": "300",
+        "height": "400",
+        "preserveAspectRatio": "none",
+        "viewBox": "0 0 37.7953 75.5906",
+    }
     assert nested.get("onload") is None
     assert nested.find(f"{SVG}rect").get("fill") == "url(#s0-g)"
     assert nested.find(f"{SVG}use").get("href") == "#s0-r"
     assert nested.find(f"{SVG}script") is None
     assert nested.find(f"{SVG}image").get("href") is None
     assert nested.find(f"{SVG}style").text == (
-        ".s0-a{fill:url(#s0-g)} #s0-r{fill:none} .s0-b{fill:#abc}")
+        ".s0-a{fill:url(#s0-g)} #s0-r{fill:none} .s0-b{fill:#abc}"
+    )
     assert nested.find(f"{SVG}circle").get("class") == "s0-a s0-b"
     assert third[0].find(f"{SVG}rect").get("id") == "s2-r"
     image = second[0]
     assert second.get("transform") is None
     assert image.tag == f"{SVG}image"
     assert (image.get("x"), image.get("width"), image.get("preserveAspectRatio")) == (
-        "1", "3.25", "none")
+        "1",
+        "3.25",
+        "none",
+    )
     assert image.get("href").startswith("data:image/png;base64,")
 
 
@@ -162,11 +197,13 @@ def test_a_real_word_cloud_becomes_a_poster(api, finished_job_dir):
     # given a job's svg and png artifacts imported as assets
     job_id = finished_job_dir()
     imported = {
-        kind: api.post(f"/api/assets/from-job/{job_id}", {"kind": kind}, format="multipart")
-        .json() for kind in ("svg", "png")
+        kind: api.post(f"/api/assets/from-job/{job_id}", {"kind": kind}, format="multipart").json()
+        for kind in ("svg", "png")
     }
     assert {record["content_type"] for record in imported.values()} == {
-        "image/svg+xml", "image/png"}
+        "image/svg+xml",
+        "image/png",
+    }
     stickers = [
         {"asset_id": imported["svg"]["id"], "x": 0, "y": 0, "width": 400, "height": 300},
         {"asset_id": imported["png"]["id"], "x": 500, "y": 0, "width": 400, "height": 300},
@@ -181,8 +218,9 @@ def test_a_real_word_cloud_becomes_a_poster(api, finished_job_dir):
     # exactly where it was placed 1:1, and where resvg drew the same outlines
     words = [path for path in root[1].iter(f"{SVG}path") if path.get("id", "").startswith("s0-w")]
     assert words
-    artifact = Image.open(BytesIO(b"".join(
-        api.get(imported["png"]["download_url"]).streaming_content))).convert("RGB")
+    artifact = Image.open(
+        BytesIO(b"".join(api.get(imported["png"]["download_url"]).streaming_content))
+    ).convert("RGB")
     points = [(x, y) for x in range(0, 400, 3) for y in range(0, 300, 3)]
     ink = [point for point in points if sum(artifact.getpixel(point)) < 600]
     paper = [point for point in points if artifact.getpixel(point) == (255, 255, 255)]

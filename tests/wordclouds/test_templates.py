@@ -26,5 +26,9 @@ def test_staff_templates_come_after_the_fixed_ones(api):
     response = api.get("/api/templates")
 
     assert response.json()[:5] == FIXED
-    assert response.json()[5] == {"id": "a4_flyer", "name": "A4 flyer", "width": 2480,
-                                  "height": 3508}
+    assert response.json()[5] == {
+        "id": "a4_flyer",
+        "name": "A4 flyer",
+        "width": 2480,
+        "height": 3508,
+    }

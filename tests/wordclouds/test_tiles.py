@@ -1,4 +1,5 @@
 """The poster's zoom pyramid: made once by the worker's code, served by a public endpoint."""
+
 import io
 
 import pytest
@@ -22,12 +23,25 @@ def test_a_finished_job_has_a_pyramid_down_to_one_tile(client, finished_job):
 
     index = client.get(f"/api/jobs/{job_id}/tiles")
     assert index.status_code == 200
-    assert index.json() == {"width": 600, "height": 300, "tile_size": 256, "levels": 3, "format": "jpg"}
+    assert index.json() == {
+        "width": 600,
+        "height": 300,
+        "tile_size": 256,
+        "levels": 3,
+        "format": "jpg",
+    }
     assert "immutable" in index["Cache-Control"]
 
-    poster = Image.open(io.BytesIO(b"".join(client.get(f"/api/jobs/{job_id}/files/png").streaming_content)))
-    deepest = [[_image(client.get(f"/api/jobs/{job_id}/tiles/2/{column}_{row}.jpg"))
-                for column in range(3)] for row in range(2)]
+    poster = Image.open(
+        io.BytesIO(b"".join(client.get(f"/api/jobs/{job_id}/files/png").streaming_content))
+    )
+    deepest = [
+        [
+            _image(client.get(f"/api/jobs/{job_id}/tiles/2/{column}_{row}.jpg"))
+            for column in range(3)
+        ]
+        for row in range(2)
+    ]
     assert [tile.size for tile in deepest[1]] == [(256, 44), (256, 44), (88, 44)]
     # The deepest level is the poster's own pixels (JPEG: close, not equal).
     corner = poster.convert("RGB").crop((256, 0, 512, 256))

@@ -3,8 +3,10 @@
 Rows and files change only through the services, so the admin deletes through them too (the
 file follows the row, an asset in use is refused). Uploads go through the API.
 """
+
 from django import forms
 from django.contrib import admin, messages
+
 from config.errors import ServiceError
 from wordclouds.admin.html import image, linked_image, linked_row, table
 from wordclouds.models import Asset, Font, Project, Template
@@ -41,14 +43,43 @@ class ServiceDeleteAdmin(admin.ModelAdmin):
 
 @admin.register(Asset)
 class AssetAdmin(ServiceDeleteAdmin):
-    list_display = ["id", "thumbnail", "name", "type", "job_id", "kind", "content_type", "size",
-                    "created_at"]
+    list_display = [
+        "id",
+        "thumbnail",
+        "name",
+        "type",
+        "job_id",
+        "kind",
+        "content_type",
+        "size",
+        "created_at",
+    ]
     list_filter = ["type", "content_type"]
     search_fields = ["id", "name", "job_id", "filename"]
-    fields = ["preview", "id", "name", "type", "job_id", "kind", "filename", "content_type",
-              "size", "sha256", "created_at"]
-    readonly_fields = ["preview", "id", "job_id", "kind", "filename", "content_type", "size",
-                       "sha256", "created_at"]
+    fields = [
+        "preview",
+        "id",
+        "name",
+        "type",
+        "job_id",
+        "kind",
+        "filename",
+        "content_type",
+        "size",
+        "sha256",
+        "created_at",
+    ]
+    readonly_fields = [
+        "preview",
+        "id",
+        "job_id",
+        "kind",
+        "filename",
+        "content_type",
+        "size",
+        "sha256",
+        "created_at",
+    ]
 
     def delete_one(self, asset: Asset) -> None:
         asset_delete(asset_id=asset.pk)
@@ -72,16 +103,38 @@ def asset_image_url(asset: Asset) -> str:
 
 @admin.register(Project)
 class ProjectAdmin(ServiceDeleteAdmin):
-    list_display = ["id", "thumbnail", "name", "template", "background_color", "created_at",
-                    "updated_at"]
+    list_display = [
+        "id",
+        "thumbnail",
+        "name",
+        "template",
+        "background_color",
+        "created_at",
+        "updated_at",
+    ]
     list_filter = ["template"]
     search_fields = ["id", "name"]
-    fields = ["preview", "id", "name", "template", "background_color", "sticker_rows",
-              "created_at", "updated_at"]
+    fields = [
+        "preview",
+        "id",
+        "name",
+        "template",
+        "background_color",
+        "sticker_rows",
+        "created_at",
+        "updated_at",
+    ]
     # Template, colour, stickers and their asset links are checked and changed together
     # through the API only; staff may rename.
-    readonly_fields = ["preview", "id", "template", "background_color", "sticker_rows",
-                       "created_at", "updated_at"]
+    readonly_fields = [
+        "preview",
+        "id",
+        "template",
+        "background_color",
+        "sticker_rows",
+        "created_at",
+        "updated_at",
+    ]
 
     def delete_one(self, project: Project) -> None:
         project_delete(project_id=project.pk)
@@ -100,19 +153,20 @@ class ProjectAdmin(ServiceDeleteAdmin):
         rows = []
         for sticker in project.stickers:
             asset = assets.get(sticker["asset_id"])
-            rows.append((
-                image(asset_image_url(asset), asset.name or asset.filename) if asset else "-",
-                linked_row(Asset, sticker["asset_id"], asset),
-                f'{sticker["x"]:g}, {sticker["y"]:g}',
-                f'{sticker["width"]:g} × {sticker["height"]:g}',
-                f'{sticker.get("rotation", 0):g}°',
-            ))
+            rows.append(
+                (
+                    image(asset_image_url(asset), asset.name or asset.filename) if asset else "-",
+                    linked_row(Asset, sticker["asset_id"], asset),
+                    f"{sticker['x']:g}, {sticker['y']:g}",
+                    f"{sticker['width']:g} × {sticker['height']:g}",
+                    f"{sticker.get('rotation', 0):g}°",
+                )
+            )
         return table(["", "asset", "x, y", "size", "rotation"], rows)
 
 
 def project_image_url(project: Project) -> str:
     return f"/api/projects/{project.id}/render.png"
-
 
 
 @admin.register(Font)
@@ -132,8 +186,12 @@ class TemplateForm(forms.ModelForm):
     def clean(self):
         cleaned = super().clean()
         width, height = cleaned.get("width"), cleaned.get("height")
-        if width is not None and height is not None and not (
-            0 < width <= SIDE_MAX and 0 < height <= SIDE_MAX and width * height <= AREA_MAX
+        if (
+            width is not None
+            and height is not None
+            and not (
+                0 < width <= SIDE_MAX and 0 < height <= SIDE_MAX and width * height <= AREA_MAX
+            )
         ):
             raise forms.ValidationError(
                 f"width and height must be 1–{SIDE_MAX} px, together at most 50 megapixels"

@@ -1,10 +1,13 @@
 """Small pieces of admin HTML shared by every app's admin: thumbnails, linked tables of rows,
 money in yuan. Everything goes through format_html, so stored values are escaped."""
+
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 
-THUMBNAIL = ('<img src="{}" alt="{}" loading="lazy" style="max-width: {}px; max-height: {}px; '
-             'background: #eee; border: 1px solid #ddd; vertical-align: middle">')
+THUMBNAIL = (
+    '<img src="{}" alt="{}" loading="lazy" style="max-width: {}px; max-height: {}px; '
+    'background: #eee; border: 1px solid #ddd; vertical-align: middle">'
+)
 PREVIEW_SIZE = 480
 THUMBNAIL_SIZE = 64
 
@@ -35,10 +38,19 @@ def table(headers: list[str] | None, rows: list[tuple]):
     HTML or plain text (escaped)."""
     if not rows:
         return "-"
-    head = format_html("<thead><tr>{}</tr></thead>", format_html_join(
-        "", "<th>{}</th>", ((header,) for header in headers))) if headers else ""
-    body = format_html_join("", "<tr>{}</tr>", (
-        (format_html_join("", "<td>{}</td>", ((cell,) for cell in row)),) for row in rows))
+    head = (
+        format_html(
+            "<thead><tr>{}</tr></thead>",
+            format_html_join("", "<th>{}</th>", ((header,) for header in headers)),
+        )
+        if headers
+        else ""
+    )
+    body = format_html_join(
+        "",
+        "<tr>{}</tr>",
+        ((format_html_join("", "<td>{}</td>", ((cell,) for cell in row)),) for row in rows),
+    )
     return format_html("<table>{}<tbody>{}</tbody></table>", head, body)
 
 

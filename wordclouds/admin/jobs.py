@@ -1,5 +1,6 @@
 """Admin for jobs and their events: read-only, with the poster, the artifacts, the studio's
 view of the job and a re-run action."""
+
 import json
 
 from django.contrib import admin, messages
@@ -19,15 +20,40 @@ def artifact_url(job_id: str, kind: str, *, inline: bool = False) -> str:
 
 @admin.register(Job)
 class JobAdmin(admin.ModelAdmin):
-    list_display = ("id", "thumbnail", "status", "stage", "progress_percent", "created_at",
-                    "finished_at")
+    list_display = (
+        "id",
+        "thumbnail",
+        "status",
+        "stage",
+        "progress_percent",
+        "created_at",
+        "finished_at",
+    )
     list_filter = ("status", "stage")
     search_fields = ("id", "message", "error")
     date_hierarchy = "created_at"
-    fields = ("id", "preview", "studio", "status", "stage", "progress_percent", "message",
-              "error", "downloads", "parameters", "name_list", "mask_image", "font_file",
-              "font_id", "worker_pid", "created_at", "updated_at", "started_at", "finished_at",
-              "event_log")
+    fields = (
+        "id",
+        "preview",
+        "studio",
+        "status",
+        "stage",
+        "progress_percent",
+        "message",
+        "error",
+        "downloads",
+        "parameters",
+        "name_list",
+        "mask_image",
+        "font_file",
+        "font_id",
+        "worker_pid",
+        "created_at",
+        "updated_at",
+        "started_at",
+        "finished_at",
+        "event_log",
+    )
     readonly_fields = fields
     actions = ["rerun"]
 
@@ -54,29 +80,50 @@ class JobAdmin(admin.ModelAdmin):
 
     @admin.display(description="studio")
     def studio(self, job: Job):
-        return format_html('<a href="/?job={}" target="_blank">open this job in the studio</a> · '
-                           '<a href="/jobs/{}/find" target="_blank">its lookup page</a>', job.id, job.id)
+        return format_html(
+            '<a href="/?job={}" target="_blank">open this job in the studio</a> · '
+            '<a href="/jobs/{}/find" target="_blank">its lookup page</a>',
+            job.id,
+            job.id,
+        )
 
     @admin.display(description="artifacts")
     def downloads(self, job: Job):
         if not job.artifacts:
             return "-"
-        return format_html("<ul>{}</ul>", format_html_join("", "<li>{}</li>", (
-            (self._artifact_links(job, kind),) for kind in job.artifacts)))
+        return format_html(
+            "<ul>{}</ul>",
+            format_html_join(
+                "", "<li>{}</li>", ((self._artifact_links(job, kind),) for kind in job.artifacts)
+            ),
+        )
 
     def _artifact_links(self, job: Job, kind: str):
         link = format_html('<a href="{}">{}</a>', artifact_url(job.id, kind), kind)
         if kind in INLINE_KINDS:
-            return format_html('{} (<a href="{}" target="_blank">view</a>)', link,
-                               artifact_url(job.id, kind, inline=True))
+            return format_html(
+                '{} (<a href="{}" target="_blank">view</a>)',
+                link,
+                artifact_url(job.id, kind, inline=True),
+            )
         return link
 
     @admin.display(description="event log")
     def event_log(self, job: Job):
-        return table(["#", "time (UTC)", "type", "stage", "%", "message"], [
-            (event.seq, event.timestamp.strftime("%Y-%m-%d %H:%M:%S.%f")[:-3], event.type,
-             event.stage, event.progress_percent, event.message)
-            for event in job.events.order_by("seq")])
+        return table(
+            ["#", "time (UTC)", "type", "stage", "%", "message"],
+            [
+                (
+                    event.seq,
+                    event.timestamp.strftime("%Y-%m-%d %H:%M:%S.%f")[:-3],
+                    event.type,
+                    event.stage,
+                    event.progress_percent,
+                    event.message,
+                )
+                for event in job.events.order_by("seq")
+            ],
+        )
 
     @admin.display(description="params")
     def parameters(self, job: Job):
@@ -90,5 +137,4 @@ class JobAdmin(admin.ModelAdmin):
             except ServiceError as error:
                 self.message_user(request, f"Job {job.id}: {error.detail}", messages.ERROR)
             else:
-                self.message_user(request, f"Job {job.id} re-run as {new_job.id}",
-                                  messages.SUCCESS)
+                self.message_user(request, f"Job {job.id} re-run as {new_job.id}", messages.SUCCESS)

@@ -1,4 +1,5 @@
 """Assets: uploaded files and imported job artifacts."""
+
 from django.http import FileResponse
 from django.urls import path
 from drf_spectacular.types import OpenApiTypes
@@ -26,14 +27,19 @@ NOT_FOUND = OpenApiResponse(description="asset not found")
 
 
 @extend_schema(
-    methods=["GET"], responses=AssetSerializer(many=True),
+    methods=["GET"],
+    responses=AssetSerializer(many=True),
     parameters=[OpenApiParameter("type", str), OpenApiParameter("job_id", str)],
     description="Newest first; `type` and `job_id` filter together.",
 )
 @extend_schema(
-    methods=["POST"], request={"multipart/form-data": AssetUploadSerializer},
-    responses={201: AssetSerializer, 400: OpenApiResponse(description="file is required"),
-               413: OpenApiResponse(description="file exceeds 50 MB")},
+    methods=["POST"],
+    request={"multipart/form-data": AssetUploadSerializer},
+    responses={
+        201: AssetSerializer,
+        400: OpenApiResponse(description="file is required"),
+        413: OpenApiResponse(description="file exceeds 50 MB"),
+    },
 )
 @api_view(["GET", "POST"])
 @parser_classes([MultiPartParser, FormParser])
@@ -45,32 +51,46 @@ def assets(request):
         )
         return Response(AssetSerializer(found, many=True).data)
     asset = asset_create(
-        upload=request.FILES.get("file"), name=request.data.get("name", ""),
+        upload=request.FILES.get("file"),
+        name=request.data.get("name", ""),
         type=request.data.get("type", ""),
     )
     return Response(AssetSerializer(asset).data, status=status.HTTP_201_CREATED)
 
 
 @extend_schema(
-    request={media: AssetImportSerializer
-             for media in ("multipart/form-data", "application/x-www-form-urlencoded")},
-    responses={201: AssetSerializer, 404: OpenApiResponse(
-        description="job not found / unknown artifact kind / artifact not ready")},
+    request={
+        media: AssetImportSerializer
+        for media in ("multipart/form-data", "application/x-www-form-urlencoded")
+    },
+    responses={
+        201: AssetSerializer,
+        404: OpenApiResponse(
+            description="job not found / unknown artifact kind / artifact not ready"
+        ),
+    },
 )
 @api_view(["POST"])
 @parser_classes([MultiPartParser, FormParser])
 def asset_from_job(request, job_id: str):
     asset = asset_import_from_job(
-        job_id=job_id, kind=request.data.get("kind", ""), name=request.data.get("name", ""),
+        job_id=job_id,
+        kind=request.data.get("kind", ""),
+        name=request.data.get("name", ""),
         type=request.data.get("type", ""),
     )
     return Response(AssetSerializer(asset).data, status=status.HTTP_201_CREATED)
 
 
 @extend_schema(methods=["GET"], responses={200: AssetSerializer, 404: NOT_FOUND})
-@extend_schema(methods=["DELETE"], responses={
-    204: None, 404: NOT_FOUND, 409: OpenApiResponse(description="used by projects (named)"),
-})
+@extend_schema(
+    methods=["DELETE"],
+    responses={
+        204: None,
+        404: NOT_FOUND,
+        409: OpenApiResponse(description="used by projects (named)"),
+    },
+)
 @api_view(["GET", "DELETE"])
 def asset_detail(request, asset_id: str):
     if request.method == "DELETE":
@@ -79,17 +99,24 @@ def asset_detail(request, asset_id: str):
     return Response(AssetSerializer(asset_get(asset_id)).data)
 
 
-@extend_schema(responses={
-    **{(200, content_type): OpenApiResponse(
-        OpenApiTypes.BINARY, description="the file, as an attachment, in its sniffed type")
-       for content_type in SNIFFED_CONTENT_TYPES},
-    404: NOT_FOUND,
-})
+@extend_schema(
+    responses={
+        **{
+            (200, content_type): OpenApiResponse(
+                OpenApiTypes.BINARY, description="the file, as an attachment, in its sniffed type"
+            )
+            for content_type in SNIFFED_CONTENT_TYPES
+        },
+        404: NOT_FOUND,
+    }
+)
 @api_view(["GET"])
 def asset_download(request, asset_id: str):
     asset = asset_get(asset_id)
     return FileResponse(
-        media_path(asset.file).open("rb"), as_attachment=True, filename=asset.filename,
+        media_path(asset.file).open("rb"),
+        as_attachment=True,
+        filename=asset.filename,
         content_type=asset.content_type,
     )
 

@@ -1,4 +1,5 @@
 """Fonts: the bundled default (`__default__`) and uploaded ones."""
+
 from django.urls import path
 from drf_spectacular.utils import OpenApiRequest, OpenApiResponse, extend_schema
 from rest_framework import status
@@ -18,14 +19,22 @@ from wordclouds.services.fonts import (
 
 
 @extend_schema(
-    methods=["GET"], responses=FontSerializer(many=True),
+    methods=["GET"],
+    responses=FontSerializer(many=True),
     description=f"The default entry `{DEFAULT_FONT_ID}` (bundled CJK font) first, then uploads.",
 )
 @extend_schema(
-    methods=["POST"], request={"multipart/form-data": OpenApiRequest(
-        FontUploadSerializer, encoding=upload_names(file="font.ttf"))},
-    responses={201: FontSerializer, 400: OpenApiResponse(description="bad extension or not a "
-               "valid font"), 413: OpenApiResponse(description="file exceeds 50 MB")},
+    methods=["POST"],
+    request={
+        "multipart/form-data": OpenApiRequest(
+            FontUploadSerializer, encoding=upload_names(file="font.ttf")
+        )
+    },
+    responses={
+        201: FontSerializer,
+        400: OpenApiResponse(description="bad extension or not a valid font"),
+        413: OpenApiResponse(description="file exceeds 50 MB"),
+    },
 )
 @api_view(["GET", "POST"])
 @parser_classes([MultiPartParser, FormParser])
@@ -36,8 +45,13 @@ def fonts(request):
     return Response(FontSerializer(font_entry(font)).data, status=status.HTTP_201_CREATED)
 
 
-@extend_schema(responses={204: None, 400: OpenApiResponse(description="the default font"),
-                          404: OpenApiResponse(description="font not found")})
+@extend_schema(
+    responses={
+        204: None,
+        400: OpenApiResponse(description="the default font"),
+        404: OpenApiResponse(description="font not found"),
+    }
+)
 @api_view(["DELETE"])
 def font_detail(request, font_id: str):
     font_delete(font_id=font_id)

@@ -1,5 +1,6 @@
 """GET /api/health: an endpoint in front of Django (config/endpoints.py says why), so that
 it answers at once however busy the web process is."""
+
 import asyncio
 import inspect
 from concurrent.futures import ThreadPoolExecutor
@@ -47,34 +48,44 @@ async def health(scope, receive, send) -> None:
 
 def document_health(result, generator, request, public):
     """drf-spectacular post-processing hook: adds this endpoint to the OpenAPI schema."""
-    result.setdefault("components", {}).setdefault("schemas", {}).update({
-        "Health": {
-            "type": "object",
-            "properties": {"ok": {"type": "boolean"},
-                           "worker": {"$ref": "#/components/schemas/HealthWorker"}},
-            "required": ["ok", "worker"],
-        },
-        "HealthWorker": {
-            "type": "object",
-            "properties": {
-                "alive": {"type": "boolean"},
-                "last_heartbeat": {"type": "string", "format": "date-time", "nullable": True},
-                "queued": {"type": "integer"},
-                "oldest_queued_seconds": {"type": "number", "format": "double",
-                                          "nullable": True},
+    result.setdefault("components", {}).setdefault("schemas", {}).update(
+        {
+            "Health": {
+                "type": "object",
+                "properties": {
+                    "ok": {"type": "boolean"},
+                    "worker": {"$ref": "#/components/schemas/HealthWorker"},
+                },
+                "required": ["ok", "worker"],
             },
-            "required": ["alive", "last_heartbeat", "oldest_queued_seconds", "queued"],
-        },
-    })
-    health_answer = {"content": {"application/json": {
-        "schema": {"$ref": "#/components/schemas/Health"}}}}
-    result.setdefault("paths", {})["/api/health"] = {"get": {
-        "operationId": "health_retrieve",
-        "tags": ["health"],
-        "description": inspect.cleandoc(health.__doc__),
-        "responses": {
-            "200": {**health_answer, "description": "the database answers, a worker is alive"},
-            "503": {**health_answer, "description": "the database or every worker is away"},
-        },
-    }}
+            "HealthWorker": {
+                "type": "object",
+                "properties": {
+                    "alive": {"type": "boolean"},
+                    "last_heartbeat": {"type": "string", "format": "date-time", "nullable": True},
+                    "queued": {"type": "integer"},
+                    "oldest_queued_seconds": {
+                        "type": "number",
+                        "format": "double",
+                        "nullable": True,
+                    },
+                },
+                "required": ["alive", "last_heartbeat", "oldest_queued_seconds", "queued"],
+            },
+        }
+    )
+    health_answer = {
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Health"}}}
+    }
+    result.setdefault("paths", {})["/api/health"] = {
+        "get": {
+            "operationId": "health_retrieve",
+            "tags": ["health"],
+            "description": inspect.cleandoc(health.__doc__),
+            "responses": {
+                "200": {**health_answer, "description": "the database answers, a worker is alive"},
+                "503": {**health_answer, "description": "the database or every worker is away"},
+            },
+        }
+    }
     return result

@@ -13,6 +13,7 @@ A stream holds no database connection between its reads: each read closes the co
 opened, the reads run on EVENTS_DB_READERS threads of their own per process, and streams of
 one job at the same position share one read, so hundreds of open streams that open or wake
 together cost one read and a bounded number of connections."""
+
 import asyncio
 import json
 import time
@@ -32,8 +33,12 @@ from wordclouds.services.jobs import jobs_fail_stale
 
 BATCH = 200
 TERMINAL = {Job.Status.SUCCESS, Job.Status.FAILED}
-STREAM_HEADERS = [(b"content-type", b"text/event-stream"), (b"cache-control", b"no-cache"),
-                  (b"x-accel-buffering", b"no"), *HEADERS]
+STREAM_HEADERS = [
+    (b"content-type", b"text/event-stream"),
+    (b"cache-control", b"no-cache"),
+    (b"x-accel-buffering", b"no"),
+    *HEADERS,
+]
 
 
 async def job_events(scope, receive, send, job_id: str) -> None:
@@ -131,8 +136,9 @@ def _last_event_id(scope) -> int | None:
     headers = {name.lower(): value for name, value in scope["headers"]}
     text = headers.get(b"last-event-id", b"").decode("latin-1")
     if not text:
-        values = parse_qs(scope.get("query_string", b"").decode("latin-1"),
-                          keep_blank_values=True).get("lastEventId")
+        values = parse_qs(
+            scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True
+        ).get("lastEventId")
         text = values[-1] if values else None
     if text is None:
         return None
@@ -206,27 +212,34 @@ async def _stream(job_id: str, after: int):
 
 def document_event_stream(result, generator, request, public):
     """drf-spectacular post-processing hook: adds this endpoint to the OpenAPI schema."""
-    result.setdefault("paths", {})["/api/jobs/{job_id}/events"] = {"get": {
-        "operationId": "jobs_events_retrieve",
-        "tags": ["jobs"],
-        "summary": "Server-sent events of a job",
-        "description": (
-            "Every job event as one SSE message: `id:` a number increasing per job, `event:` "
-            "log or status, `data:` JSON {type, stage, progress_percent, message, timestamp}. "
-            "Replays earlier events first; `Last-Event-ID` (header) or `lastEventId` (query) "
-            "resumes after that id. After the terminal status event: `event: end` with "
-            '`data: {"status": ...}`, then the stream closes. A comment line keeps an idle '
-            "stream alive at least every 15 s."),
-        "parameters": [
-            {"name": "job_id", "in": "path", "required": True, "schema": {"type": "string"}},
-            {"name": "Last-Event-ID", "in": "header", "schema": {"type": "integer"}},
-            {"name": "lastEventId", "in": "query", "schema": {"type": "integer"}},
-        ],
-        "responses": {
-            "200": {"description": "the event stream",
-                    "content": {"text/event-stream": {"schema": {"type": "string"}}}},
-            "400": {"description": '{"detail": "Last-Event-ID must be a non-negative integer"}'},
-            "404": {"description": '{"detail": "job not found"}'},
-        },
-    }}
+    result.setdefault("paths", {})["/api/jobs/{job_id}/events"] = {
+        "get": {
+            "operationId": "jobs_events_retrieve",
+            "tags": ["jobs"],
+            "summary": "Server-sent events of a job",
+            "description": (
+                "Every job event as one SSE message: `id:` a number increasing per job, `event:` "
+                "log or status, `data:` JSON {type, stage, progress_percent, message, timestamp}. "
+                "Replays earlier events first; `Last-Event-ID` (header) or `lastEventId` (query) "
+                "resumes after that id. After the terminal status event: `event: end` with "
+                '`data: {"status": ...}`, then the stream closes. A comment line keeps an idle '
+                "stream alive at least every 15 s."
+            ),
+            "parameters": [
+                {"name": "job_id", "in": "path", "required": True, "schema": {"type": "string"}},
+                {"name": "Last-Event-ID", "in": "header", "schema": {"type": "integer"}},
+                {"name": "lastEventId", "in": "query", "schema": {"type": "integer"}},
+            ],
+            "responses": {
+                "200": {
+                    "description": "the event stream",
+                    "content": {"text/event-stream": {"schema": {"type": "string"}}},
+                },
+                "400": {
+                    "description": '{"detail": "Last-Event-ID must be a non-negative integer"}'
+                },
+                "404": {"description": '{"detail": "job not found"}'},
+            },
+        }
+    }
     return result

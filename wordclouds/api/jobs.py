@@ -1,4 +1,5 @@
 """Job endpoints: create, list, status, detail, result, downloads, and the event stream."""
+
 from django.http import FileResponse
 from django.urls import path
 from drf_spectacular.types import OpenApiTypes
@@ -10,8 +11,14 @@ from rest_framework.response import Response
 
 from config.errors import InvalidInput, NotFound
 from config.schema import upload_names
-from wordclouds.selectors import ARTIFACTS, JobView, artifact_path, job_get, job_list, \
-    job_recent_events
+from wordclouds.selectors import (
+    ARTIFACTS,
+    JobView,
+    artifact_path,
+    job_get,
+    job_list,
+    job_recent_events,
+)
 from wordclouds.serializers.jobs import (
     JobCreatedSerializer,
     JobCreateSerializer,
@@ -31,18 +38,29 @@ def _job_fresh(job_id: str) -> JobView:
     return job_get(job_id)
 
 
-@extend_schema(methods=["GET"], parameters=[JobListQuerySerializer],
-               responses=JobStatusSerializer(many=True),
-               description="Jobs newest first, including finished job folders without a record.")
-@extend_schema(methods=["POST"],
-               request={"multipart/form-data": OpenApiRequest(
-                   JobCreateSerializer, encoding={
-                       "params": {"contentType": "application/json"},
-                       **upload_names(name_list="names.xlsx", mask_image="mask.png",
-                                      font_file="font.ttf")})},
-               responses={201: JobCreatedSerializer,
-                          400: OpenApiResponse(description="a bad input, named in detail"),
-                          413: OpenApiResponse(description="an upload over its size limit")})
+@extend_schema(
+    methods=["GET"],
+    parameters=[JobListQuerySerializer],
+    responses=JobStatusSerializer(many=True),
+    description="Jobs newest first, including finished job folders without a record.",
+)
+@extend_schema(
+    methods=["POST"],
+    request={
+        "multipart/form-data": OpenApiRequest(
+            JobCreateSerializer,
+            encoding={
+                "params": {"contentType": "application/json"},
+                **upload_names(name_list="names.xlsx", mask_image="mask.png", font_file="font.ttf"),
+            },
+        )
+    },
+    responses={
+        201: JobCreatedSerializer,
+        400: OpenApiResponse(description="a bad input, named in detail"),
+        413: OpenApiResponse(description="an upload over its size limit"),
+    },
+)
 @api_view(["GET", "POST"])
 @parser_classes([MultiPartParser, FormParser])
 def jobs(request):
@@ -58,8 +76,7 @@ def jobs(request):
     query = JobListQuerySerializer(data=request.query_params)
     query.is_valid(raise_exception=True)
     jobs_fail_stale()
-    views = job_list(status=query.validated_data.get("status"),
-                     limit=query.validated_data["limit"])
+    views = job_list(status=query.validated_data.get("status"), limit=query.validated_data["limit"])
     return Response(JobStatusSerializer(views, many=True).data)
 
 
@@ -69,8 +86,10 @@ def job_status(request, job_id: str):
     return Response(JobStatusSerializer(_job_fresh(job_id)).data)
 
 
-@extend_schema(responses={200: JobDetailSerializer, 404: NOT_FOUND},
-               description="The status and the last 50 events, oldest first.")
+@extend_schema(
+    responses={200: JobDetailSerializer, 404: NOT_FOUND},
+    description="The status and the last 50 events, oldest first.",
+)
 @api_view(["GET"])
 def job_detail(request, job_id: str):
     view = _job_fresh(job_id)
@@ -82,28 +101,45 @@ def job_detail(request, job_id: str):
 @api_view(["GET"])
 def job_result(request, job_id: str):
     view = _job_fresh(job_id)
-    names = {"png": "image_url", "svg": "svg_url", "svg_stroke": "svg_stroke_url",
-             "db": "db_url", "metrics": "metrics_url"}
+    names = {
+        "png": "image_url",
+        "svg": "svg_url",
+        "svg_stroke": "svg_stroke_url",
+        "db": "db_url",
+        "metrics": "metrics_url",
+    }
     result = {"job_id": view.job_id, "status": view.status}
     result |= {field: f"/api/jobs/{view.job_id}/files/{kind}" for kind, field in names.items()}
     return Response(JobResultSerializer(result).data)
 
 
 @extend_schema(
-    parameters=[OpenApiParameter("kind", str, OpenApiParameter.PATH, enum=list(ARTIFACTS)),
-                OpenApiParameter("inline", str, enum=["0", "1"], default="0",
-                                 description="1: Content-Disposition inline, for a browser "
-                                             "to show the PNG or SVG")],
+    parameters=[
+        OpenApiParameter("kind", str, OpenApiParameter.PATH, enum=list(ARTIFACTS)),
+        OpenApiParameter(
+            "inline",
+            str,
+            enum=["0", "1"],
+            default="0",
+            description="1: Content-Disposition inline, for a browser to show the PNG or SVG",
+        ),
+    ],
     responses={
-        **{(200, content_type): OpenApiResponse(
-            OpenApiTypes.OBJECT if content_type == "application/json" else OpenApiTypes.BINARY,
-            description="the artifact as an attachment (or inline) wordcloud-<job_id>.<ext>: "
-                        "png image/png, svg and svg_stroke image/svg+xml, db "
-                        "application/vnd.sqlite3, metrics application/json")
-           for content_type in dict.fromkeys(entry[1] for entry in ARTIFACTS.values())},
+        **{
+            (200, content_type): OpenApiResponse(
+                OpenApiTypes.OBJECT if content_type == "application/json" else OpenApiTypes.BINARY,
+                description="the artifact as an attachment (or inline) wordcloud-<job_id>.<ext>: "
+                "png image/png, svg and svg_stroke image/svg+xml, db "
+                "application/vnd.sqlite3, metrics application/json",
+            )
+            for content_type in dict.fromkeys(entry[1] for entry in ARTIFACTS.values())
+        },
         400: OpenApiResponse(description="inline must be 0 or 1"),
-        404: OpenApiResponse(description="job not found / unknown artifact kind / "
-                                         "artifact not ready")})
+        404: OpenApiResponse(
+            description="job not found / unknown artifact kind / artifact not ready"
+        ),
+    },
+)
 @api_view(["GET"])
 def job_file(request, job_id: str, kind: str):
     inline = request.query_params.get("inline", "0")
@@ -113,8 +149,12 @@ def job_file(request, job_id: str, kind: str):
     if kind in ARTIFACTS and view.record is not None and kind not in view.artifacts:
         raise NotFound("artifact not ready")  # on disk, but the engine may still write it
     _, content_type, extension = ARTIFACTS.get(kind, (None, None, None))
-    response = FileResponse(artifact_path(job_id, kind).open("rb"), as_attachment=inline == "0",
-                            filename=f"wordcloud-{job_id}.{extension}", content_type=content_type)
+    response = FileResponse(
+        artifact_path(job_id, kind).open("rb"),
+        as_attachment=inline == "0",
+        filename=f"wordcloud-{job_id}.{extension}",
+        content_type=content_type,
+    )
     # An SVG shown inline is a document of this origin: it may draw, never run anything.
     response["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'"
     return response

@@ -1,4 +1,5 @@
 """Endpoints on a finished job: name lookups, occupancy mask, styled SVG, line spacing."""
+
 from django.http import HttpResponse, QueryDict
 from django.urls import path
 from drf_spectacular.types import OpenApiTypes
@@ -9,10 +10,17 @@ from rest_framework.response import Response
 from config.schema import ADMIN_TOKEN
 from wordclouds.admin_token import HasAdminToken
 from wordclouds.serializers.lookup import (
-    LineSpacingRequestSerializer, LineSpacingSummarySerializer, LocationResultSerializer,
+    LineSpacingRequestSerializer,
+    LineSpacingSummarySerializer,
+    LocationResultSerializer,
 )
 from wordclouds.services.custom_svg import (
-    LENGTH_MAX, PITCH_MIN, PITCHES, CustomSvgOptions, custom_svg_options, custom_svg_render,
+    LENGTH_MAX,
+    PITCH_MIN,
+    PITCHES,
+    CustomSvgOptions,
+    custom_svg_options,
+    custom_svg_render,
 )
 from wordclouds.services.line_spacing import line_spacing_analyze, line_spacing_options
 from wordclouds.services.lookup import locations_find, occupancy_mask_png
@@ -24,7 +32,10 @@ def _lookup_schema(forbidden: bool = False):
         parameters=[
             OpenApiParameter("name", str, description="empty: every placement"),
             OpenApiParameter(
-                "mode", str, enum=["exact", "contains"], default="exact",
+                "mode",
+                str,
+                enum=["exact", "contains"],
+                default="exact",
                 description="exact: the whole name (both trimmed, NFC); contains: "
                 "case-insensitive substring, with % _ \\ as plain characters",
             ),
@@ -41,11 +52,13 @@ def _lookup_schema(forbidden: bool = False):
 def _lookup(request, job_id: str) -> Response:
     # The result is built from trusted positions.db rows; it is sent as it is, in
     # LocationResultSerializer's shape, without a per-row serializer pass (100,000 rows).
-    return Response(locations_find(
-        job_id=job_id,
-        name=request.query_params.get("name", ""),
-        mode=request.query_params.get("mode", "exact"),
-    ))
+    return Response(
+        locations_find(
+            job_id=job_id,
+            name=request.query_params.get("name", ""),
+            mode=request.query_params.get("mode", "exact"),
+        )
+    )
 
 
 @_lookup_schema()
@@ -80,16 +93,29 @@ def _length(name: str) -> dict:
 
 CUSTOM_SVG_PARAMETERS = [
     OpenApiParameter("fill", str, enum=["fill", "dot", "line", "ring"], default="fill"),
-    OpenApiParameter("stroke", str, enum=["0", "1", "true", "false"], default="0",
-                     description="1/true: also the glyph outlines, stroked in color, width line_width"),
-    OpenApiParameter("color", {"type": "string", "pattern": "^#[0-9A-Fa-f]{6}$"},
-                     default="#000000", description="#RRGGBB, every mark"),
-    OpenApiParameter("line_angle", {"type": "number", "minimum": -360, "maximum": 360},
-                     default=CustomSvgOptions.line_angle,
-                     description="degrees, clockwise from the x axis"),
+    OpenApiParameter(
+        "stroke",
+        str,
+        enum=["0", "1", "true", "false"],
+        default="0",
+        description="1/true: also the glyph outlines, stroked in color, width line_width",
+    ),
+    OpenApiParameter(
+        "color",
+        {"type": "string", "pattern": "^#[0-9A-Fa-f]{6}$"},
+        default="#000000",
+        description="#RRGGBB, every mark",
+    ),
+    OpenApiParameter(
+        "line_angle",
+        {"type": "number", "minimum": -360, "maximum": 360},
+        default=CustomSvgOptions.line_angle,
+        description="degrees, clockwise from the x axis",
+    ),
     *(
-        OpenApiParameter(name, _length(name), default=getattr(CustomSvgOptions, name),
-                         description=text)
+        OpenApiParameter(
+            name, _length(name), default=getattr(CustomSvgOptions, name), description=text
+        )
         for name, text in (
             ("spacing", "dot grid pitch, px (grid anchored at the canvas origin)"),
             ("radius", "dot radius, px"),
@@ -110,8 +136,10 @@ CUSTOM_SVG_PARAMETERS = [
         400: OpenApiResponse(description="a bad parameter (named), or `pattern too dense`"),
         404: OpenApiResponse(description="job not found / artifact not ready"),
         409: OpenApiResponse(description="the job's font no longer exists"),
-        422: OpenApiResponse(description="`custom.svg takes longer than 30 s; ask for less work` "
-                                         "(or more memory than allowed)"),
+        422: OpenApiResponse(
+            description="`custom.svg takes longer than 30 s; ask for less work` "
+            "(or more memory than allowed)"
+        ),
     },
 )
 @api_view(["GET"])
@@ -119,18 +147,28 @@ def custom_svg(request, job_id: str):
     """The job's words re-drawn in an engraving fill style: real shapes cut to the glyphs,
     no patterns, clip paths, masks or opacity. See docs/lookup.md."""
     options = custom_svg_options(request.query_params)
-    return HttpResponse(custom_svg_render(job_id=job_id, options=options), content_type="image/svg+xml")
+    return HttpResponse(
+        custom_svg_render(job_id=job_id, options=options), content_type="image/svg+xml"
+    )
 
 
 @extend_schema(
-    request={media: LineSpacingRequestSerializer for media in (
-        "application/json", "application/x-www-form-urlencoded", "multipart/form-data")},
+    request={
+        media: LineSpacingRequestSerializer
+        for media in (
+            "application/json",
+            "application/x-www-form-urlencoded",
+            "multipart/form-data",
+        )
+    },
     responses={
         200: LineSpacingSummarySerializer,
         400: OpenApiResponse(description="a field out of bounds or not a number (named)"),
         404: OpenApiResponse(description="job not found / artifact not ready"),
-        422: OpenApiResponse(description="`analyze-line-spacing takes longer than 30 s; ask "
-                                         "for less work` (or more memory than allowed)"),
+        422: OpenApiResponse(
+            description="`analyze-line-spacing takes longer than 30 s; ask "
+            "for less work` (or more memory than allowed)"
+        ),
     },
 )
 @api_view(["POST"])
@@ -146,7 +184,8 @@ urlpatterns = [
     path("jobs/<str:job_id>/occupancy_mask", occupancy_mask, name="job-occupancy-mask"),
     path("jobs/<str:job_id>/custom.svg", custom_svg, name="job-custom-svg"),
     path(
-        "jobs/<str:job_id>/analyze-line-spacing", analyze_line_spacing,
+        "jobs/<str:job_id>/analyze-line-spacing",
+        analyze_line_spacing,
         name="job-analyze-line-spacing",
     ),
 ]

@@ -1,4 +1,5 @@
 """Projects: poster compositions of stickers on a template, and their renderings."""
+
 from django.http import HttpResponse
 from django.urls import path
 from drf_spectacular.types import OpenApiTypes
@@ -31,7 +32,8 @@ FORMS = ("multipart/form-data", "application/x-www-form-urlencoded")
 
 @extend_schema(methods=["GET"], responses=ProjectSummarySerializer(many=True))
 @extend_schema(
-    methods=["POST"], request={media: ProjectInputSerializer for media in FORMS},
+    methods=["POST"],
+    request={media: ProjectInputSerializer for media in FORMS},
     responses={201: ProjectSerializer, 400: BAD_INPUT},
 )
 @api_view(["GET", "POST"])
@@ -45,7 +47,8 @@ def projects(request):
 
 @extend_schema(methods=["GET"], responses={200: ProjectSerializer, 404: NOT_FOUND})
 @extend_schema(
-    methods=["PATCH"], request={media: ProjectInputSerializer(partial=True) for media in FORMS},
+    methods=["PATCH"],
+    request={media: ProjectInputSerializer(partial=True) for media in FORMS},
     responses={200: ProjectSerializer, 400: BAD_INPUT, 404: NOT_FOUND},
     description="Changes only the form fields that are sent.",
 )
@@ -77,16 +80,18 @@ def _poster(project, body: bytes, content_type: str, extension: str) -> HttpResp
 CANNOT_DRAW = OpenApiResponse(description="a sticker's asset cannot be drawn")
 
 
-@extend_schema(responses={(200, "image/png"): OpenApiTypes.BINARY, 404: NOT_FOUND,
-                          422: CANNOT_DRAW})
+@extend_schema(
+    responses={(200, "image/png"): OpenApiTypes.BINARY, 404: NOT_FOUND, 422: CANNOT_DRAW}
+)
 @api_view(["GET"])
 def project_render_png(request, project_id: str):
     project = project_get(project_id)
     return _poster(project, project_render(project, "png"), "image/png", "png")
 
 
-@extend_schema(responses={(200, "image/svg+xml"): OpenApiTypes.BINARY, 404: NOT_FOUND,
-                          422: CANNOT_DRAW})
+@extend_schema(
+    responses={(200, "image/svg+xml"): OpenApiTypes.BINARY, 404: NOT_FOUND, 422: CANNOT_DRAW}
+)
 @api_view(["GET"])
 def project_render_svg(request, project_id: str):
     project = project_get(project_id)

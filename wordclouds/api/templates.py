@@ -1,4 +1,5 @@
 """Poster templates: the five fixed ones first, in the spec's order, then staff-added ones."""
+
 from django.urls import path
 from drf_spectacular.utils import extend_schema
 from rest_framework.decorators import api_view

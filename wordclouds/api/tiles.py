@@ -1,5 +1,6 @@
 """The zoom pyramid of a finished job's poster (wordclouds/services/tiles.py), public like
 the job's other files: the lookup page reads the index, then the tiles it shows."""
+
 from django.http import FileResponse
 from django.urls import path
 from drf_spectacular.types import OpenApiTypes
@@ -15,26 +16,40 @@ FOREVER = "public, max-age=31536000, immutable"
 
 
 @extend_schema(
-    responses={200: inline_serializer("TilesIndex", {
-        "width": serializers.IntegerField(), "height": serializers.IntegerField(),
-        "tile_size": serializers.IntegerField(), "levels": serializers.IntegerField(),
-        "format": serializers.CharField()}),
-        404: OpenApiResponse(description="job not found / artifact not ready")},
+    responses={
+        200: inline_serializer(
+            "TilesIndex",
+            {
+                "width": serializers.IntegerField(),
+                "height": serializers.IntegerField(),
+                "tile_size": serializers.IntegerField(),
+                "levels": serializers.IntegerField(),
+                "format": serializers.CharField(),
+            },
+        ),
+        404: OpenApiResponse(description="job not found / artifact not ready"),
+    },
     description="The poster's zoom pyramid: level `levels - 1` is the PNG's pixels, each level "
-                "above halves it, level 0 fits one tile.")
+    "above halves it, level 0 fits one tile.",
+)
 @api_view(["GET"])
 def tiles(request, job_id: str):
     return Response(tiles_index(job_id=job_id), headers={"Cache-Control": FOREVER})
 
 
-@extend_schema(responses={(200, "image/jpeg"): OpenApiTypes.BINARY,
-                          404: OpenApiResponse(description="job not found / artifact not ready / "
-                                                           "tile not found")})
+@extend_schema(
+    responses={
+        (200, "image/jpeg"): OpenApiTypes.BINARY,
+        404: OpenApiResponse(description="job not found / artifact not ready / tile not found"),
+    }
+)
 @api_view(["GET"])
 def tile(request, job_id: str, level: int, column: int, row: int):
     """One 256-pixel tile (smaller at the right and bottom edges)."""
-    response = FileResponse(tile_path(job_id=job_id, level=level, column=column, row=row).open("rb"),
-                            content_type="image/jpeg")
+    response = FileResponse(
+        tile_path(job_id=job_id, level=level, column=column, row=row).open("rb"),
+        content_type="image/jpeg",
+    )
     response["Cache-Control"] = FOREVER
     return response
 

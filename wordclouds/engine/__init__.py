@@ -7,19 +7,35 @@ exists (:func:`parse_params`, :func:`read_names`, :func:`load_mask`, :func:`chec
 and :func:`placement_outlines` / :func:`path_contours` for redrawing a finished job.
 """
 
-from .path_data import path_contours
 from .errors import InputError, LayoutError
 from .fonts import CHAIN_COVERAGE, FontInfo, check_font, default_font_path
 from .generate import ARTIFACTS, STAGES, generate
 from .mask import Mask, load_mask
 from .names import Name, first_rows, read_names
 from .params import Params, parse_params
+from .path_data import path_contours
 from .positions import placement_outlines, read_meta
 from .shaping import check_drawable
 
 __all__ = [
-    "ARTIFACTS", "CHAIN_COVERAGE", "STAGES", "FontInfo", "InputError", "LayoutError", "Mask",
-    "Name", "Params",
-    "check_drawable", "check_font", "default_font_path", "first_rows", "generate", "load_mask", "parse_params",
-    "path_contours", "placement_outlines", "read_meta", "read_names",
+    "ARTIFACTS",
+    "CHAIN_COVERAGE",
+    "STAGES",
+    "FontInfo",
+    "InputError",
+    "LayoutError",
+    "Mask",
+    "Name",
+    "Params",
+    "check_drawable",
+    "check_font",
+    "default_font_path",
+    "first_rows",
+    "generate",
+    "load_mask",
+    "parse_params",
+    "path_contours",
+    "placement_outlines",
+    "read_meta",
+    "read_names",
 ]

@@ -39,8 +39,9 @@ def _progress_bar():
 
 def main(argv=None) -> int:
     """Run the engine from the command line; returns the exit status."""
-    parser = argparse.ArgumentParser(prog="python -m wordclouds.engine",
-                                     description="Make a word cloud of every name in a list.")
+    parser = argparse.ArgumentParser(
+        prog="python -m wordclouds.engine", description="Make a word cloud of every name in a list."
+    )
     parser.add_argument("names", help=".xlsx file with the names")
     parser.add_argument("--mask", help="PNG or JPEG shape (with MODE IMAGE, the default here)")
     parser.add_argument("--font", help=".ttf, .otf or .ttc font (default: Noto Sans CJK)")
@@ -52,15 +53,23 @@ def main(argv=None) -> int:
         params = _params(args.params)
         if args.mask:
             params.setdefault("MODE", "IMAGE")
-        metrics = generate(names_path=args.names, out_dir=args.out, params=params,
-                           mask_path=args.mask, font_path=args.font, progress=update)
+        metrics = generate(
+            names_path=args.names,
+            out_dir=args.out,
+            params=params,
+            mask_path=args.mask,
+            font_path=args.font,
+            progress=update,
+        )
     except (InputError, LayoutError, OSError) as error:
         close()
         print(f"error: {error}", file=sys.stderr)
         return 2
     close()
-    print(f"placed {metrics['names_placed']} of {metrics['names_read']} names "
-          f"({metrics['placements']} words) in {metrics['total_seconds']} s -> {args.out}")
+    print(
+        f"placed {metrics['names_placed']} of {metrics['names_read']} names "
+        f"({metrics['placements']} words) in {metrics['total_seconds']} s -> {args.out}"
+    )
     return 0
 
 

@@ -39,7 +39,8 @@ FALLBACK_FONTS = (
 CHAIN_COVERAGE = (
     "Latin with Extended-A/B and combining marks, Greek, Cyrillic, Chinese, Japanese kana, "
     "Korean Hangul, Arabic, Hebrew, Thai, Devanagari, Tamil, Telugu, Khmer and emoji "
-    "(monochrome outlines)")
+    "(monochrome outlines)"
+)
 
 
 def _package_file(package: str, name: str) -> Path:
@@ -119,8 +120,10 @@ class _GlyphPen(BasePen):
 
     def outline(self) -> tuple[np.ndarray, np.ndarray]:
         """The codes and the points (one row per point) collected."""
-        return (np.array(self.codes, dtype=np.uint8),
-                np.array(self.points, dtype=np.float64).reshape(-1, 2))
+        return (
+            np.array(self.codes, dtype=np.uint8),
+            np.array(self.points, dtype=np.float64).reshape(-1, 2),
+        )
 
     def _moveTo(self, p):
         self._add(MOVE, p)
@@ -154,8 +157,11 @@ class Face:
         font = _faces(self.path)[index]
         self.family = font["name"].getBestFamilyName() or self.path.stem
         metrics = font["OS/2"] if "OS/2" in font else None
-        ascent, descent = ((metrics.sTypoAscender, -metrics.sTypoDescender) if metrics
-                           else (font["hhea"].ascent, -font["hhea"].descent))
+        ascent, descent = (
+            (metrics.sTypoAscender, -metrics.sTypoDescender)
+            if metrics
+            else (font["hhea"].ascent, -font["hhea"].descent)
+        )
         # The typographic em box above and below the baseline, in em.
         self.ascent, self.descent = ascent * self.scale, descent * self.scale
         self._glyphs, self._nominal = {}, {}
@@ -199,9 +205,16 @@ def merge_overlaps(codes: np.ndarray, points: np.ndarray) -> tuple[np.ndarray, n
             path.close()
             continue
         count = 1 if code <= LINE else (2 if code == QUAD else 3)
-        coordinates = points[cursor:cursor + count].ravel().tolist()
-        (path.moveTo if code == MOVE else path.lineTo if code == LINE
-         else path.quadTo if code == QUAD else path.cubicTo)(*coordinates)
+        coordinates = points[cursor : cursor + count].ravel().tolist()
+        (
+            path.moveTo
+            if code == MOVE
+            else path.lineTo
+            if code == LINE
+            else path.quadTo
+            if code == QUAD
+            else path.cubicTo
+        )(*coordinates)
         cursor += count
     path.simplify(fix_winding=True)
     pen = _GlyphPen(1.0, flip=False)
@@ -226,27 +239,27 @@ def _covered(face: TTFont, chars: np.ndarray) -> int:
     offsets = {}
     for i in range(int(records[1])):
         platform, encoding = int(records[2 + 4 * i]), int(records[3 + 4 * i])
-        offsets[platform, encoding] = int.from_bytes(data[8 + 8 * i:12 + 8 * i], "big")
+        offsets[platform, encoding] = int.from_bytes(data[8 + 8 * i : 12 + 8 * i], "big")
     for key in ((3, 10), (0, 6), (0, 4), (3, 1), (0, 3)):
         offset = offsets.get(key)
-        fmt = None if offset is None else int.from_bytes(data[offset:offset + 2], "big")
+        fmt = None if offset is None else int.from_bytes(data[offset : offset + 2], "big")
         if fmt == 12:
-            count = int.from_bytes(data[offset + 12:offset + 16], "big")
+            count = int.from_bytes(data[offset + 12 : offset + 16], "big")
             groups = np.frombuffer(data, ">u4", count=3 * count, offset=offset + 16)
             starts, ends = groups[0::3].astype(np.int64), groups[1::3].astype(np.int64)
             break
         if fmt == 4:
-            segments = int.from_bytes(data[offset + 6:offset + 8], "big") // 2
+            segments = int.from_bytes(data[offset + 6 : offset + 8], "big") // 2
             ends = np.frombuffer(data, ">u2", count=segments, offset=offset + 14).astype(np.int64)
-            starts = np.frombuffer(data, ">u2", count=segments,
-                                   offset=offset + 16 + 2 * segments).astype(np.int64)
+            starts = np.frombuffer(
+                data, ">u2", count=segments, offset=offset + 16 + 2 * segments
+            ).astype(np.int64)
             break
     else:
         return len(set(chars.tolist()) & face.getBestCmap().keys())
     segment = np.searchsorted(ends, chars)
     segment_ok = segment < len(ends)
-    return int(np.count_nonzero(
-        segment_ok & (starts[np.minimum(segment, len(ends) - 1)] <= chars)))
+    return int(np.count_nonzero(segment_ok & (starts[np.minimum(segment, len(ends) - 1)] <= chars)))
 
 
 def choose_face(path, texts) -> int:
@@ -256,8 +269,9 @@ def choose_face(path, texts) -> int:
         faces = _faces(path)
         if len(faces) == 1:
             return 0
-        chars = np.array(sorted({ord(c) for text in texts for c in text if not c.isspace()}),
-                         dtype=np.int64)
+        chars = np.array(
+            sorted({ord(c) for text in texts for c in text if not c.isspace()}), dtype=np.int64
+        )
         coverage = [_covered(face, chars) for face in faces]
     except Exception as error:
         raise InputError(INVALID) from error
@@ -272,8 +286,11 @@ class Typeface:
 
     def __init__(self, primary: Face, fallbacks: list[tuple[Path, int]]):
         self.primary = primary
-        self._fallbacks = [(Path(path), index) for path, index in fallbacks
-                           if (Path(path), index) != (primary.path, primary.index)]
+        self._fallbacks = [
+            (Path(path), index)
+            for path, index in fallbacks
+            if (Path(path), index) != (primary.path, primary.index)
+        ]
 
     def faces(self):
         """The faces in the order a run looks for one that covers it, opened as reached."""

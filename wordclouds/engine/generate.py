@@ -28,9 +28,13 @@ STAGES = {  # stage: (percent at its start, percent at its end)
     "rendering": (85, 95),
     "writing_artifacts": (95, 100),
 }
-ARTIFACTS = {"png": "wordcloud.png", "svg": "wordcloud.svg",
-             "svg_stroke": "wordcloud-stroke.svg", "db": "positions.db",
-             "metrics": "metrics.json"}
+ARTIFACTS = {
+    "png": "wordcloud.png",
+    "svg": "wordcloud.svg",
+    "svg_stroke": "wordcloud-stroke.svg",
+    "db": "positions.db",
+    "metrics": "metrics.json",
+}
 
 
 class Progress:
@@ -73,7 +77,7 @@ def _write_atomic(path: Path, data: bytes) -> None:
 def _coverage(boxes, inside) -> float:
     covered = np.zeros_like(inside)
     for x, y, width, height in boxes:
-        covered[y:y + height, x:x + width] = True
+        covered[y : y + height, x : x + width] = True
     return round(float(np.count_nonzero(covered & inside)) / max(1, np.count_nonzero(inside)), 4)
 
 
@@ -93,8 +97,9 @@ def _script_counts(names, placements, shapes) -> dict:
     return dict(sorted(scripts.items()))
 
 
-def generate(*, names_path, out_dir, params: dict, mask_path=None, font_path=None,
-             progress=None) -> dict:
+def generate(
+    *, names_path, out_dir, params: dict, mask_path=None, font_path=None, progress=None
+) -> dict:
     """Make a word cloud and write wordcloud.png, wordcloud.svg, wordcloud-stroke.svg,
     positions.db and metrics.json into ``out_dir`` (each written under a temporary name and
     renamed when complete). Returns the metrics.
@@ -123,8 +128,13 @@ def generate(*, names_path, out_dir, params: dict, mask_path=None, font_path=Non
     report.begin("placing_words", f"placing {len(names)} names")
     shapes = WordShapes(typeface, config.vertical_style)
     placements = place_words(
-        names, shapes, mask, config, seed,
-        report=lambda done, total, message: report.update(done / max(1, total), message))
+        names,
+        shapes,
+        mask,
+        config,
+        seed,
+        report=lambda done, total, message: report.update(done / max(1, total), message),
+    )
     placements.sort(key=lambda p: (p.name.row, p.repetition))
 
     report.begin("rendering", f"drawing {len(placements)} words")
@@ -139,11 +149,16 @@ def generate(*, names_path, out_dir, params: dict, mask_path=None, font_path=Non
     _write_atomic(out_dir / ARTIFACTS["svg"], svg.encode())
     _write_atomic(out_dir / ARTIFACTS["svg_stroke"], svg_stroke.encode())
     meta = {
-        "canvas_width": mask.width, "canvas_height": mask.height, "seed": seed,
+        "canvas_width": mask.width,
+        "canvas_height": mask.height,
+        "seed": seed,
         "params": json.dumps(config.raw, ensure_ascii=False, sort_keys=True),
-        "font": font_path.name, "font_family": face.family, "font_face": face.index,
+        "font": font_path.name,
+        "font_family": face.family,
+        "font_face": face.index,
         "fallback_fonts": [f"{path.name}#{index}" for path, index in fallback_fonts()],
-        "vertical_style": config.vertical_style, "margin": config.margin,
+        "vertical_style": config.vertical_style,
+        "margin": config.margin,
     }
     partial_db = out_dir / (ARTIFACTS["db"] + ".part")
     partial_db.unlink(missing_ok=True)
@@ -167,6 +182,7 @@ def generate(*, names_path, out_dir, params: dict, mask_path=None, font_path=Non
     report.finish("done")
     metrics["stage_seconds"] = report.seconds
     metrics["total_seconds"] = round(sum(report.seconds.values()), 3)
-    _write_atomic(out_dir / ARTIFACTS["metrics"],
-                  json.dumps(metrics, ensure_ascii=False, indent=2).encode())
+    _write_atomic(
+        out_dir / ARTIFACTS["metrics"], json.dumps(metrics, ensure_ascii=False, indent=2).encode()
+    )
     return metrics

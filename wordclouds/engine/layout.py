@@ -84,8 +84,17 @@ class Layout:
         if self._hopeless(width, height):
             return None
         uniforms = self.rng.random(CANDIDATES * UNIFORMS_PER_CANDIDATE)
-        x, y = best_spot(self.runs, self.row_max, self.cell_max, self.inside, width, height,
-                         self.bounds, CANDIDATES, uniforms)
+        x, y = best_spot(
+            self.runs,
+            self.row_max,
+            self.cell_max,
+            self.inside,
+            width,
+            height,
+            self.bounds,
+            CANDIDATES,
+            uniforms,
+        )
         if x < 0:
             self._remember_failure(width, height)
             return None
@@ -134,8 +143,14 @@ def _planned_sizes(units, target_area, done):
     return (-b + math.sqrt(b * b + 4 * a * (target_area - c))) / (2 * a) if a > 0 else 0.0
 
 
-def place_words(names: list[Name], shapes: WordShapes, mask: Mask, params: Params, seed: int,
-                report=lambda done, total, message: None) -> list[Placement]:
+def place_words(
+    names: list[Name],
+    shapes: WordShapes,
+    mask: Mask,
+    params: Params,
+    seed: int,
+    report=lambda done, total, message: None,
+) -> list[Placement]:
     """Place every name once (and up to N_REPETITIONS times where room is left).
 
     Raises :class:`LayoutError` when some names find no place at MIN_FONT_SIZE even after
@@ -145,7 +160,7 @@ def place_words(names: list[Name], shapes: WordShapes, mask: Mask, params: Param
     max_size = params.max_font_size or max(min_size, min(mask.height, mask.width) / 4)
     crowding = _crowding(names, shapes, min_size, math.ceil(params.margin)) / mask.area
     first = min(0.45, max(0.2, FILL_START - FILL_CROWDING * crowding))
-    attempts = [(first * FILL_RETRY ** n, min_size) for n in range(ATTEMPTS)]
+    attempts = [(first * FILL_RETRY**n, min_size) for n in range(ATTEMPTS)]
     if params.min_font_size is None:
         attempts.append((attempts[-1][0], FLOOR_FONT_SIZE))
     unplaced = []
@@ -155,17 +170,27 @@ def place_words(names: list[Name], shapes: WordShapes, mask: Mask, params: Param
         layout = Layout(mask, params.margin, rng)
         prefix = f"attempt {attempt + 1} of {len(attempts)}: " if attempt else ""
         if attempt:
-            report(0, len(names), f"{prefix}retrying with smaller words ({len(unplaced)} "
-                                  f"names did not fit)")
+            report(
+                0,
+                len(names),
+                f"{prefix}retrying with smaller words ({len(unplaced)} names did not fit)",
+            )
         placements, unplaced = _place_primaries(
-            [names[i] for i in order], shapes, layout, params, (min_size, max_size), fill,
-            lambda done, total, message: report(done, total, prefix + message))
+            [names[i] for i in order],
+            shapes,
+            layout,
+            params,
+            (min_size, max_size),
+            fill,
+            lambda done, total, message: report(done, total, prefix + message),  # noqa: B023
+        )
         if not unplaced:
             _place_repeats(placements, shapes, layout, params, min_size)
             return placements
     raise LayoutError(
         f"{len(unplaced)} of {len(names)} names did not fit; use a larger canvas (WIDTH and "
-        f"HEIGHT, or a larger mask image) or a smaller MIN_FONT_SIZE (now {min_size:g} px)")
+        f"HEIGHT, or a larger mask image) or a smaller MIN_FONT_SIZE (now {min_size:g} px)"
+    )
 
 
 def _place_primaries(names, shapes, layout, params, size_range, fill, report):
@@ -175,9 +200,11 @@ def _place_primaries(names, shapes, layout, params, size_range, fill, report):
     profile = (1.0 + np.arange(count) / max(1.0, count / 100)) ** -SIZE_SPREAD
     unit_w, unit_h = _unit_boxes(names, shapes)
     suffix = lambda v: np.cumsum(v[::-1])[::-1]  # noqa: E731 - sums over the words left
-    units = (suffix(unit_w * unit_h * profile ** 2),
-             suffix(margin * profile * (unit_w + unit_h)),
-             suffix(np.full(count, float(margin * margin))))
+    units = (
+        suffix(unit_w * unit_h * profile**2),
+        suffix(margin * profile * (unit_w + unit_h)),
+        suffix(np.full(count, float(margin * margin))),
+    )
     placements, unplaced = [], []
     step = max(1, count // 200)
     for k, name in enumerate(names):
@@ -204,8 +231,7 @@ def _place_one(name, repetition, vertical, size, min_size, shapes, layout, param
             ink_box = layout.try_place(outline, size)
             if ink_box is not None:
                 box = layout.clip(outline.frame_box(size, ink_box[0], ink_box[1]))
-                return Placement(name, repetition, size, orientation, style, outline, ink_box,
-                                 box)
+                return Placement(name, repetition, size, orientation, style, outline, ink_box, box)
         if size <= min_size:
             return None
         size = round(max(min_size, size * SHRINK), 2)
@@ -218,7 +244,8 @@ def _place_repeats(placements, shapes, layout, params, min_size):
             first = firsts[i]
             size = max(min_size, first.font_size * REPEAT_SHRINK ** (repetition - 1))
             vertical = bool(layout.rng.random() >= params.prefer_horizontal)
-            placement = _place_one(first.name, repetition, vertical, size, min_size, shapes,
-                                   layout, params)
+            placement = _place_one(
+                first.name, repetition, vertical, size, min_size, shapes, layout, params
+            )
             if placement is not None:
                 placements.append(placement)

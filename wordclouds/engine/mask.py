@@ -91,13 +91,13 @@ def load_mask(path, *, params: Params | None = None) -> Mask:
         luminance = image.convert("L").resize(fitted, Image.Resampling.BILINEAR)
         alpha = image.getchannel("A").resize(fitted, Image.Resampling.BILINEAR)
         inside[:] = False
-        inside[window] = ((np.asarray(alpha) >= 128)
-                          & (np.asarray(luminance) < params.mask_threshold))
+        inside[window] = (np.asarray(alpha) >= 128) & (
+            np.asarray(luminance) < params.mask_threshold
+        )
         if not inside.any():
             raise InputError("mask_image has no drawable area")
     colors = None
     if params.color_from_mask:
         colors = np.full((height, width, 3), 255, dtype=np.uint8)
-        colors[window] = np.asarray(image.convert("RGB").resize(fitted,
-                                                                Image.Resampling.BILINEAR))
+        colors[window] = np.asarray(image.convert("RGB").resize(fitted, Image.Resampling.BILINEAR))
     return Mask(inside, colors)

@@ -69,8 +69,9 @@ def read_names(path, *, column: int, skip_rows: int) -> list[Name]:
     try:
         sheet = workbook.worksheets[0]
         sheet.reset_dimensions()  # some writers record wrong dimensions; read every row
-        rows = sheet.iter_rows(min_row=skip_rows + 1, min_col=column + 1, max_col=column + 1,
-                               values_only=True)
+        rows = sheet.iter_rows(
+            min_row=skip_rows + 1, min_col=column + 1, max_col=column + 1, values_only=True
+        )
         for number, (value,) in enumerate(rows, start=skip_rows + 1):
             if number > skip_rows + MAX_ROWS:
                 raise InputError(f"name_list has more than {MAX_ROWS:,} rows")
@@ -79,7 +80,8 @@ def read_names(path, *, column: int, skip_rows: int) -> list[Name]:
                 continue
             if len(text) > MAX_NAME_LENGTH:
                 raise InputError(
-                    f"name_list row {number} has a name longer than {MAX_NAME_LENGTH} characters")
+                    f"name_list row {number} has a name longer than {MAX_NAME_LENGTH} characters"
+                )
             if len(names) == MAX_NAMES:
                 raise InputError(f"name_list has more than {MAX_NAMES:,} names")
             names.append(Name(text, number))
@@ -103,8 +105,10 @@ def first_rows(path, *, rows: int, columns: int) -> list[list[str]]:
     try:
         sheet = workbook.worksheets[0]
         sheet.reset_dimensions()
-        table = [[clean_cell(value)[:MAX_NAME_LENGTH] for value in row]
-                 for row in sheet.iter_rows(max_row=rows, max_col=columns, values_only=True)]
+        table = [
+            [clean_cell(value)[:MAX_NAME_LENGTH] for value in row]
+            for row in sheet.iter_rows(max_row=rows, max_col=columns, values_only=True)
+        ]
     except Exception as error:
         raise InputError(UNREADABLE) from error
     finally:

@@ -68,8 +68,9 @@ def new_occupancy(blocked):
     height, width = blocked.shape
     runs = np.empty((height, width), dtype=np.int16)
     row_max = np.zeros(height, dtype=np.int32)
-    cell_max = np.zeros(((height + CELL_H - 1) // CELL_H, (width + CELL_W - 1) // CELL_W),
-                        dtype=np.int16)
+    cell_max = np.zeros(
+        ((height + CELL_H - 1) // CELL_H, (width + CELL_W - 1) // CELL_W), dtype=np.int16
+    )
     for y in range(height):
         for x in range(width):
             runs[y, x] = -1 if blocked[y, x] else 1
@@ -243,10 +244,10 @@ def best_spot(runs, row_max, cell_max, inside, width, height, bounds, candidates
     best_contact = -1.0
     for candidate in range(candidates):
         offset = candidate * UNIFORMS_PER_CANDIDATE
-        start_x, start_y = _random_start(inside, width, height, top, bottom, left, right,
-                                         uniforms, offset)
-        x, y = find_fit(runs, row_max, cell_max, width, height, start_x, start_y, top,
-                        bottom)
+        start_x, start_y = _random_start(
+            inside, width, height, top, bottom, left, right, uniforms, offset
+        )
+        x, y = find_fit(runs, row_max, cell_max, width, height, start_x, start_y, top, bottom)
         if x < 0:
             return -1, -1
         step_x = -1 if uniforms[offset + 32] < 0.5 else 1

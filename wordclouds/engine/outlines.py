@@ -90,8 +90,15 @@ def word_outline(text: str, typeface: Typeface, *, vertical: bool, style: str) -
     labels = tuple((run.script, run.face.family) for run in runs)
     if not codes:
         # Nothing to ink (a name of spaces): the typographic box alone keeps it placeable.
-        return WordOutline(np.zeros(0, np.uint8), np.zeros((0, 2)), np.zeros((0, 2)),
-                           np.zeros(0, np.int64), frame, frame, labels)
+        return WordOutline(
+            np.zeros(0, np.uint8),
+            np.zeros((0, 2)),
+            np.zeros((0, 2)),
+            np.zeros(0, np.int64),
+            frame,
+            frame,
+            labels,
+        )
     codes, points = np.concatenate(codes), np.concatenate(points)
     if _any_overlap(boxes):
         codes, points = merge_overlaps(codes, points)
@@ -100,16 +107,23 @@ def word_outline(text: str, typeface: Typeface, *, vertical: bool, style: str) -
     polygon, ends = flatten(codes, points)
     low, high = points.min(axis=0), points.max(axis=0)
     bounds = (float(low[0]), float(low[1]), float(high[0]), float(high[1]))
-    frame = (min(frame[0], bounds[0]), min(frame[1], bounds[1]),
-             max(frame[2], bounds[2]), max(frame[3], bounds[3]))
+    frame = (
+        min(frame[0], bounds[0]),
+        min(frame[1], bounds[1]),
+        max(frame[2], bounds[2]),
+        max(frame[3], bounds[3]),
+    )
     return WordOutline(codes, points, polygon, ends, bounds, frame, labels)
 
 
 def _any_overlap(boxes) -> bool:
     """Whether any two of the glyph boxes (left, top, right, bottom) overlap: only then is
     the word's outline merged, which CJK names, one glyph per em square, seldom need."""
-    return any(a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
-               for i, a in enumerate(boxes) for b in boxes[i + 1:])
+    return any(
+        a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+        for i, a in enumerate(boxes)
+        for b in boxes[i + 1 :]
+    )
 
 
 @njit(cache=True)
@@ -123,7 +137,7 @@ def _write_number(out, n, value, separate):
         n += 1
     whole, tenth = value // 10, value % 10
     digits = 1
-    while whole >= 10 ** digits:
+    while whole >= 10**digits:
         digits += 1
     for k in range(digits - 1, -1, -1):
         out[n + k] = 48 + whole % 10

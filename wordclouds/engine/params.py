@@ -15,8 +15,16 @@ MAX_CANVAS_PIXELS = 50_000_000
 DEFAULT_CANVAS = 2000
 MAX_SEED = 2**63 - 1  # fits a signed 64-bit integer; the random generators take it as is
 DEFAULT_PALETTE = (
-    "#1F4E79", "#C0392B", "#D68910", "#1E8449", "#7D3C98",
-    "#2874A6", "#B03A2E", "#117864", "#AF601A", "#5B2C6F",
+    "#1F4E79",
+    "#C0392B",
+    "#D68910",
+    "#1E8449",
+    "#7D3C98",
+    "#2874A6",
+    "#B03A2E",
+    "#117864",
+    "#AF601A",
+    "#5B2C6F",
 )
 MAX_PALETTE = 256
 COLOR_PATTERN = re.compile(r"#[0-9A-Fa-f]{6}")
@@ -112,10 +120,14 @@ _PARSERS = {
     "color": _parse_color,
     "palette": lambda key, value: (
         tuple(c.upper() for c in value)
-        if isinstance(value, list) and 0 < len(value) <= MAX_PALETTE
-        and all(_parse_color(key, c) for c in value) else None),
+        if isinstance(value, list)
+        and 0 < len(value) <= MAX_PALETTE
+        and all(_parse_color(key, c) for c in value)
+        else None
+    ),
     "background": lambda key, value: (
-        value if value == "transparent" else _parse_color(key, value)),
+        value if value == "transparent" else _parse_color(key, value)
+    ),
 }
 _COLOR_SCHEMA = {"type": "string", "pattern": "^#[0-9A-Fa-f]{6}$"}
 _SCHEMAS = {
@@ -124,57 +136,142 @@ _SCHEMAS = {
     "boolean": {"type": "boolean"},
     "choice": {"type": "string"},
     "color": _COLOR_SCHEMA,
-    "palette": {"type": "array", "items": _COLOR_SCHEMA, "minItems": 1,
-                "maxItems": MAX_PALETTE},
+    "palette": {"type": "array", "items": _COLOR_SCHEMA, "minItems": 1, "maxItems": MAX_PALETTE},
     "background": {"type": "string", "pattern": "^(#[0-9A-Fa-f]{6}|transparent)$"},
 }
 
-_SIDE = (f"Canvas {{}} in px. Default {DEFAULT_CANVAS}; in IMAGE mode the mask's own size, or "
-         f"follows the mask's aspect when only the other side is given, scaled down to fit "
-         f"{MAX_CANVAS_SIDE} px a side and {MAX_CANVAS_PIXELS:,} pixels. WIDTH×HEIGHT at most "
-         f"{MAX_CANVAS_PIXELS:,}.")
-_FONT = ("{} font size in px, at most the canvas's smaller side. Default: chosen by the "
-         "engine from the canvas and the number of names.")
+_SIDE = (
+    f"Canvas {{}} in px. Default {DEFAULT_CANVAS}; in IMAGE mode the mask's own size, or "
+    f"follows the mask's aspect when only the other side is given, scaled down to fit "
+    f"{MAX_CANVAS_SIDE} px a side and {MAX_CANVAS_PIXELS:,} pixels. WIDTH×HEIGHT at most "
+    f"{MAX_CANVAS_PIXELS:,}."
+)
+_FONT = (
+    "{} font size in px, at most the canvas's smaller side. Default: chosen by the "
+    "engine from the canvas and the number of names."
+)
 KEYS = (
-    Key("MODE", "mode", "choice", "RECT",
+    Key(
+        "MODE",
+        "mode",
+        "choice",
+        "RECT",
         "RECT fills the WIDTH×HEIGHT rectangle; IMAGE fills the shape of mask_image.",
-        choices=("RECT", "IMAGE")),
+        choices=("RECT", "IMAGE"),
+    ),
     Key("WIDTH", "width", "integer", None, _SIDE.format("width"), 64, MAX_CANVAS_SIDE),
     Key("HEIGHT", "height", "integer", None, _SIDE.format("height"), 64, MAX_CANVAS_SIDE),
-    Key("DATA_COL_INDEX", "data_col_index", "integer", 0,
-        "0-based column of the names in the first worksheet.", 0, 16_383),
+    Key(
+        "DATA_COL_INDEX",
+        "data_col_index",
+        "integer",
+        0,
+        "0-based column of the names in the first worksheet.",
+        0,
+        16_383,
+    ),
     Key("SKIP_ROWS", "skip_rows", "integer", 1, "Header rows to skip.", 0, 1_048_576),
-    Key("SEED", "seed", "integer", None,
+    Key(
+        "SEED",
+        "seed",
+        "integer",
+        None,
         "Same inputs and SEED give the same layout. Default: random, recorded in the metrics.",
-        0, MAX_SEED),
-    Key("N_REPETITIONS", "n_repetitions", "integer", 1,
-        "Each name appears up to this many times; repeats fill leftover space, smaller.", 1, 50),
-    Key("FONT_COLOR", "font_color", "color", None,
-        "One colour for every word. Default: none (PALETTE is used)."),
-    Key("PALETTE", "palette", "palette", DEFAULT_PALETTE,
-        "Word colours when FONT_COLOR is absent."),
-    Key("COLOR_FROM_MASK", "color_from_mask", "boolean", False,
-        "Take each word's colour from the mask image under it."),
-    Key("BACKGROUND_COLOR", "background_color", "background", "#FFFFFF",
-        "Background colour; transparent leaves the PNG's background transparent (RGBA)."),
-    Key("MIN_FONT_SIZE", "min_font_size", "number", None, _FONT.format("Smallest"),
-        1, MAX_CANVAS_SIDE),
-    Key("MAX_FONT_SIZE", "max_font_size", "number", None,
-        _FONT.format("Largest") + " At least MIN_FONT_SIZE.", 1, MAX_CANVAS_SIDE),
-    Key("PREFER_HORIZONTAL", "prefer_horizontal", "number", 0.9, "Share of horizontal words.",
-        0, 1),
-    Key("VERTICAL_STYLE", "vertical_style", "choice", "auto",
+        0,
+        MAX_SEED,
+    ),
+    Key(
+        "N_REPETITIONS",
+        "n_repetitions",
+        "integer",
+        1,
+        "Each name appears up to this many times; repeats fill leftover space, smaller.",
+        1,
+        50,
+    ),
+    Key(
+        "FONT_COLOR",
+        "font_color",
+        "color",
+        None,
+        "One colour for every word. Default: none (PALETTE is used).",
+    ),
+    Key(
+        "PALETTE", "palette", "palette", DEFAULT_PALETTE, "Word colours when FONT_COLOR is absent."
+    ),
+    Key(
+        "COLOR_FROM_MASK",
+        "color_from_mask",
+        "boolean",
+        False,
+        "Take each word's colour from the mask image under it.",
+    ),
+    Key(
+        "BACKGROUND_COLOR",
+        "background_color",
+        "background",
+        "#FFFFFF",
+        "Background colour; transparent leaves the PNG's background transparent (RGBA).",
+    ),
+    Key(
+        "MIN_FONT_SIZE",
+        "min_font_size",
+        "number",
+        None,
+        _FONT.format("Smallest"),
+        1,
+        MAX_CANVAS_SIDE,
+    ),
+    Key(
+        "MAX_FONT_SIZE",
+        "max_font_size",
+        "number",
+        None,
+        _FONT.format("Largest") + " At least MIN_FONT_SIZE.",
+        1,
+        MAX_CANVAS_SIDE,
+    ),
+    Key(
+        "PREFER_HORIZONTAL", "prefer_horizontal", "number", 0.9, "Share of horizontal words.", 0, 1
+    ),
+    Key(
+        "VERTICAL_STYLE",
+        "vertical_style",
+        "choice",
+        "auto",
         "Vertical words rotated 90° (rotate) or upright stacked characters (stack); auto "
-        "stacks CJK names and rotates the rest.", choices=("rotate", "stack", "auto")),
+        "stacks CJK names and rotates the rest.",
+        choices=("rotate", "stack", "auto"),
+    ),
     Key("MARGIN", "margin", "number", 2.0, "Least gap between words, in px.", 0, 100),
-    Key("STROKE_WIDTH", "stroke_width", "number", 1.0,
-        "Outline width in px in the svg_stroke artifact.", 0, 100, above_low=True),
-    Key("ENABLE_STROKE_WEIGHTS", "enable_stroke_weights", "boolean", False,
+    Key(
+        "STROKE_WIDTH",
+        "stroke_width",
+        "number",
+        1.0,
+        "Outline width in px in the svg_stroke artifact.",
+        0,
+        100,
+        above_low=True,
+    ),
+    Key(
+        "ENABLE_STROKE_WEIGHTS",
+        "enable_stroke_weights",
+        "boolean",
+        False,
         "Outline width in svg_stroke scales with each word's font size (STROKE_WIDTH at the "
-        "median size) instead of one width."),
-    Key("MASK_THRESHOLD", "mask_threshold", "integer", 240,
+        "median size) instead of one width.",
+    ),
+    Key(
+        "MASK_THRESHOLD",
+        "mask_threshold",
+        "integer",
+        240,
         "A mask pixel is inside the shape when opaque (alpha at least 128) and its luminance "
-        "is below this.", 0, 255),
+        "is below this.",
+        0,
+        255,
+    ),
 )
 _BY_NAME = {key.name: key for key in KEYS}
 
@@ -229,7 +326,8 @@ def parse_params(raw: dict) -> Params:
     width, height = values.get("width"), values.get("height")
     if width and height and width * height > MAX_CANVAS_PIXELS:
         raise InputError(
-            f"params.HEIGHT must be such that WIDTH×HEIGHT is at most {MAX_CANVAS_PIXELS:,}")
+            f"params.HEIGHT must be such that WIDTH×HEIGHT is at most {MAX_CANVAS_PIXELS:,}"
+        )
     params = Params(**values, raw=dict(raw))
     low, high = params.min_font_size, params.max_font_size
     if low is not None and high is not None and high < low:
@@ -242,18 +340,23 @@ def parse_params(raw: dict) -> Params:
 def check_canvas(params: Params, width: int, height: int) -> None:
     """Raise :class:`InputError` when a font size exceeds the canvas's smaller side."""
     side = min(width, height)
-    for name, size in (("MIN_FONT_SIZE", params.min_font_size),
-                       ("MAX_FONT_SIZE", params.max_font_size)):
+    for name, size in (
+        ("MIN_FONT_SIZE", params.min_font_size),
+        ("MAX_FONT_SIZE", params.max_font_size),
+    ):
         if size is not None and size > side:
-            raise InputError(f"params.{name} must be at most the canvas's smaller side "
-                             f"({side} px)")
+            raise InputError(f"params.{name} must be at most the canvas's smaller side ({side} px)")
 
 
 def fit_canvas(width: float, height: float) -> tuple[int, int]:
     """A canvas derived from a mask's size, scaled down (keeping its aspect) to at most
     MAX_CANVAS_SIDE a side and MAX_CANVAS_PIXELS in all."""
-    scale = min(1.0, MAX_CANVAS_SIDE / width, MAX_CANVAS_SIDE / height,
-                math.sqrt(MAX_CANVAS_PIXELS / (width * height)))
+    scale = min(
+        1.0,
+        MAX_CANVAS_SIDE / width,
+        MAX_CANVAS_SIDE / height,
+        math.sqrt(MAX_CANVAS_PIXELS / (width * height)),
+    )
     rounded = max(1, round(width * scale)), max(1, round(height * scale))
     if rounded[0] * rounded[1] <= MAX_CANVAS_PIXELS and max(rounded) <= MAX_CANVAS_SIDE:
         return rounded

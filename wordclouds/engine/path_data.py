@@ -6,6 +6,7 @@ absolute and relative, implicit repeats) are read by one compiled pass (numba) o
 bytes of all paths together. A path using S, T or A is read by svgpathtools instead, with
 the same result shape. The line-spacing analysis, the styled re-export (custom.svg) and
 `path_contours` (polygons of one placement) all read outlines through here."""
+
 import math
 import re
 from collections.abc import Sequence
@@ -53,8 +54,11 @@ def path_segments(path_data: Sequence[str]) -> Segments:
     starts = np.ones(len(contour), dtype=bool)
     starts[1:] = (contour[1:] != contour[:-1]) | (path[1:] != path[:-1])
     return Segments(
-        controls=controls, straight=straight, contour=np.cumsum(starts) - 1,
-        contour_path=path[starts], segment_count=sum(counts),
+        controls=controls,
+        straight=straight,
+        contour=np.cumsum(starts) - 1,
+        contour_path=path[starts],
+        segment_count=sum(counts),
     )
 
 
@@ -68,7 +72,9 @@ ERRORS = {
 def _parse_simple(path_data: list[str]):
     data = np.frombuffer("\0".join(path_data).encode("ascii"), dtype=np.uint8)
     capacity = _segment_bound(data)
-    controls, straight, contour, path, status, at = _scan(data, capacity, LETTER_CODE, COMMAND_ARITY)
+    controls, straight, contour, path, status, at = _scan(
+        data, capacity, LETTER_CODE, COMMAND_ARITY
+    )
     if status:
         raise ValueError(f"{ERRORS[status]} (at {chr(data[at]) if at < len(data) else 'end'!r})")
     return controls, straight, contour, path, len(controls)
@@ -128,7 +134,7 @@ def _number(data, i):
         if after >= 0:
             scale -= int(exponent)
             i = after
-    return sign * value / 10.0 ** scale, i
+    return sign * value / 10.0**scale, i
 
 
 @njit(cache=True)
@@ -234,8 +240,11 @@ def _parse_general(path_data: Sequence[str], indices: list[int]):
                     contour.append(number)
                     path.append(index)
     return (
-        np.array(controls, dtype=complex).reshape(-1, 4), np.array(straight, dtype=bool),
-        np.array(contour, dtype=np.int64), np.array(path, dtype=np.int64), count,
+        np.array(controls, dtype=complex).reshape(-1, 4),
+        np.array(straight, dtype=bool),
+        np.array(contour, dtype=np.int64),
+        np.array(path, dtype=np.int64),
+        count,
     )
 
 

@@ -35,8 +35,7 @@ CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
 
-def write_positions(path: Path, placements: list[Placement], colors: list[str],
-                    meta: dict) -> None:
+def write_positions(path: Path, placements: list[Placement], colors: list[str], meta: dict) -> None:
     """Write the position database to ``path`` (which must not exist): placement N gets
     id N; ``meta`` values are stored as text (non-strings as JSON)."""
     connection = sqlite3.connect(path)
@@ -44,14 +43,30 @@ def write_positions(path: Path, placements: list[Placement], colors: list[str],
         connection.executescript(SCHEMA)
         connection.executemany(
             "INSERT INTO words VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            ((number, p.name.text, p.box[0] + p.box[2] / 2, p.box[1] + p.box[3] / 2,
-              p.font_size, color, "vertical" if p.vertical else "horizontal", *p.box,
-              p.repetition, p.name.row, *p.ink_box)
-             for number, (p, color) in enumerate(zip(placements, colors), start=1)))
+            (
+                (
+                    number,
+                    p.name.text,
+                    p.box[0] + p.box[2] / 2,
+                    p.box[1] + p.box[3] / 2,
+                    p.font_size,
+                    color,
+                    "vertical" if p.vertical else "horizontal",
+                    *p.box,
+                    p.repetition,
+                    p.name.row,
+                    *p.ink_box,
+                )
+                for number, (p, color) in enumerate(zip(placements, colors), start=1)
+            ),
+        )
         connection.executemany(
             "INSERT INTO meta VALUES (?, ?)",
-            ((key, value if isinstance(value, str) else json.dumps(value))
-             for key, value in meta.items()))
+            (
+                (key, value if isinstance(value, str) else json.dumps(value))
+                for key, value in meta.items()
+            ),
+        )
         connection.commit()
     finally:
         connection.close()

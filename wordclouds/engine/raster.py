@@ -41,10 +41,18 @@ def flatten(codes, points):
                 py = u * u * y + 2 * u * t * points[cursor, 1] + t * t * points[cursor + 1, 1]
             else:
                 a, b, c, d = u * u * u, 3 * u * u * t, 3 * u * t * t, t * t * t
-                px = (a * x + b * points[cursor, 0] + c * points[cursor + 1, 0]
-                      + d * points[cursor + 2, 0])
-                py = (a * y + b * points[cursor, 1] + c * points[cursor + 1, 1]
-                      + d * points[cursor + 2, 1])
+                px = (
+                    a * x
+                    + b * points[cursor, 0]
+                    + c * points[cursor + 1, 0]
+                    + d * points[cursor + 2, 0]
+                )
+                py = (
+                    a * y
+                    + b * points[cursor, 1]
+                    + c * points[cursor + 1, 1]
+                    + d * points[cursor + 2, 1]
+                )
             vertices[n_vertices] = px, py
             n_vertices += 1
         cursor += 2 if code == QUAD else 3
@@ -116,10 +124,13 @@ def coverage(vertices, ends, scale, origin_x, origin_y, height, width):
     for end in ends:
         for i in range(start, end):
             k = i + 1 if i + 1 < end else start
-            _accumulate_line(acc, vertices[i, 0] * scale - origin_x,
-                             vertices[i, 1] * scale - origin_y,
-                             vertices[k, 0] * scale - origin_x,
-                             vertices[k, 1] * scale - origin_y)
+            _accumulate_line(
+                acc,
+                vertices[i, 0] * scale - origin_x,
+                vertices[i, 1] * scale - origin_y,
+                vertices[k, 0] * scale - origin_x,
+                vertices[k, 1] * scale - origin_y,
+            )
         start = end
     result = np.empty((height, width), dtype=np.float32)
     for r in range(height):

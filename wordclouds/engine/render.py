@@ -23,8 +23,10 @@ def word_colors(placements: list[Placement], params: Params, mask: Mask, seed: i
         colors = []
         for placement in placements:
             x, y, width, height = placement.ink_box
-            region = mask.colors[y:y + height, x:x + width].reshape(-1, 3)
-            colors.append("#%02X%02X%02X" % tuple(int(v) for v in region.mean(axis=0).round()))
+            region = mask.colors[y : y + height, x : x + width].reshape(-1, 3)
+            colors.append(
+                "#{:02X}{:02X}{:02X}".format(*tuple(int(v) for v in region.mean(axis=0).round()))
+            )
         return colors
     rng = np.random.default_rng([seed, 1])
     picks = rng.integers(0, len(params.palette), size=len(placements))
@@ -41,31 +43,40 @@ def stroke_widths(placements: list[Placement], params: Params) -> list[float]:
 
 
 def _header(width, height):
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-            f'viewBox="0 0 {width} {height}">\n')
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}">\n'
+    )
 
 
-def svg_documents(placements: list[Placement], colors: list[str], params: Params,
-                  width: int, height: int) -> tuple[str, str]:
+def svg_documents(
+    placements: list[Placement], colors: list[str], params: Params, width: int, height: int
+) -> tuple[str, str]:
     """The filled SVG (with the background unless transparent) and the stroked one; element
     ``w<N>`` draws placement N (1-based, in list order)."""
     fill_parts, stroke_parts = [_header(width, height)], [_header(width, height)]
     if not params.transparent:
-        fill_parts.append(f'<rect id="background" width="{width}" height="{height}" '
-                          f'fill="{params.background_color}"/>\n')
+        fill_parts.append(
+            f'<rect id="background" width="{width}" height="{height}" '
+            f'fill="{params.background_color}"/>\n'
+        )
     for number, (placement, color, stroke) in enumerate(
-            zip(placements, colors, stroke_widths(placements, params)), start=1):
+        zip(placements, colors, stroke_widths(placements, params)), start=1
+    ):
         d = placed_path(placement.outline, placement.font_size, *placement.ink_box[:2])
         fill_parts.append(f'<path id="w{number}" fill="{color}" d="{d}"/>\n')
-        stroke_parts.append(f'<path id="w{number}" fill="none" stroke="{color}" '
-                            f'stroke-width="{stroke:.3g}" d="{d}"/>\n')
+        stroke_parts.append(
+            f'<path id="w{number}" fill="none" stroke="{color}" '
+            f'stroke-width="{stroke:.3g}" d="{d}"/>\n'
+        )
     fill_parts.append("</svg>\n")
     stroke_parts.append("</svg>\n")
     return "".join(fill_parts), "".join(stroke_parts)
 
 
-def render_png(placements: list[Placement], colors: list[str], params: Params,
-               width: int, height: int) -> bytes:
+def render_png(
+    placements: list[Placement], colors: list[str], params: Params, width: int, height: int
+) -> bytes:
     """Paint the placements from the very coordinates of the SVG paths (curves flattened,
     anti-aliased by exact pixel coverage) onto the background; RGBA when it is transparent,
     RGB otherwise."""

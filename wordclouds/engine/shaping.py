@@ -15,9 +15,17 @@ from .fonts import Face, Typeface, choose_face, default_font_path, load_typeface
 
 # Characters HarfBuzz consumes (joiners, variation selectors, tag and bidi controls) rather
 # than draws: Unicode's Default_Ignorable_Code_Point ranges that occur in names.
-IGNORABLE = ((0x00AD, 0x00AD), (0x034F, 0x034F), (0x180B, 0x180F), (0x200B, 0x200F),
-             (0x202A, 0x202E), (0x2060, 0x206F), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF),
-             (0xE0000, 0xE0FFF))
+IGNORABLE = (
+    (0x00AD, 0x00AD),
+    (0x034F, 0x034F),
+    (0x180B, 0x180F),
+    (0x200B, 0x200F),
+    (0x202A, 0x202E),
+    (0x2060, 0x206F),
+    (0xFE00, 0xFE0F),
+    (0xFEFF, 0xFEFF),
+    (0xE0000, 0xE0FFF),
+)
 EMOJI_MODIFIERS = (0x1F3FB, 0x1F3FF)
 REGIONAL_INDICATORS = (0x1F1E6, 0x1F1FF)
 ZWJ = "\u200d"
@@ -36,6 +44,7 @@ PLAIN_HAN = ((0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF), (0x20000, 0x3
 _HAN = "".join(f"{chr(low)}-{chr(high)}" for low, high in PLAIN_HAN)
 # At least one ideograph, and spaces: one match per name instead of a test per character.
 PLAIN_NAME = re.compile(f"[ {_HAN}]*[{_HAN}][ {_HAN}]*")
+
 
 def _within(code: int, ranges) -> bool:
     return any(low <= code <= high for low, high in ranges)
@@ -72,10 +81,16 @@ def _clusters(text: str) -> list[tuple[int, int]]:
     for i, char in enumerate(text):
         code = ord(char)
         joins = clusters and (
-            unicodedata.category(char).startswith("M") or is_ignorable(char)
-            or _within(code, (EMOJI_MODIFIERS,)) or text[i - 1] == ZWJ
-            or (_within(code, (REGIONAL_INDICATORS,)) and clusters[-1][1] - clusters[-1][0] == 1
-                and _within(ord(text[i - 1]), (REGIONAL_INDICATORS,))))
+            unicodedata.category(char).startswith("M")
+            or is_ignorable(char)
+            or _within(code, (EMOJI_MODIFIERS,))
+            or text[i - 1] == ZWJ
+            or (
+                _within(code, (REGIONAL_INDICATORS,))
+                and clusters[-1][1] - clusters[-1][0] == 1
+                and _within(ord(text[i - 1]), (REGIONAL_INDICATORS,))
+            )
+        )
         if joins:
             clusters[-1] = (clusters[-1][0], i + 1)
         else:
@@ -86,8 +101,9 @@ def _clusters(text: str) -> list[tuple[int, int]]:
 def _levels(text: str) -> list[int]:
     """The resolved bidi embedding level of each character (python-bidi's implementation of
     the Unicode algorithm); all 0 when nothing is right-to-left."""
-    if not any(unicodedata.bidirectional(c) in ("R", "AL", "AN", "RLE", "RLO", "RLI")
-               for c in text):
+    if not any(
+        unicodedata.bidirectional(c) in ("R", "AL", "AN", "RLE", "RLO", "RLI") for c in text
+    ):
         return [0] * len(text)
     # Imported here: most lists have no right-to-left name, and the import is a cost of
     # every run.
@@ -164,8 +180,11 @@ def _append(runs, run):
 def undrawable(text: str, typeface: Typeface) -> list[str]:
     """The characters of ``text`` that no face of the typeface maps (ignorables and white
     space need no glyph)."""
-    return [char for char in dict.fromkeys(text)
-            if drawable(char) and not any(ord(char) in face.unicodes for face in typeface.faces())]
+    return [
+        char
+        for char in dict.fromkeys(text)
+        if drawable(char) and not any(ord(char) in face.unicodes for face in typeface.faces())
+    ]
 
 
 def visual_order(runs: list[Run]) -> list[Run]:
@@ -234,17 +253,22 @@ def shape_text(text: str, typeface: Typeface, *, stacked: bool = False):
             x, y = position.x_offset * scale, -position.y_offset * scale
             if upright:
                 advance = -position.y_advance * scale
-                glyphs.append(ShapedGlyph(run.face, info.codepoint, x, pen + y, advance,
-                                          info.cluster))
+                glyphs.append(
+                    ShapedGlyph(run.face, info.codepoint, x, pen + y, advance, info.cluster)
+                )
             elif stacked:
                 # Sideways: the run's baseline runs down the column, centred on x = 0.
                 advance = position.x_advance * scale
-                glyphs.append(ShapedGlyph(run.face, info.codepoint, -y - centre, pen + x,
-                                          advance, info.cluster, True))
+                glyphs.append(
+                    ShapedGlyph(
+                        run.face, info.codepoint, -y - centre, pen + x, advance, info.cluster, True
+                    )
+                )
             else:
                 advance = position.x_advance * scale
-                glyphs.append(ShapedGlyph(run.face, info.codepoint, pen + x, y, advance,
-                                          info.cluster))
+                glyphs.append(
+                    ShapedGlyph(run.face, info.codepoint, pen + x, y, advance, info.cluster)
+                )
             pen += advance
     return glyphs, runs, pen
 
@@ -276,7 +300,9 @@ def check_drawable(names, font_path) -> Typeface:
         missing = undrawable(name.text, typeface)
         if missing:
             points = ", ".join(f"U+{ord(char):04X}" for char in missing)
-            raise InputError(f'name_list row {name.row}: "{name.text}" has characters no '
-                             f"font can draw ({points}); remove them or choose a font that "
-                             "has them")
+            raise InputError(
+                f'name_list row {name.row}: "{name.text}" has characters no '
+                f"font can draw ({points}); remove them or choose a font that "
+                "has them"
+            )
     return typeface

@@ -1,4 +1,5 @@
 """Ctrl-C and SIGTERM for the long-running commands (runall, runcluster)."""
+
 import signal
 import threading
 

@@ -1,5 +1,6 @@
 """Shapes of the font, template, asset and project endpoints (docs/assets.md). Inputs are multipart forms parsed by the services, which own the
 error texts; the input serializers here describe those forms in the OpenAPI schema."""
+
 from rest_framework import serializers
 
 from config.serializers import UtcDateTimeField
@@ -15,13 +16,15 @@ class FontSerializer(serializers.Serializer):
     created_at = UtcDateTimeField(allow_null=True, help_text="null for the bundled default")
     coverage = serializers.CharField(
         help_text="the scripts the bundled default draws with its fallback fonts; empty for "
-                  "uploaded fonts, whose missing characters fall back to the same fonts")
+        "uploaded fonts, whose missing characters fall back to the same fonts"
+    )
 
 
 class FontUploadSerializer(serializers.Serializer):
     file = serializers.FileField(help_text=".ttf, .ttc or .otf, at most 50 MB")
-    name = serializers.CharField(required=False, allow_blank=True,
-                                 help_text="default: the font's family name")
+    name = serializers.CharField(
+        required=False, allow_blank=True, help_text="default: the font's family name"
+    )
 
 
 class TemplateSerializer(serializers.ModelSerializer):
@@ -37,8 +40,16 @@ class AssetSerializer(serializers.ModelSerializer):
     class Meta:
         model = Asset
         fields = [
-            "id", "name", "type", "job_id", "kind", "filename", "content_type", "size",
-            "created_at", "download_url",
+            "id",
+            "name",
+            "type",
+            "job_id",
+            "kind",
+            "filename",
+            "content_type",
+            "size",
+            "created_at",
+            "download_url",
         ]
 
     def get_download_url(self, asset: Asset) -> str:
@@ -48,17 +59,21 @@ class AssetSerializer(serializers.ModelSerializer):
 class AssetUploadSerializer(serializers.Serializer):
     file = serializers.FileField(help_text="at most 50 MB; the content type is sniffed")
     name = serializers.CharField(required=False, allow_blank=True, default="")
-    type = serializers.CharField(required=False, allow_blank=True, default="upload",
-                                 help_text="empty: upload")
+    type = serializers.CharField(
+        required=False, allow_blank=True, default="upload", help_text="empty: upload"
+    )
 
 
 class AssetImportSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(
-        choices=["png", "svg", "svg_stroke", "db", "metrics"], required=False, default="png",
+        choices=["png", "svg", "svg_stroke", "db", "metrics"],
+        required=False,
+        default="png",
     )
     name = serializers.CharField(required=False, allow_blank=True, default="")
-    type = serializers.CharField(required=False, allow_blank=True, default="wordcloud",
-                                 help_text="empty: wordcloud")
+    type = serializers.CharField(
+        required=False, allow_blank=True, default="wordcloud", help_text="empty: wordcloud"
+    )
 
 
 class StickerSerializer(serializers.Serializer):
@@ -68,7 +83,9 @@ class StickerSerializer(serializers.Serializer):
     width = serializers.FloatField(help_text="> 0; the asset is stretched to the box")
     height = serializers.FloatField(help_text="> 0")
     rotation = serializers.FloatField(
-        required=False, default=0, help_text="degrees, clockwise about the box centre",
+        required=False,
+        default=0,
+        help_text="degrees, clockwise about the box centre",
     )
 
 
@@ -82,8 +99,14 @@ class ProjectSerializer(serializers.ModelSerializer):
     class Meta:
         model = Project
         fields = [
-            "id", "name", "template_id", "template", "background_color", "stickers",
-            "created_at", "updated_at",
+            "id",
+            "name",
+            "template_id",
+            "template",
+            "background_color",
+            "stickers",
+            "created_at",
+            "updated_at",
         ]
 
 
@@ -96,7 +119,12 @@ class ProjectSummarySerializer(serializers.ModelSerializer):
     class Meta:
         model = Project
         fields = [
-            "id", "name", "template_id", "background_color", "sticker_count", "created_at",
+            "id",
+            "name",
+            "template_id",
+            "background_color",
+            "sticker_count",
+            "created_at",
             "updated_at",
         ]
 

@@ -1,5 +1,6 @@
 """Output shapes of the job endpoints (docs/api.md: snake_case, UTC timestamps with `Z`
 and milliseconds)."""
+
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -15,8 +16,9 @@ class JobStatusSerializer(serializers.Serializer):
     message = serializers.CharField()
     created_at = UtcDateTimeField()
     updated_at = UtcDateTimeField()
-    artifacts = serializers.DictField(child=serializers.CharField(),
-                                      help_text="artifact kind -> download path")
+    artifacts = serializers.DictField(
+        child=serializers.CharField(), help_text="artifact kind -> download path"
+    )
     error = serializers.CharField(help_text='"" unless failed')
 
 
@@ -60,17 +62,23 @@ class JobCreateSerializer(serializers.Serializer):
     """The multipart form of POST /api/jobs (documentation; the service checks it)."""
 
     name_list = serializers.FileField(help_text=".xlsx file with the names")
-    mask_image = serializers.FileField(required=False, help_text=".png, .jpg or .jpeg; "
-                                       "required when params.MODE is IMAGE")
-    font_file = serializers.FileField(required=False, help_text=".ttf, .ttc or .otf; "
-                                      "wins over font_id")
-    font_id = serializers.CharField(required=False, help_text="an uploaded font's id or "
-                                    "__default__")
+    mask_image = serializers.FileField(
+        required=False, help_text=".png, .jpg or .jpeg; required when params.MODE is IMAGE"
+    )
+    font_file = serializers.FileField(
+        required=False, help_text=".ttf, .ttc or .otf; wins over font_id"
+    )
+    font_id = serializers.CharField(
+        required=False, help_text="an uploaded font's id or __default__"
+    )
     params = ParamsField(required=False)
 
 
 class JobListQuerySerializer(serializers.Serializer):
-    status = serializers.ChoiceField(choices=["queued", "running", "success", "failed"],
-                                     required=False, allow_blank=True,
-                                     help_text="empty: every status")
+    status = serializers.ChoiceField(
+        choices=["queued", "running", "success", "failed"],
+        required=False,
+        allow_blank=True,
+        help_text="empty: every status",
+    )
     limit = serializers.IntegerField(min_value=1, max_value=1000, default=100)

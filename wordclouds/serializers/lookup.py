@@ -1,5 +1,6 @@
 """Shapes of the lookup and line-spacing endpoints, for the OpenAPI schema. The services
 build these dictionaries themselves (100,000 matches need no per-row pass)."""
+
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -34,10 +35,12 @@ class LocationResultSerializer(serializers.Serializer):
 
 
 class LineSpacingRequestSerializer(serializers.Serializer):
-    percentile = serializers.FloatField(required=False, min_value=0, max_value=100, default=5,
-                                        allow_null=True)
-    sampleStep = serializers.FloatField(required=False, min_value=0.25, max_value=100, default=2,
-                                        allow_null=True)
+    percentile = serializers.FloatField(
+        required=False, min_value=0, max_value=100, default=5, allow_null=True
+    )
+    sampleStep = serializers.FloatField(
+        required=False, min_value=0.25, max_value=100, default=2, allow_null=True
+    )
     elementWidth = MillimetresField(
         required=False, help_text="millimetres, > 0; default: the SVG width at 96 dpi"
     )

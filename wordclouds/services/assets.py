@@ -1,4 +1,5 @@
 """Assets: uploaded files and imported job artifacts (MEDIA_ROOT/assets/<id><ext>)."""
+
 from collections.abc import Iterable
 from pathlib import PurePath
 
@@ -52,8 +53,11 @@ def _saved(stored: StoredFile, **fields) -> Asset:
     """The row for a file already in place; the file goes if the row cannot be made."""
     with removed_unless_saved(stored), transaction.atomic():
         return Asset.objects.create(
-            file=stored.relative, content_type=stored.content_type, size=stored.size,
-            sha256=stored.sha256, **fields,
+            file=stored.relative,
+            content_type=stored.content_type,
+            size=stored.size,
+            sha256=stored.sha256,
+            **fields,
         )
 
 
@@ -78,7 +82,12 @@ def asset_import_from_job(*, job_id: str, kind: str = "", name: str = "", type: 
     asset_id = new_id()
     stored = copy_into(source, folder=FOLDER, stem=asset_id)
     return _saved(
-        stored, id=asset_id, name=name, type=type or IMPORT_TYPE, job_id=job.job_id, kind=kind,
+        stored,
+        id=asset_id,
+        name=name,
+        type=type or IMPORT_TYPE,
+        job_id=job.job_id,
+        kind=kind,
         filename=f"wordcloud-{job.job_id}.{ARTIFACTS[kind][2]}",
     )
 

@@ -2,6 +2,7 @@
 an engraving fill style (docs/lookup.md, custom.svg). Patterns are real geometry cut to the
 glyphs (services/fill_patterns.py): circles, polygons and paths in one solid colour, never
 `<pattern>`, `<clipPath>`, `<mask>` or opacity, so every output converts to .ai."""
+
 import math
 import re
 from collections.abc import Mapping
@@ -16,7 +17,11 @@ from config.isolated import run_heavy
 from wordclouds import engine
 from wordclouds.selectors import JobView, artifact_path, job_get
 from wordclouds.services.fill_patterns import (
-    glyph_shapes, grid_centres, grid_counts, line_fill, round_marks,
+    glyph_shapes,
+    grid_centres,
+    grid_counts,
+    line_fill,
+    round_marks,
 )
 from wordclouds.services.jobs import FontGone, job_font_path, job_input_folder
 from wordclouds.services.lookup import canvas_size, positions_db
@@ -45,7 +50,15 @@ class CustomSvgOptions:
     ring_spacing: float = 8.0
 
 
-POSITIVE = ("spacing", "radius", "line_spacing", "line_width", "ring_radius", "ring_width", "ring_spacing")
+POSITIVE = (
+    "spacing",
+    "radius",
+    "line_spacing",
+    "line_width",
+    "ring_radius",
+    "ring_width",
+    "ring_spacing",
+)
 # A pitch below this is too dense on any word (and would overflow the grid counts); lengths
 # above this are beyond any canvas.
 PITCHES = ("spacing", "line_spacing", "ring_spacing")
@@ -114,7 +127,10 @@ def estimated_primitives(rows: list[dict], options: CustomSvgOptions) -> int:
     any geometry): grid points in each box for dots and rings; for lines, the strips
     crossing each box times its characters (a strip is cut once per glyph it crosses)."""
     bounds = np.array(
-        [[r["box_x"], r["box_y"], r["box_x"] + r["box_width"], r["box_y"] + r["box_height"]] for r in rows],
+        [
+            [r["box_x"], r["box_y"], r["box_x"] + r["box_width"], r["box_y"] + r["box_height"]]
+            for r in rows
+        ],
         dtype=float,
     ).reshape(-1, 4)
     count = len(rows) * (1 + options.stroke)
@@ -151,9 +167,12 @@ def custom_svg_render(*, job_id: str, options: CustomSvgOptions) -> str:
 def _drawn(db_path: Path, font_path: Path | None, options: CustomSvgOptions) -> str:
     with positions_db(db_path) as connection:
         width, height = canvas_size(connection)
-        rows = [dict(row) for row in connection.execute(
-            "SELECT id, name, box_x, box_y, box_width, box_height FROM words ORDER BY id"
-        )]
+        rows = [
+            dict(row)
+            for row in connection.execute(
+                "SELECT id, name, box_x, box_y, box_width, box_height FROM words ORDER BY id"
+            )
+        ]
     if estimated_primitives(rows, options) > MAX_PRIMITIVES:
         raise InvalidInput(DENSE)
     ids, outlines = [], []
@@ -199,11 +218,15 @@ def _pattern_elements(outlines: list[str], options: CustomSvgOptions) -> dict[in
     else:
         outer = options.ring_radius + options.ring_width / 2
         inner = max(0.0, options.ring_radius - options.ring_width / 2)
-        circle = (f'r="{_number(options.ring_radius)}" fill="none" stroke="{color}" '
-                  f'stroke-width="{_number(options.ring_width)}"')
+        circle = (
+            f'r="{_number(options.ring_radius)}" fill="none" stroke="{color}" '
+            f'stroke-width="{_number(options.ring_width)}"'
+        )
     whole, cut, cut_point = round_marks(shapes, word, x, y, outer=outer, inner=inner)
-    elements = [f'<circle cx="{_number(a)}" cy="{_number(b)}" {circle}/>'
-                for a, b in zip(x[whole].tolist(), y[whole].tolist())]
+    elements = [
+        f'<circle cx="{_number(a)}" cy="{_number(b)}" {circle}/>'
+        for a, b in zip(x[whole].tolist(), y[whole].tolist())
+    ]
     owners = np.concatenate((word[whole], word[cut_point]))
     return _grouped(owners, elements + _path_elements(cut, f'fill="{color}"'))
 
@@ -225,7 +248,7 @@ def _path_elements(polygons: np.ndarray, paint: str) -> list[str]:
     ends = np.append(first[1:], len(ring_of))
     for ring, (start, end) in enumerate(zip(first.tolist(), ends.tolist())):
         # The last point repeats the first: "Z" closes the ring instead.
-        ring_text[ring] = "M" + text[start] + "L" + "L".join(text[start + 1:end - 1]) + "Z"
+        ring_text[ring] = "M" + text[start] + "L" + "L".join(text[start + 1 : end - 1]) + "Z"
     paths = [""] * len(polygons)
     for ring, polygon in enumerate(ring_polygon.tolist()):
         paths[polygon] += ring_text[ring]

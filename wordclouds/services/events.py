@@ -1,6 +1,7 @@
 """Job events: appended to the JobEvent table (the source of truth every stream reads), and
 announced on the channel layer (channels-redis) when REDIS_URL is set, so streams wake at
 once instead of waiting for their next poll of the table."""
+
 import asyncio
 import logging
 
@@ -30,8 +31,13 @@ def job_event_append(*, job: Job, type: str, message: str) -> JobEvent:
     unique per job even when the web process fails a job the worker still writes to."""
     last = JobEvent.objects.filter(job=job).aggregate(last=Max("seq"))["last"] or 0
     event = JobEvent.objects.create(
-        job=job, seq=last + 1, type=type, stage=job.stage,
-        progress_percent=job.progress_percent, message=message[:500], timestamp=timezone.now(),
+        job=job,
+        seq=last + 1,
+        type=type,
+        stage=job.stage,
+        progress_percent=job.progress_percent,
+        message=message[:500],
+        timestamp=timezone.now(),
     )
     if settings.REDIS_URL:
         transaction.on_commit(lambda: _announce(job.id))
@@ -51,8 +57,9 @@ def _announce(job_id: str) -> None:
 
 
 async def _announce_async(job_id: str) -> None:
-    await asyncio.wait_for(get_channel_layer().group_send(_group(job_id), {"type": "job.event"}),
-                           REDIS_TIMEOUT_SECONDS)
+    await asyncio.wait_for(
+        get_channel_layer().group_send(_group(job_id), {"type": "job.event"}), REDIS_TIMEOUT_SECONDS
+    )
 
 
 class _JobListener:
@@ -74,8 +81,9 @@ class _JobListener:
         layer = get_channel_layer()
         try:
             channel = await asyncio.wait_for(layer.new_channel(), REDIS_TIMEOUT_SECONDS)
-            await asyncio.wait_for(layer.group_add(_group(self.job_id), channel),
-                                   REDIS_TIMEOUT_SECONDS)
+            await asyncio.wait_for(
+                layer.group_add(_group(self.job_id), channel), REDIS_TIMEOUT_SECONDS
+            )
         except Exception:
             logger.warning("Redis unavailable; event streams of job %s poll", self.job_id)
             return False
@@ -94,8 +102,9 @@ class _JobListener:
                 # table (woken below) and the listener tries again, up to a few times in a row.
                 failures += 1
                 if failures == RECEIVE_ATTEMPTS:
-                    logger.warning("lost the event group of job %s (%r); polling",
-                                   self.job_id, error)
+                    logger.warning(
+                        "lost the event group of job %s (%r); polling", self.job_id, error
+                    )
                     self.lost = True
                     if _listeners.get(self.key) is self:
                         del _listeners[self.key]  # the job's next stream joins afresh
@@ -113,16 +122,19 @@ class _JobListener:
     async def leave(self) -> None:
         # Waits for the cancelled receive to unwind: channels-redis counts receivers per layer
         # and refuses a receive from another event loop while one is still counted.
-        running = [task for task in (self.joined, self._receiving)
-                   if task is not None and not task.done()]
+        running = [
+            task for task in (self.joined, self._receiving) if task is not None and not task.done()
+        ]
         for task in running:
             task.cancel()
         if running:
             await asyncio.wait(running)
         if self._channel is not None:
             try:
-                await asyncio.wait_for(self._layer.group_discard(_group(self.job_id), self._channel),
-                                       REDIS_TIMEOUT_SECONDS)
+                await asyncio.wait_for(
+                    self._layer.group_discard(_group(self.job_id), self._channel),
+                    REDIS_TIMEOUT_SECONDS,
+                )
             except Exception:
                 logger.warning("could not leave the event group of job %s", self.job_id)
 

@@ -3,6 +3,7 @@
 Each placed word becomes one (multi)polygon, holes included; a pattern is then plain
 shapes cut to it: no `<pattern>`, `<clipPath>` or `<mask>` is ever needed, so the result can
 be engraved and converted as it is. Everything works on arrays of words at once."""
+
 import math
 from collections.abc import Sequence
 
@@ -28,7 +29,9 @@ def glyph_shapes(path_data: Sequence[str]) -> np.ndarray:
     if not keep.any():
         return shapes
     ring_of_point = (np.cumsum(usable) - 1)[piece_contour[keep]]
-    rings = shapely.linearrings(np.column_stack((starts.real, starts.imag))[keep], indices=ring_of_point)
+    rings = shapely.linearrings(
+        np.column_stack((starts.real, starts.imag))[keep], indices=ring_of_point
+    )
     word = segments.contour_path[usable]
     orientation = np.where(shapely.is_ccw(rings), 1, -1)
     container, contained = _containment(rings, word)
@@ -53,8 +56,11 @@ def _containment(rings: np.ndarray, word: np.ndarray) -> tuple[np.ndarray, np.nd
     Polygons are built only for the few contours whose box holds another's."""
     j, i = shapely.STRtree(rings).query(rings)  # boxes that meet: few pairs, any word size
     bounds = shapely.bounds(rings)
-    candidate = (i != j) & (word[i] == word[j]) & np.all(bounds[i, :2] <= bounds[j, :2], axis=1) & np.all(
-        bounds[i, 2:] >= bounds[j, 2:], axis=1
+    candidate = (
+        (i != j)
+        & (word[i] == word[j])
+        & np.all(bounds[i, :2] <= bounds[j, :2], axis=1)
+        & np.all(bounds[i, 2:] >= bounds[j, 2:], axis=1)
     )
     i, j = i[candidate], j[candidate]
     areas = np.empty(len(rings), dtype=object)
@@ -142,7 +148,9 @@ def round_marks(shapes, word, x, y, *, outer: float, inner: float = 0.0):
     edge = np.flatnonzero(~whole)
     marks = shapely.buffer(points[edge], outer, quad_segs=CIRCLE_SEGMENTS)
     if inner > 0:
-        marks = shapely.difference(marks, shapely.buffer(points[edge], inner, quad_segs=CIRCLE_SEGMENTS))
+        marks = shapely.difference(
+            marks, shapely.buffer(points[edge], inner, quad_segs=CIRCLE_SEGMENTS)
+        )
     cut, index = _polygon_parts(shapely.intersection(marks, shapes[word[edge]]))
     return whole, cut, edge[index]
 
@@ -168,7 +176,11 @@ def line_fill(shapes: np.ndarray, *, pitch: float, width: float, angle: float):
     last = np.floor((bounds[:, 3] + width / 2) / pitch)
     counts = np.clip(last - first + 1, 0, None).astype(np.int64)
     part = np.repeat(np.arange(len(parts)), counts)
-    band = np.repeat(first, counts) + np.arange(len(part)) - np.repeat(np.cumsum(counts) - counts, counts)
+    band = (
+        np.repeat(first, counts)
+        + np.arange(len(part))
+        - np.repeat(np.cumsum(counts) - counts, counts)
+    )
     left, right = bounds[:, 0].min() - 1, bounds[:, 2].max() + 1
     pieces = np.empty(len(part), dtype=object)
     order = np.argsort(band, kind="stable")
@@ -180,7 +192,9 @@ def line_fill(shapes: np.ndarray, *, pitch: float, width: float, angle: float):
             pieces[chosen] = shapely.clip_by_rect(parts[part[chosen]], left, low, right, high)
         except shapely.errors.GEOSException:
             # GEOS's fast rectangle clip rejects some slivers it makes; overlay them instead.
-            pieces[chosen] = shapely.intersection(parts[part[chosen]], shapely.box(left, low, right, high))
+            pieces[chosen] = shapely.intersection(
+                parts[part[chosen]], shapely.box(left, low, right, high)
+            )
     pieces, index = _polygon_parts(pieces)
     pieces = shapely.transform(pieces, lambda xy: xy[:, :1] * along + xy[:, 1:] * across)
     return pieces, owner[part[index]]

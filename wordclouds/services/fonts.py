@@ -1,4 +1,5 @@
 """Fonts: the bundled default and uploaded ones (MEDIA_ROOT/fonts/<id><ext>)."""
+
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
@@ -56,16 +57,24 @@ def _default_entry(path: Path) -> FontEntry:
         face = TTFont(str(path), lazy=True)
     family = face["name"].getBestFamilyName() or path.stem
     return FontEntry(
-        id=DEFAULT_FONT_ID, name=f"{family} (bundled)", family=family, filename=path.name,
-        is_default=True, created_at=None,
+        id=DEFAULT_FONT_ID,
+        name=f"{family} (bundled)",
+        family=family,
+        filename=path.name,
+        is_default=True,
+        created_at=None,
         coverage=f"with its fallback fonts: {CHAIN_COVERAGE}",
     )
 
 
 def font_entry(font: Font) -> FontEntry:
     return FontEntry(
-        id=font.id, name=font.name, family=font.family, filename=font.filename,
-        is_default=False, created_at=font.created_at,
+        id=font.id,
+        name=font.name,
+        family=font.family,
+        filename=font.filename,
+        is_default=False,
+        created_at=font.created_at,
     )
 
 
@@ -94,8 +103,11 @@ def font_glyphs_check(path: Path, *, field: str) -> None:
     over each face's glyph order, decode: a glyph table of noise passes the table checks.
     A sample (GLYPH_SAMPLE per face) keeps a 30,000-glyph CJK font's check short."""
     try:
-        faces = TTCollection(str(path), lazy=True).fonts if path.suffix.lower() == ".ttc" \
+        faces = (
+            TTCollection(str(path), lazy=True).fonts
+            if path.suffix.lower() == ".ttc"
             else [TTFont(str(path), lazy=True)]
+        )
         for face in faces:
             order = face.getGlyphOrder()
             glyphs = face.getGlyphSet()
@@ -122,8 +134,11 @@ def font_create(*, upload: UploadedFile | None, name: str = "") -> Font:
         family = _checked_family(stored.path)
         with transaction.atomic():
             return Font.objects.create(
-                id=font_id, name=name or (family or PurePath(filename).stem)[:NAME_MAX],
-                family=family[:NAME_MAX], filename=filename[:255], file=stored.relative,
+                id=font_id,
+                name=name or (family or PurePath(filename).stem)[:NAME_MAX],
+                family=family[:NAME_MAX],
+                filename=filename[:255],
+                file=stored.relative,
                 size=stored.size,
             )
 

@@ -1,5 +1,6 @@
 """Text fields of the forms the services read themselves (assets, fonts, projects): the same
 rules as DRF's text fields, which the schema states for every text input."""
+
 from typing import Any
 
 from config.errors import InvalidInput

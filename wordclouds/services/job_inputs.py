@@ -1,5 +1,6 @@
 """Checking the inputs of a new job in the request, before the job exists (docs/api.md,
 Job creation): every rejected request answers 4xx and leaves nothing behind."""
+
 import json
 import tempfile
 from dataclasses import dataclass
@@ -51,10 +52,20 @@ def job_inputs_check(
     name_list_upload_check(name_list)
     if mask_image is None and parsed.mode == "IMAGE":
         raise InvalidInput("mask_image is required when MODE=IMAGE")
-    _check_upload(mask_image, field="mask_image", extensions=MASK_EXTENSIONS,
-                  wording="mask_image must be png/jpg/jpeg", limit=settings.MASK_IMAGE_MAX_BYTES)
-    _check_upload(font_file, field="font_file", extensions=FONT_EXTENSIONS,
-                  wording="font_file must be .ttf, .ttc or .otf", limit=settings.FONT_MAX_BYTES)
+    _check_upload(
+        mask_image,
+        field="mask_image",
+        extensions=MASK_EXTENSIONS,
+        wording="mask_image must be png/jpg/jpeg",
+        limit=settings.MASK_IMAGE_MAX_BYTES,
+    )
+    _check_upload(
+        font_file,
+        field="font_file",
+        extensions=FONT_EXTENSIONS,
+        wording="font_file must be .ttf, .ttc or .otf",
+        limit=settings.FONT_MAX_BYTES,
+    )
     if font_file is not None:
         font_id = ""  # font_file wins over font_id (docs/engine.md)
     elif font_id:
@@ -73,17 +84,31 @@ def job_inputs_check(
     font_path = folder / font_name if font_name else font_id_path(font_id or DEFAULT_FONT_ID)
     # Reading a large (or hostile) spreadsheet, mask or font takes seconds: in a forked child
     # with the heavy-work limits, so the web process goes on serving others meanwhile.
-    run_heavy("checking the job's files", _contents_check, names_path, parsed, mask_path,
-              folder / font_name if font_name else None, font_path)
-    return JobInputs(params=raw_params, name_list=NAME_LIST_FILE, mask_image=mask_name,
-                     font_file=font_name, font_id=font_id)
+    run_heavy(
+        "checking the job's files",
+        _contents_check,
+        names_path,
+        parsed,
+        mask_path,
+        folder / font_name if font_name else None,
+        font_path,
+    )
+    return JobInputs(
+        params=raw_params,
+        name_list=NAME_LIST_FILE,
+        mask_image=mask_name,
+        font_file=font_name,
+        font_id=font_id,
+    )
 
 
-def _contents_check(names_path: Path, parsed, mask_path: Path | None,
-                    font_file: Path | None, font_path: Path) -> None:
+def _contents_check(
+    names_path: Path, parsed, mask_path: Path | None, font_file: Path | None, font_path: Path
+) -> None:
     """The engine's checks of the files' contents (runs in the forked child)."""
-    names = _engine_call(engine.read_names, names_path, column=parsed.data_col_index,
-                         skip_rows=parsed.skip_rows)
+    names = _engine_call(
+        engine.read_names, names_path, column=parsed.data_col_index, skip_rows=parsed.skip_rows
+    )
     if mask_path is not None:
         _engine_call(engine.load_mask, mask_path, params=parsed)
     if font_file is not None:
@@ -97,8 +122,13 @@ def name_list_upload_check(name_list: UploadedFile | None) -> None:
     """The name list is there, an .xlsx and within its size limit (a job and a preview)."""
     if name_list is None:
         raise InvalidInput("name_list is required")
-    _check_upload(name_list, field="name_list", extensions=(".xlsx",),
-                  wording="name_list must be xlsx", limit=settings.NAME_LIST_MAX_BYTES)
+    _check_upload(
+        name_list,
+        field="name_list",
+        extensions=(".xlsx",),
+        wording="name_list must be xlsx",
+        limit=settings.NAME_LIST_MAX_BYTES,
+    )
 
 
 def name_list_preview(*, name_list: UploadedFile | None) -> list[list[str]]:
@@ -160,7 +190,8 @@ def _mask_header_check(path: Path) -> None:
     """From the image header, before anything decodes the pixels: PNG or JPEG bytes whatever
     the file's name, within the pixel limit, and at least MASK_MIN_SIDE pixels a side."""
     too_large = TooLarge(
-        f"mask_image exceeds {settings.MASK_IMAGE_MAX_PIXELS // 1_000_000} megapixels")
+        f"mask_image exceeds {settings.MASK_IMAGE_MAX_PIXELS // 1_000_000} megapixels"
+    )
     try:
         with Image.open(path) as image:
             kind, (width, height) = image.format, image.size

@@ -1,5 +1,6 @@
 """Running a job in the worker: the engine with a progress callback that moves the job
 along, and a heartbeat that shows the worker is alive while the engine is silent."""
+
 import logging
 import os
 import re
@@ -54,9 +55,12 @@ def job_execute(*, job_id: str) -> None:
     try:
         with Heartbeat(job_id) as heartbeat:
             engine.generate(
-                names_path=job_input_folder(job_id) / job.name_list, out_dir=out_dir,
-                params=job.params, mask_path=_mask_path(job),
-                font_path=job_font_path(job), progress=ProgressRecorder(job_id, out_dir, heartbeat),
+                names_path=job_input_folder(job_id) / job.name_list,
+                out_dir=out_dir,
+                params=job.params,
+                mask_path=_mask_path(job),
+                font_path=job_font_path(job),
+                progress=ProgressRecorder(job_id, out_dir, heartbeat),
             )
             tiles_make(job_folder=out_dir)  # the lookup page's zoom pyramid, made once
         job_succeed(job_id=job_id, artifacts=finished_artifacts(out_dir))
@@ -107,13 +111,22 @@ class ProgressRecorder:
         # Only counts are throttled: a message of another kind (an attempt retried with
         # smaller words) is written at once, so the events tell every retry.
         kind = re.sub(r"\d+", "#", message)
-        if (stage == self.stage and artifacts == self.artifacts and kind == self.kind
-                and now - self.written_at < PROGRESS_WRITE_SECONDS):
+        if (
+            stage == self.stage
+            and artifacts == self.artifacts
+            and kind == self.kind
+            and now - self.written_at < PROGRESS_WRITE_SECONDS
+        ):
             return
         self.stage, self.written_at, self.artifacts, self.kind = stage, now, artifacts, kind
         try:
-            job_progress(job_id=self.job_id, stage=stage, percent=percent, message=message,
-                         artifacts=artifacts)
+            job_progress(
+                job_id=self.job_id,
+                stage=stage,
+                percent=percent,
+                message=message,
+                artifacts=artifacts,
+            )
         except (Conflict, NotFound):
             raise JobAbandoned(self.job_id) from None
 
@@ -126,8 +139,7 @@ class Heartbeat:
         self.job_id = job_id
         self.abandoned = False
         self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._beat, name=f"heartbeat-{job_id}",
-                                        daemon=True)
+        self._thread = threading.Thread(target=self._beat, name=f"heartbeat-{job_id}", daemon=True)
 
     def __enter__(self):
         self._thread.start()

@@ -3,6 +3,7 @@
 queued → running → success | failed, and queued → failed when a job cannot start. Each move
 is one function that locks the row, checks the source status (Conflict otherwise), records
 the time and appends the status event in the same transaction."""
+
 import logging
 import shutil
 import uuid
@@ -62,8 +63,14 @@ def job_create(
     its run once the row is committed. A rejected request leaves no file and no row."""
     staging = _staging_folder()
     try:
-        inputs = job_inputs_check(folder=staging, params=params, name_list=name_list,
-                                  mask_image=mask_image, font_file=font_file, font_id=font_id)
+        inputs = job_inputs_check(
+            folder=staging,
+            params=params,
+            name_list=name_list,
+            mask_image=mask_image,
+            font_file=font_file,
+            font_id=font_id,
+        )
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
@@ -79,8 +86,13 @@ def job_rerun(*, job_id: str) -> Job:
         raise Conflict("the job's font no longer exists")
     staging = _staging_folder()
     shutil.copytree(job_input_folder(job_id), staging, dirs_exist_ok=True)
-    inputs = JobInputs(params=job.params, name_list=job.name_list, mask_image=job.mask_image,
-                       font_file=job.font_file, font_id=job.font_id)
+    inputs = JobInputs(
+        params=job.params,
+        name_list=job.name_list,
+        mask_image=job.mask_image,
+        font_file=job.font_file,
+        font_id=job.font_id,
+    )
     return _job_store(inputs, staging)
 
 
@@ -102,9 +114,13 @@ def _job_store(inputs: JobInputs, staging: Path) -> Job:
         staging.rename(folder / INPUT_FOLDER)
         with transaction.atomic():
             job = Job.objects.create(
-                id=job_id, params=inputs.params, name_list=inputs.name_list,
-                mask_image=inputs.mask_image, font_file=inputs.font_file,
-                font_id=inputs.font_id, message="waiting for a worker",
+                id=job_id,
+                params=inputs.params,
+                name_list=inputs.name_list,
+                mask_image=inputs.mask_image,
+                font_file=inputs.font_file,
+                font_id=inputs.font_id,
+                message="waiting for a worker",
             )
             job_event_append(job=job, type=JobEvent.Type.STATUS, message="job queued")
             transaction.on_commit(lambda: _enqueue(job_id))
@@ -152,8 +168,9 @@ def job_start(*, job_id: str, worker_pid: int) -> Job:
 
 
 @transaction.atomic
-def job_progress(*, job_id: str, stage: str, percent: int, message: str,
-                 artifacts: list[str]) -> Job:
+def job_progress(
+    *, job_id: str, stage: str, percent: int, message: str, artifacts: list[str]
+) -> Job:
     """Progress of a running job: a status event when the stage changes, otherwise a log
     event. Progress never decreases and stays below 100 until success."""
     job = _job_locked(job_id)
@@ -180,8 +197,17 @@ def job_succeed(*, job_id: str, artifacts: list[str]) -> Job:
     job.message = "finished"
     job.artifacts = artifact_urls(job.id, artifacts)
     job.finished_at = timezone.now()
-    job.save(update_fields=["status", "stage", "progress_percent", "message", "artifacts",
-                            "finished_at", "updated_at"])
+    job.save(
+        update_fields=[
+            "status",
+            "stage",
+            "progress_percent",
+            "message",
+            "artifacts",
+            "finished_at",
+            "updated_at",
+        ]
+    )
     job_event_append(job=job, type=JobEvent.Type.STATUS, message="job finished")
     return job
 
@@ -210,7 +236,8 @@ def job_heartbeat(*, job_id: str) -> bool:
     stale meanwhile), which tells the worker to stop; a row this connection cannot see (yet)
     is not a reason to stop."""
     touched = Job.objects.filter(id=job_id, status=Job.Status.RUNNING).update(
-        updated_at=timezone.now())
+        updated_at=timezone.now()
+    )
     return touched == 1 or not Job.objects.filter(id=job_id).exists()
 
 
@@ -237,4 +264,3 @@ def _job_fail_stale(*, job_id: str) -> bool:
 
 def _stale_cutoff():
     return timezone.now() - timedelta(seconds=settings.JOB_STALE_SECONDS)
-

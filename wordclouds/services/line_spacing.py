@@ -5,6 +5,7 @@ length; for each sample, the distance to the nearest sample on a different conto
 figures are the `percentile` of those distances and their minimum (docs/lookup.md,
 analyze-line-spacing). Sampling and the nearest-neighbour search are vectorised (numpy,
 scipy's k-d tree) so a poster of 10,000 names takes seconds."""
+
 import math
 import re
 from dataclasses import dataclass, replace
@@ -17,8 +18,8 @@ from svgpathtools.parser import parse_transform
 
 from config.errors import InvalidInput, Unprocessable
 from config.isolated import run_heavy
-from wordclouds.selectors import artifact_path, job_get
 from wordclouds.engine.path_data import Segments, curve_pieces, path_segments
+from wordclouds.selectors import artifact_path, job_get
 
 MM_PER_INCH = 25.4
 CSS_DPI = 96
@@ -59,7 +60,9 @@ def _svg_size(root) -> tuple[float, float]:
     if view_box:
         _, _, width, height = (float(part) for part in re.split(r"[\s,]+", view_box.strip()))
     else:
-        width, height = (float(re.sub(r"px$", "", root.get(name, ""))) for name in ("width", "height"))
+        width, height = (
+            float(re.sub(r"px$", "", root.get(name, ""))) for name in ("width", "height")
+        )
     if not (width > 0 and height > 0):
         raise ValueError("its size is not positive")
     return width, height
@@ -68,7 +71,11 @@ def _svg_size(root) -> tuple[float, float]:
 def _paths(element, matrix: np.ndarray):
     """(d, transform matrix) of every path under `element`, in document order."""
     for child in element:
-        if not isinstance(child.tag, str) or child.tag.removeprefix(SVG_NS) in ("defs", "clipPath", "mask"):
+        if not isinstance(child.tag, str) or child.tag.removeprefix(SVG_NS) in (
+            "defs",
+            "clipPath",
+            "mask",
+        ):
             continue
         own = matrix @ parse_transform(child.get("transform")) if child.get("transform") else matrix
         if child.tag.removeprefix(SVG_NS) == "path" and child.get("d"):
@@ -116,7 +123,9 @@ def contour_samples(outlines: Outlines, step: float) -> tuple[np.ndarray, np.nda
     return np.column_stack([points.real, points.imag]), sample_contour
 
 
-def spacing_figures(points: np.ndarray, contour: np.ndarray, percentile: float) -> tuple[float, float]:
+def spacing_figures(
+    points: np.ndarray, contour: np.ndarray, percentile: float
+) -> tuple[float, float]:
     """The `percentile` and the minimum, over all samples, of the distance to the nearest
     sample of a different contour; (0, 0) without two contours.
 
@@ -170,8 +179,12 @@ def line_spacing_options(body, *, form: bool = False) -> dict:
             value = _form_number(value)
         if value is None:
             continue
-        number = value if isinstance(value, (int, float)) and not isinstance(value, bool) else math.nan
-        if not (low <= number <= high and math.isfinite(number)) or (number == low and not low_allowed):
+        number = (
+            value if isinstance(value, (int, float)) and not isinstance(value, bool) else math.nan
+        )
+        if not (low <= number <= high and math.isfinite(number)) or (
+            number == low and not low_allowed
+        ):
             if math.isinf(high):
                 raise InvalidInput(f"{field} must be a number greater than 0")
             raise InvalidInput(f"{field} must be a number from {low} to {high}")
@@ -189,14 +202,24 @@ def _form_number(text: str) -> float | None:
 
 
 def line_spacing_analyze(
-    *, job_id: str, percentile: float = 5, sample_step: float = 2,
-    element_width: float | None = None, element_height: float | None = None,
+    *,
+    job_id: str,
+    percentile: float = 5,
+    sample_step: float = 2,
+    element_width: float | None = None,
+    element_height: float | None = None,
 ) -> dict:
     """The LineSpacingAnalysisSummary of the job's svg artifact."""
     job_get(job_id)
     return run_heavy(
-        "analyze-line-spacing", _analyzed, artifact_path(job_id, "svg"), percentile=percentile,
-        sample_step=sample_step, element_width=element_width, element_height=element_height)
+        "analyze-line-spacing",
+        _analyzed,
+        artifact_path(job_id, "svg"),
+        percentile=percentile,
+        sample_step=sample_step,
+        element_width=element_width,
+        element_height=element_height,
+    )
 
 
 def _analyzed(svg_path: Path, **options) -> dict:
@@ -205,8 +228,12 @@ def _analyzed(svg_path: Path, **options) -> dict:
 
 
 def line_spacing_summary(
-    outlines: Outlines, *, percentile: float, sample_step: float,
-    element_width: float | None, element_height: float | None,
+    outlines: Outlines,
+    *,
+    percentile: float,
+    sample_step: float,
+    element_width: float | None,
+    element_height: float | None,
 ) -> dict:
     """The summary of the spec: pixel figures, and millimetres at elementWidth ÷ sourceWidth
     mm per px; element sizes default to the source size at 96 dpi."""
@@ -214,8 +241,10 @@ def line_spacing_summary(
     element_height = element_height or outlines.height * MM_PER_INCH / CSS_DPI
     points, contour = contour_samples(outlines, sample_step)
     if len(points) > MAX_SAMPLES:
-        raise InvalidInput(f"sampleStep {sample_step:g} gives more than {MAX_SAMPLES:,} samples "
-                           "on this job; use a larger step")
+        raise InvalidInput(
+            f"sampleStep {sample_step:g} gives more than {MAX_SAMPLES:,} samples "
+            "on this job; use a larger step"
+        )
     spacing, least = spacing_figures(points, contour, percentile)
     mm_per_px = element_width / outlines.width
     return {

@@ -1,4 +1,5 @@
 """The admin login of the lookup and orders pages: one shared password, a signed token."""
+
 import hmac
 
 from django.conf import settings

@@ -2,6 +2,7 @@
 
 The database is the engine's positions.db (table `words`, table `meta`, an index on name),
 opened read-only so a lookup can never change a finished job."""
+
 import io
 import math
 import re
@@ -19,8 +20,17 @@ from config.errors import InvalidInput
 from wordclouds.selectors import artifact_path, job_get
 
 MATCH_COLUMNS = (
-    "id", "name", "x", "y", "font_size", "color", "orientation",
-    "box_x", "box_y", "box_width", "box_height",
+    "id",
+    "name",
+    "x",
+    "y",
+    "font_size",
+    "color",
+    "orientation",
+    "box_x",
+    "box_y",
+    "box_width",
+    "box_height",
 )
 MODES = ("exact", "contains")
 ID_CHUNK = 900  # ids per `IN (...)`, under SQLite's limit of bound parameters
@@ -41,9 +51,11 @@ def positions_db(path: Path) -> Iterator[sqlite3.Connection]:
 
 
 def canvas_size(connection: sqlite3.Connection) -> tuple[int | float, int | float]:
-    meta = dict(connection.execute(
-        "SELECT key, value FROM meta WHERE key IN ('canvas_width', 'canvas_height')"
-    ).fetchall())
+    meta = dict(
+        connection.execute(
+            "SELECT key, value FROM meta WHERE key IN ('canvas_width', 'canvas_height')"
+        ).fetchall()
+    )
     return _number(meta["canvas_width"]), _number(meta["canvas_height"])
 
 
@@ -78,8 +90,13 @@ def locations_find(*, job_id: str, name: str = "", mode: str = "exact") -> dict:
         else:
             matches = [dict(row) for row in connection.execute(sql, args)]
     return {
-        "job_id": job_id, "query": name, "mode": mode, "total": len(matches),
-        "canvas_width": width, "canvas_height": height, "matches": matches,
+        "job_id": job_id,
+        "query": name,
+        "mode": mode,
+        "total": len(matches),
+        "canvas_width": width,
+        "canvas_height": height,
+        "matches": matches,
     }
 
 
@@ -90,16 +107,18 @@ def _containing(connection: sqlite3.Connection, path: Path, lowered: str) -> lis
     per request on 100,000 names."""
     stat = path.stat()
     text, starts, ids = _lowered_names(str(path), stat.st_mtime_ns, stat.st_size)
-    found = np.array([match.start() for match in re.finditer(re.escape(lowered), text)],
-                     dtype=np.int64)
+    found = np.array(
+        [match.start() for match in re.finditer(re.escape(lowered), text)], dtype=np.int64
+    )
     hits = np.unique(np.searchsorted(starts, found, side="right") - 1)
     wanted = ids[hits].tolist()
     columns = ", ".join(MATCH_COLUMNS)
     rows = []
     for first in range(0, len(wanted), ID_CHUNK):
-        chunk = wanted[first:first + ID_CHUNK]
+        chunk = wanted[first : first + ID_CHUNK]
         rows += connection.execute(
-            f"SELECT {columns} FROM words WHERE id IN ({', '.join('?' * len(chunk))})", chunk)
+            f"SELECT {columns} FROM words WHERE id IN ({', '.join('?' * len(chunk))})", chunk
+        )
     return sorted((dict(row) for row in rows), key=lambda row: row["id"])
 
 
@@ -121,11 +140,13 @@ def occupancy_mask_png(*, job_id: str) -> bytes:
     A box covers every pixel it touches, so the mask never under-reports occupied space."""
     with positions_db(positions_db_path(job_id)) as connection:
         width, height = canvas_size(connection)
-        boxes = connection.execute("SELECT box_x, box_y, box_width, box_height FROM words").fetchall()
+        boxes = connection.execute(
+            "SELECT box_x, box_y, box_width, box_height FROM words"
+        ).fetchall()
     mask = np.zeros((math.ceil(height), math.ceil(width)), dtype=np.uint8)
     for x, y, w, h in boxes:
         left, top = max(0, math.floor(x)), max(0, math.floor(y))
-        mask[top:math.ceil(y + h), left:math.ceil(x + w)] = 255
+        mask[top : math.ceil(y + h), left : math.ceil(x + w)] = 255
     out = io.BytesIO()
     Image.fromarray(mask).save(out, format="PNG")
     return out.getvalue()

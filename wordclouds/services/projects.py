@@ -1,4 +1,5 @@
 """Projects: poster compositions of stickers (assets) on a template."""
+
 import json
 import math
 import re
@@ -100,14 +101,16 @@ def _parsed_stickers(text: Any) -> list[dict]:
             raise InvalidInput(f"stickers[{index}].asset_id is required")
         if not isinstance(asset_id, str):
             raise InvalidInput(f"stickers[{index}].asset_id must be a string")
-        checked.append({
-            "asset_id": asset_id,
-            "x": _number(sticker, index, "x"),
-            "y": _number(sticker, index, "y"),
-            "width": _number(sticker, index, "width", positive=True),
-            "height": _number(sticker, index, "height", positive=True),
-            "rotation": _number(sticker, index, "rotation") if "rotation" in sticker else 0,
-        })
+        checked.append(
+            {
+                "asset_id": asset_id,
+                "x": _number(sticker, index, "x"),
+                "y": _number(sticker, index, "y"),
+                "width": _number(sticker, index, "width", positive=True),
+                "height": _number(sticker, index, "height", positive=True),
+                "rotation": _number(sticker, index, "rotation") if "rotation" in sticker else 0,
+            }
+        )
     return checked
 
 
@@ -155,7 +158,10 @@ def project_create(*, name: Any, template_id: Any, background_color: Any, sticke
     checked = _parsed_stickers(stickers) if stickers not in (None, "") else []
     assets = _sticker_assets(checked)
     project = Project.objects.create(
-        name=name, template=template, background_color=background_color, stickers=checked,
+        name=name,
+        template=template,
+        background_color=background_color,
+        stickers=checked,
     )
     project.assets.set(assets)
     return project
@@ -163,8 +169,12 @@ def project_create(*, name: Any, template_id: Any, background_color: Any, sticke
 
 @transaction.atomic
 def project_update(
-    *, project_id: str, name: Any = UNSET, template_id: Any = UNSET,
-    background_color: Any = UNSET, stickers: Any = UNSET,
+    *,
+    project_id: str,
+    name: Any = UNSET,
+    template_id: Any = UNSET,
+    background_color: Any = UNSET,
+    stickers: Any = UNSET,
 ) -> Project:
     """Change only the fields given; the project's asset links follow its stickers."""
     project = Project.objects.select_for_update().filter(id=project_id).first()

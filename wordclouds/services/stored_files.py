@@ -5,6 +5,7 @@ created; when the row fails the file is removed. A row is deleted before its fil
 only once the deletion has committed. A crash between the two steps leaves at most a file
 without a row, which `manage.py sweep_orphans` removes.
 """
+
 import hashlib
 import json
 import os
@@ -35,8 +36,13 @@ MAGIC = [
 ]
 OCTET_STREAM = ("application/octet-stream", ".bin")
 # Every content type sniff_content_type answers, as the asset download declares them.
-SNIFFED_CONTENT_TYPES = (*dict.fromkeys(entry[1] for entry in MAGIC), "image/webp",
-                         "image/svg+xml", "application/json", OCTET_STREAM[0])
+SNIFFED_CONTENT_TYPES = (
+    *dict.fromkeys(entry[1] for entry in MAGIC),
+    "image/webp",
+    "image/svg+xml",
+    "application/json",
+    OCTET_STREAM[0],
+)
 
 
 @dataclass(frozen=True)
@@ -120,7 +126,9 @@ def store_file(*, chunks: Iterable[bytes], folder: str, stem: str, extension=Non
         temporary.unlink(missing_ok=True)
         raise
     return StoredFile(
-        relative=f"{folder}/{final.name}", size=size, sha256=digest.hexdigest(),
+        relative=f"{folder}/{final.name}",
+        size=size,
+        sha256=digest.hexdigest(),
         content_type=content_type,
     )
 
@@ -149,4 +157,3 @@ def remove_after_commit(relative: str) -> None:
 def copy_into(source: Path, *, folder: str, stem: str) -> StoredFile:
     """A stored copy of a file already on disk (a job artifact)."""
     return store_file(chunks=file_chunks(source), folder=folder, stem=stem)
-

@@ -8,6 +8,7 @@ Layout under the job's folder: `tiles/tiles.json` (`width`, `height`, `tile_size
 PNG's own pixels; each level above halves it, down to level 0, which fits in one tile. The
 pyramid is built in a temporary folder and renamed into place, so `tiles.json` existing
 means every tile is there."""
+
 import json
 import math
 import shutil
@@ -33,8 +34,13 @@ def tiles_make(*, job_folder: Path) -> dict:
         image = _on_white(source)
     width, height = image.size
     levels = max(0, math.ceil(math.log2(max(width, height) / TILE_SIZE))) + 1
-    index = {"width": width, "height": height, "tile_size": TILE_SIZE, "levels": levels,
-             "format": TILE_FORMAT}
+    index = {
+        "width": width,
+        "height": height,
+        "tile_size": TILE_SIZE,
+        "levels": levels,
+        "format": TILE_FORMAT,
+    }
     staging = job_folder / f".{FOLDER}-incoming"
     shutil.rmtree(staging, ignore_errors=True)
     for level in reversed(range(levels)):
@@ -51,8 +57,12 @@ def _write_level(image: Image.Image, folder: Path) -> None:
     folder.mkdir(parents=True)
     for row in range(math.ceil(image.height / TILE_SIZE)):
         for column in range(math.ceil(image.width / TILE_SIZE)):
-            box = (column * TILE_SIZE, row * TILE_SIZE,
-                   min(image.width, (column + 1) * TILE_SIZE), min(image.height, (row + 1) * TILE_SIZE))
+            box = (
+                column * TILE_SIZE,
+                row * TILE_SIZE,
+                min(image.width, (column + 1) * TILE_SIZE),
+                min(image.height, (row + 1) * TILE_SIZE),
+            )
             image.crop(box).save(folder / f"{column}_{row}.{TILE_FORMAT}", quality=TILE_QUALITY)
 
 
@@ -84,4 +94,3 @@ def tile_path(*, job_id: str, level: int, column: int, row: int) -> Path:
     if not path.is_file():
         raise NotFound("tile not found")
     return path
-

@@ -3,6 +3,7 @@ first real job pays neither numba's compilation (cached on disk: `__pycache__` b
 engine, or NUMBA_CACHE_DIR) nor a process's first loads (compiled code from that cache, fonts,
 readers). `manage.py warm_engine` runs it once per install or image build; each worker
 process runs it as it starts (wordclouds/tasks.py)."""
+
 import tempfile
 import time
 from pathlib import Path
@@ -28,8 +29,11 @@ def engine_warm() -> float:
         ImageDraw.Draw(mask).ellipse((20, 20, 280, 280), fill=0)
         mask.save(folder / "mask.png")
         for mode, mask_path in (("RECT", None), ("IMAGE", folder / "mask.png")):
-            engine.generate(names_path=folder / "names.xlsx", out_dir=folder / mode,
-                            params={"MODE": mode, "WIDTH": 300, "HEIGHT": 300, "SEED": 1},
-                            mask_path=mask_path)
+            engine.generate(
+                names_path=folder / "names.xlsx",
+                out_dir=folder / mode,
+                params={"MODE": mode, "WIDTH": 300, "HEIGHT": 300, "SEED": 1},
+                mask_path=mask_path,
+            )
             tiles_make(job_folder=folder / mode)
     return time.perf_counter() - started

@@ -7,9 +7,10 @@ and the worker it is replaced by waits on the lock forever. So `manage.py runclu
 tiny ping task through the broker every WORKER_PING_SECONDS; the ping touches the heartbeat
 file; a cluster whose ping has waited WORKER_STALL_SECONDS while no running job beats is
 restarted (docs/architecture.md, "The worker dying")."""
+
 import logging
 import time
-from datetime import datetime, timezone as dt_timezone
+from datetime import UTC, datetime
 
 from django.conf import settings
 from django.db.models import Count, Max, Min
@@ -64,16 +65,19 @@ def worker_status() -> dict:
     now = time.time()
     last = worker_last_alive()
     queued = Job.objects.filter(status=Job.Status.QUEUED).aggregate(
-        count=Count("id"), oldest=Min("created_at"))
+        count=Count("id"), oldest=Min("created_at")
+    )
     limit = settings.WORKER_DEAD_SECONDS
     alive = (last is not None and now - last < limit) or now - _STARTED < limit
     return {
         "alive": alive,
-        "last_heartbeat": datetime.fromtimestamp(last, dt_timezone.utc) if last else None,
+        "last_heartbeat": datetime.fromtimestamp(last, UTC) if last else None,
         "queued": queued["count"],
         "oldest_queued_seconds": (
             round((timezone.now() - queued["oldest"]).total_seconds(), 1)
-            if queued["oldest"] else None),
+            if queued["oldest"]
+            else None
+        ),
     }
 
 
@@ -90,8 +94,11 @@ def jobs_requeue() -> int:
     on the broker twice runs once, since job_start leaves anything not queued alone."""
     from django_q.tasks import async_task
 
-    ids = list(Job.objects.filter(status=Job.Status.QUEUED).order_by("created_at")
-               .values_list("id", flat=True))
+    ids = list(
+        Job.objects.filter(status=Job.Status.QUEUED)
+        .order_by("created_at")
+        .values_list("id", flat=True)
+    )
     for job_id in ids:
         async_task(JOB_TASK, job_id)
     if ids:

@@ -5,6 +5,7 @@ the same rules (snapshots, totals, state moves).
 
 The end user's openid is `dev-demo`: with the stand-in identity platform (IDENTITY_STANDIN),
 `POST /api/auth/login {"code": "demo"}` logs in as the same user."""
+
 import io
 import json
 
@@ -17,15 +18,39 @@ from commerce.auth import Caller, user_token_issue
 from commerce.models import EndUser
 from commerce.services.catalog import address_create, product_create
 from commerce.services.design_lists import design_list_create
-from commerce.services.orders import order_cancel, order_confirm, order_create, order_mark_paid, order_ship
+from commerce.services.orders import (
+    order_cancel,
+    order_confirm,
+    order_create,
+    order_mark_paid,
+    order_ship,
+)
 from wordclouds.services.jobs import job_create
 
 DEMO_OPENID = "dev-demo"
-PRODUCTS = [("Poster A2, matte", "Word-cloud poster, 420 × 594 mm", 12900),
-            ("Poster A3, matte", "Word-cloud poster, 297 × 420 mm", 6900),
-            ("Oak frame A3", "Solid oak, glass front", 8900)]
-NAMES = ["李雷", "韩梅梅", "王芳", "张伟", "刘洋", "陈静", "Anna", "Bruno", "Chloé", "Dmitri",
-         "Émile", "Fatima", "Giulia", "Hiro", "Ingrid", "Jonas"]
+PRODUCTS = [
+    ("Poster A2, matte", "Word-cloud poster, 420 × 594 mm", 12900),
+    ("Poster A3, matte", "Word-cloud poster, 297 × 420 mm", 6900),
+    ("Oak frame A3", "Solid oak, glass front", 8900),
+]
+NAMES = [
+    "李雷",
+    "韩梅梅",
+    "王芳",
+    "张伟",
+    "刘洋",
+    "陈静",
+    "Anna",
+    "Bruno",
+    "Chloé",
+    "Dmitri",
+    "Émile",
+    "Fatima",
+    "Giulia",
+    "Hiro",
+    "Ingrid",
+    "Jonas",
+]
 
 
 class Command(BaseCommand):
@@ -33,30 +58,55 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         user, created = EndUser.objects.get_or_create(
-            openid=DEMO_OPENID, defaults={"session_key": "demo", "last_login_at": timezone.now()})
+            openid=DEMO_OPENID, defaults={"session_key": "demo", "last_login_at": timezone.now()}
+        )
         if created or not user.orders.exists():
             self._fill(user)
         else:
             self.stdout.write("the demo user already has orders; nothing added")
-        self.stdout.write(f"end user {user.pk} (openid {DEMO_OPENID}); token:\n{user_token_issue(user)}")
+        self.stdout.write(
+            f"end user {user.pk} (openid {DEMO_OPENID}); token:\n{user_token_issue(user)}"
+        )
 
     def _fill(self, user: EndUser) -> None:
-        products = [product_create(name=name, description=text, price=price)
-                    for name, text, price in PRODUCTS]
-        address = address_create(user=user, fields={
-            "recipient": "李雷", "phone": "13800138000", "province": "广东省", "city": "深圳市",
-            "district": "南山区", "detail": "科苑路 1 号"})
-        job = job_create(params=json.dumps({"WIDTH": 800, "HEIGHT": 600, "SEED": 7}),
-                         name_list=_names_upload())
-        design_lists = [design_list_create(user=user, name=f"Class of 2026, set {number}",
-                                           items=[{"jobId": job.id, "quantity": number}])
-                        for number in (1, 2)]
+        products = [
+            product_create(name=name, description=text, price=price)
+            for name, text, price in PRODUCTS
+        ]
+        address = address_create(
+            user=user,
+            fields={
+                "recipient": "李雷",
+                "phone": "13800138000",
+                "province": "广东省",
+                "city": "深圳市",
+                "district": "南山区",
+                "detail": "科苑路 1 号",
+            },
+        )
+        job = job_create(
+            params=json.dumps({"WIDTH": 800, "HEIGHT": 600, "SEED": 7}), name_list=_names_upload()
+        )
+        design_lists = [
+            design_list_create(
+                user=user,
+                name=f"Class of 2026, set {number}",
+                items=[{"jobId": job.id, "quantity": number}],
+            )
+            for number in (1, 2)
+        ]
 
         def order(number: int, *lines, design_list=None):
             made, _ = order_create(
-                user=user, address_id=address.pk, request_id=f"demo-{number}",
-                items=[{"product_id": products[index].pk, "quantity": quantity} for index, quantity in lines],
-                design_list_id=design_list.pk if design_list else None)
+                user=user,
+                address_id=address.pk,
+                request_id=f"demo-{number}",
+                items=[
+                    {"product_id": products[index].pk, "quantity": quantity}
+                    for index, quantity in lines
+                ],
+                design_list_id=design_list.pk if design_list else None,
+            )
             return made.pk
 
         pending = order(1, (0, 1), design_list=design_lists[0])
@@ -73,7 +123,8 @@ class Command(BaseCommand):
         self.stdout.write(
             f"{len(products)} products, 1 address, job {job.id} (the worker draws it), "
             f"2 design lists, orders {pending} PENDING, {paid} PAID, {shipped} SHIPPED, "
-            f"{completed} COMPLETED, {cancelled} CANCELLED")
+            f"{completed} COMPLETED, {cancelled} CANCELLED"
+        )
 
 
 def _names_upload() -> SimpleUploadedFile:
@@ -85,5 +136,7 @@ def _names_upload() -> SimpleUploadedFile:
     data = io.BytesIO()
     book.save(data)
     return SimpleUploadedFile(
-        "names.xlsx", data.getvalue(),
-        content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+        "names.xlsx",
+        data.getvalue(),
+        content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    )

@@ -2,6 +2,7 @@
 django-q2 worker (`runcluster`) and the export converter. A process that dies is started
 again (after RESTART_DELAY_SECONDS), so the service recovers without a manual step;
 Ctrl-C (or SIGTERM) stops all of them."""
+
 import os
 import signal
 import subprocess
@@ -27,8 +28,16 @@ class Command(BaseCommand):
     def handle(self, *args, host, port, **options):
         manage = [sys.executable, str(settings.BASE_DIR / "manage.py")]
         commands = {
-            "web": [sys.executable, "-m", "daphne", "-b", host, "-p", str(port),
-                    "config.asgi:application"],
+            "web": [
+                sys.executable,
+                "-m",
+                "daphne",
+                "-b",
+                host,
+                "-p",
+                str(port),
+                "config.asgi:application",
+            ],
             "worker": [*manage, "runcluster"],
         }
         if "runconverter" in get_commands():
@@ -37,7 +46,9 @@ class Command(BaseCommand):
             commands["identity"] = [*manage, "identity_standin"]
 
         children = {name: self._spawn(argv) for name, argv in commands.items()}
-        self.stdout.write(f"serving on http://{host}:{port}/api/ ({', '.join(children)}); Ctrl-C stops")
+        self.stdout.write(
+            f"serving on http://{host}:{port}/api/ ({', '.join(children)}); Ctrl-C stops"
+        )
 
         stopping = stop_on_signals()
         while not stopping.is_set():

@@ -1,6 +1,7 @@
 """The django-q2 cluster (`qcluster`) under a supervisor that restarts it when it exits or
 stops taking work, and puts queued jobs back on the broker whenever it starts
 (wordclouds/services/worker.py says why django-q2 needs this)."""
+
 import logging
 import os
 import signal
@@ -16,7 +17,10 @@ from config.isolated import CHILD_NICENESS
 from wordclouds.management.signals import stop_on_signals
 from wordclouds.services.jobs import jobs_fail_stale
 from wordclouds.services.worker import (
-    jobs_requeue, worker_heartbeat_at, worker_last_alive, worker_ping_send,
+    jobs_requeue,
+    worker_heartbeat_at,
+    worker_last_alive,
+    worker_ping_send,
 )
 
 logger = logging.getLogger(__name__)
@@ -34,7 +38,9 @@ class Command(BaseCommand):
             time.sleep(0.5)
             close_old_connections()
             if cluster.poll() is not None:
-                logger.warning("the worker cluster exited (%s); starting it again", cluster.returncode)
+                logger.warning(
+                    "the worker cluster exited (%s); starting it again", cluster.returncode
+                )
                 cluster, ping_sent = self._restart(cluster)
                 continue
             try:
@@ -43,8 +49,10 @@ class Command(BaseCommand):
                 logger.exception("could not check the worker cluster")
                 continue
             if stalled:
-                logger.warning("the worker cluster took no work for %s s; restarting it",
-                               settings.WORKER_STALL_SECONDS)
+                logger.warning(
+                    "the worker cluster took no work for %s s; restarting it",
+                    settings.WORKER_STALL_SECONDS,
+                )
                 cluster, ping_sent = self._restart(cluster)
         self._stop(cluster, grace=STOP_GRACE_SECONDS)
 
@@ -72,9 +80,12 @@ class Command(BaseCommand):
         # Its own process group, so a restart can kill every process of the cluster, but the
         # same session as this supervisor (a test or runall can kill the whole session). At
         # the heavy children's niceness: on a busy machine the web process comes first.
-        return subprocess.Popen([sys.executable, str(settings.BASE_DIR / "manage.py"), "qcluster"],
-                                cwd=settings.BASE_DIR, process_group=0,
-                                preexec_fn=lambda: os.nice(CHILD_NICENESS))
+        return subprocess.Popen(
+            [sys.executable, str(settings.BASE_DIR / "manage.py"), "qcluster"],
+            cwd=settings.BASE_DIR,
+            process_group=0,
+            preexec_fn=lambda: os.nice(CHILD_NICENESS),
+        )
 
     def _restart(self, cluster: subprocess.Popen):
         # A stalled cluster cannot stop by itself (its workers wait on a lock that nobody

@@ -4,6 +4,7 @@ Files are written before their rows (wordclouds/services/stored_files.py), so a 
 between leaves a file without a row; this repairs that. Files younger than --min-age seconds
 are left alone, because their row may be about to commit.
 """
+
 import time
 from pathlib import Path
 
@@ -20,7 +21,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument(
-            "--min-age", type=float, default=3600,
+            "--min-age",
+            type=float,
+            default=3600,
             help="only files older than this many seconds (default 3600)",
         )
         parser.add_argument("--dry-run", action="store_true", help="list, do not remove")
@@ -44,7 +47,8 @@ class Command(BaseCommand):
             return []
         # Read the rows after listing the files, so a file whose row commits in between
         # is seen with its row.
-        files = [path for path in directory.iterdir()
-                 if path.is_file() and path.stat().st_mtime < cutoff]
+        files = [
+            path for path in directory.iterdir() if path.is_file() and path.stat().st_mtime < cutoff
+        ]
         known = set(model.objects.values_list("file", flat=True))
         return [path for path in files if f"{folder}/{path.name}" not in known]

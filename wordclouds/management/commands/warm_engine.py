@@ -1,6 +1,7 @@
 """Compiles the engine's numba functions into their on-disk cache (services/warmup.py), so
 the first job after an install or in a fresh container does not pay 10–20 s of compilation.
 `make run`'s set-up and the image build run it once."""
+
 from django.core.management.base import BaseCommand
 
 from wordclouds.services.warmup import engine_warm
