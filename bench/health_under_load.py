@@ -122,7 +122,7 @@ def main() -> None:
     parser.add_argument("--checkout", type=Path, default=ROOT)
     parser.add_argument("--seconds", type=float, default=30)
     options = parser.parse_args()
-    from tests.processes import free_port
+    from core.processes import free_port
 
     with tempfile.TemporaryDirectory() as folder:
         folder = Path(folder)

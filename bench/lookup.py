@@ -27,7 +27,7 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.processes import free_port  # noqa: E402
+from core.processes import free_port  # noqa: E402
 
 FIXTURES = ROOT / "bench" / "fixtures"
 

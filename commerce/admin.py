@@ -12,9 +12,9 @@ from commerce.auth import Caller
 from commerce.models import Address, DesignList, EndUser, Order, OrderItem, Product
 from commerce.services.design_lists import design_list_finish
 from commerce.services.orders import order_cancel, order_mark_paid, order_ship
-from config.errors import ServiceError
+from core.admin_html import image, linked_row, table, yuan
+from core.errors import ServiceError
 from wordclouds.admin.assets import project_image_url
-from wordclouds.admin.html import image, linked_row, table, yuan
 from wordclouds.admin.jobs import artifact_url
 from wordclouds.models import Job, Project
 

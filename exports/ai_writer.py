@@ -8,7 +8,7 @@ PostScript, so that Ghostscript renders the file too."""
 import math
 from datetime import UTC, datetime
 
-from config.errors import Unprocessable
+from core.errors import Unprocessable
 from exports.svg_geometry import Matrix, Subpath
 from exports.svg_reader import Drawing, Shape
 

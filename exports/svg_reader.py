@@ -10,7 +10,7 @@ from xml.etree.ElementTree import ParseError
 import defusedxml
 from defusedxml.ElementTree import fromstring
 
-from config.errors import InvalidInput, Unprocessable
+from core.errors import InvalidInput, Unprocessable
 from exports.svg_geometry import (
     IDENTITY,
     Matrix,

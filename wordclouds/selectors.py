@@ -1,15 +1,20 @@
-"""Where a job's files live, and finding a job whether or not it has a database record.
+"""Where a job's files (its zoom tiles among them) live, and finding a job whether or not it
+has a database record.
 
 A directory under MEDIA_ROOT/jobs/ that holds a finished position database but has no
 record is a successful job for every job endpoint (docs/architecture.md)."""
 
+import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 from django.conf import settings
 
-from config.errors import NotFound
+from core.errors import NotFound
+from wordclouds.drawing.tiles import FOLDER as TILES_FOLDER
+from wordclouds.drawing.tiles import INDEX as TILES_INDEX
+from wordclouds.drawing.tiles import TILE_FORMAT
 from wordclouds.models import Job, JobEvent
 
 # kind -> (file name in the job directory, content type, download extension)
@@ -154,3 +159,24 @@ def job_recent_events(*, job_id: str, count: int = 50) -> list[JobEvent]:
     """The last `count` events, oldest first."""
     latest = JobEvent.objects.filter(job_id=job_id).order_by("-seq")[:count]
     return list(reversed(latest))
+
+
+def _tiles_folder(job_id: str) -> Path:
+    """404 `job not found`, or `artifact not ready` before the worker made the pyramid (a job
+    folder from before tiles existed has none: the page shows its PNG instead)."""
+    job_get(job_id)
+    folder = job_directory(job_id) / TILES_FOLDER
+    if not (folder / TILES_INDEX).is_file():
+        raise NotFound("artifact not ready")
+    return folder
+
+
+def tiles_index(*, job_id: str) -> dict:
+    return json.loads((_tiles_folder(job_id) / TILES_INDEX).read_text())
+
+
+def tile_path(*, job_id: str, level: int, column: int, row: int) -> Path:
+    path = _tiles_folder(job_id) / str(level) / f"{column}_{row}.{TILE_FORMAT}"
+    if not path.is_file():
+        raise NotFound("tile not found")
+    return path

@@ -7,7 +7,7 @@ from commerce.auth import Caller
 from commerce.models import DesignList, EndUser
 from commerce.selectors import design_list_get
 from commerce.services.transitions import move
-from config.errors import Conflict, InvalidInput, NotFound
+from core.errors import Conflict, InvalidInput, NotFound
 from wordclouds.models import Project
 from wordclouds.selectors import job_get
 
@@ -64,8 +64,6 @@ def design_list_submit(*, user: EndUser, design_list_id: int) -> DesignList:
         raise InvalidInput("an empty design list cannot be submitted")
     return move(
         design_list,
-        to=Status.SUBMITTED,
-        sources={Status.DRAFT},
         verb="submitted",
         stamp="submitted_at",
     )
@@ -76,8 +74,6 @@ def design_list_start_processing(*, user: EndUser, design_list_id: int) -> Desig
     design_list = _owned(user=user, design_list_id=design_list_id)
     return move(
         design_list,
-        to=Status.PROCESSING,
-        sources={Status.DRAFT, Status.SUBMITTED},
         verb="ordered",
         stamp="processing_at",
     )
@@ -89,6 +85,4 @@ def design_list_finish(*, design_list_id: int) -> DesignList:
     design_list = design_list_get(
         caller=Caller(user=None, is_admin=True), design_list_id=design_list_id, lock=True
     )
-    return move(
-        design_list, to=Status.DONE, sources={Status.PROCESSING}, verb="finished", stamp="done_at"
-    )
+    return move(design_list, verb="finished", stamp="done_at")

@@ -3,7 +3,7 @@
 import pytest
 from PIL import ImageColor
 
-from config.errors import InvalidInput, Unprocessable
+from core.errors import InvalidInput, Unprocessable
 from exports.svg_geometry import parse_transform
 from exports.svg_reader import read_svg
 from exports.svg_style import parse_colour

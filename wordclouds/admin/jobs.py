@@ -6,8 +6,8 @@ import json
 from django.contrib import admin, messages
 from django.utils.html import format_html, format_html_join
 
-from config.errors import ServiceError
-from wordclouds.admin.html import image, linked_image, table
+from core.admin_html import image, linked_image, table
+from core.errors import ServiceError
 from wordclouds.models import Job
 from wordclouds.services.jobs import job_rerun
 

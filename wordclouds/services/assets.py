@@ -8,7 +8,7 @@ from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
 from django.db.models import QuerySet
 
-from config.errors import Conflict, InvalidInput, NotFound
+from core.errors import Conflict, InvalidInput, NotFound
 from wordclouds.models import Asset, Project, new_id
 from wordclouds.selectors import ARTIFACTS, artifact_path, job_get
 from wordclouds.services.form_text import form_text

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from config.errors import InvalidInput
+from core.errors import InvalidInput
 from wordclouds.selectors import artifact_path, job_get
 
 MATCH_COLUMNS = (
