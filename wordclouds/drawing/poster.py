@@ -61,7 +61,7 @@ def render_png(project: Project) -> bytes:
             )
             drawn.append((index, sticker, asset, region, size))
     _check_work(drawn)
-    for index, _sticker, asset, _region, size in drawn:
+    for index, sticker, asset, region, size in drawn:
         _place(canvas, _sticker_raster(asset, index, size), sticker, region)
     out = BytesIO()
     canvas.convert("RGB").save(out, "PNG")
