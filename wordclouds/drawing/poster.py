@@ -101,7 +101,7 @@ def _sticker_raster(asset: Asset, index: int, size: tuple[int, int]) -> Image.Im
             png = resvg_py.svg_to_bytes(
                 svg_string=svg,
                 skip_system_fonts=True,
-                font_files=[engine.default_font_path()],
+                font_files=[str(engine.default_font_path())],
             )
             image = Image.open(BytesIO(png))
         else:
