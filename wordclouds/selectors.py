@@ -1,21 +1,25 @@
-"""Where a job's files (its zoom tiles among them) live, and finding a job whether or not it
-has a database record.
+"""The app's reads: where a job's files (its zoom tiles among them) live, finding a job
+whether or not it has a database record, a job's positions database, assets and projects.
 
 A directory under MEDIA_ROOT/jobs/ that holds a finished position database but has no
 record is a successful job for every job endpoint (docs/architecture.md)."""
 
 import json
+import sqlite3
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 from django.conf import settings
+from django.db.models import QuerySet
 
 from core.errors import NotFound
 from wordclouds.drawing.tiles import FOLDER as TILES_FOLDER
 from wordclouds.drawing.tiles import INDEX as TILES_INDEX
 from wordclouds.drawing.tiles import TILE_FORMAT
-from wordclouds.models import Job, JobEvent
+from wordclouds.models import Asset, Job, JobEvent, Project
 
 # kind -> (file name in the job directory, content type, download extension)
 ARTIFACTS = {
@@ -180,3 +184,60 @@ def tile_path(*, job_id: str, level: int, column: int, row: int) -> Path:
     if not path.is_file():
         raise NotFound("tile not found")
     return path
+
+
+def asset_get(asset_id: str) -> Asset:
+    asset = Asset.objects.filter(id=asset_id).first()
+    if asset is None:
+        raise NotFound("asset not found")
+    return asset
+
+
+def asset_list(*, type: str = "", job_id: str = "") -> QuerySet[Asset]:
+    """Newest first; the filters that are given apply together."""
+    assets = Asset.objects.order_by("-created_at", "id")
+    if type:
+        assets = assets.filter(type=type)
+    if job_id:
+        assets = assets.filter(job_id=job_id)
+    return assets
+
+
+def project_get(project_id: str) -> Project:
+    project = Project.objects.select_related("template").filter(id=project_id).first()
+    if project is None:
+        raise NotFound("project not found")
+    return project
+
+
+def project_list() -> QuerySet[Project]:
+    """Newest first."""
+    return Project.objects.order_by("-created_at", "id")
+
+
+def positions_db_path(job_id: str) -> Path:
+    """The job's positions.db; 404 `job not found` / `artifact not ready`."""
+    job_get(job_id)
+    return artifact_path(job_id, "db")
+
+
+@contextmanager
+def positions_db(path: Path) -> Iterator[sqlite3.Connection]:
+    """A read-only connection (`mode=ro`): the file is never written, nor created."""
+    with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as connection:
+        connection.row_factory = sqlite3.Row
+        yield connection
+
+
+def canvas_size(connection: sqlite3.Connection) -> tuple[int | float, int | float]:
+    meta = dict(
+        connection.execute(
+            "SELECT key, value FROM meta WHERE key IN ('canvas_width', 'canvas_height')"
+        ).fetchall()
+    )
+    return _number(meta["canvas_width"]), _number(meta["canvas_height"])
+
+
+def _number(value) -> int | float:
+    number = float(value)
+    return int(number) if number.is_integer() else number

@@ -9,6 +9,7 @@ from rest_framework.decorators import api_view, parser_classes
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
+from wordclouds.selectors import project_get, project_list
 from wordclouds.serializers.assets import (
     ProjectInputSerializer,
     ProjectSerializer,
@@ -18,8 +19,6 @@ from wordclouds.services.projects import (
     UNSET,
     project_create,
     project_delete,
-    project_get,
-    project_list,
     project_render,
     project_update,
 )

@@ -19,7 +19,7 @@ from wordclouds.drawing.fill_patterns import (
     line_fill,
     round_marks,
 )
-from wordclouds.services.lookup import canvas_size, positions_db
+from wordclouds.selectors import canvas_size, positions_db
 
 MAX_PRIMITIVES = 2_000_000
 DENSE = "pattern too dense"

@@ -12,9 +12,8 @@ from core.errors import Conflict, InvalidInput
 from core.isolated import run_heavy
 from wordclouds import engine
 from wordclouds.drawing.custom_svg import DENSE, CustomSvgOptions, custom_svg_drawn
-from wordclouds.selectors import JobView, artifact_path, job_get
+from wordclouds.selectors import JobView, artifact_path, job_get, positions_db
 from wordclouds.services.jobs import FontGone, job_font_path, job_input_folder
-from wordclouds.services.lookup import positions_db
 
 FILLS = ("fill", "dot", "line", "ring")
 FONT_MISSING = "the job's font no longer exists"

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import QuerySet, prefetch_related_objects
+from django.db.models import prefetch_related_objects
 from PIL import Image, UnidentifiedImageError
 
 from core.errors import InvalidInput, NotFound
@@ -25,18 +25,6 @@ STICKERS_MAX = 500
 COORDINATE_MAX = 1_000_000
 STICKER_KEYS = ("asset_id", "x", "y", "width", "height", "rotation")
 UNSET = object()
-
-
-def project_get(project_id: str) -> Project:
-    project = Project.objects.select_related("template").filter(id=project_id).first()
-    if project is None:
-        raise NotFound("project not found")
-    return project
-
-
-def project_list() -> QuerySet[Project]:
-    """Newest first."""
-    return Project.objects.order_by("-created_at", "id")
 
 
 def _checked_name(name: Any) -> str:
