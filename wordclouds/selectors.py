@@ -75,9 +75,18 @@ class JobView:
     record: Job | None = None
 
 
+def artifact_url(job_id: str, kind: str, *, inline: bool = False) -> str:
+    """The download path of one of a job's files (`inline`: shown in the browser)."""
+    return f"/api/jobs/{job_id}/files/{kind}" + ("?inline=1" if inline else "")
+
+
 def artifact_urls(job_id: str, kinds) -> dict[str, str]:
     """The `artifacts` map of a job: each kind to its download path, in ARTIFACTS order."""
-    return {kind: f"/api/jobs/{job_id}/files/{kind}" for kind in ARTIFACTS if kind in kinds}
+    return {kind: artifact_url(job_id, kind) for kind in ARTIFACTS if kind in kinds}
+
+
+def project_image_url(project: Project) -> str:
+    return f"/api/projects/{project.id}/render.png"
 
 
 def _view_of_record(job: Job) -> JobView:
