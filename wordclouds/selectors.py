@@ -16,19 +16,22 @@ from django.conf import settings
 from django.db.models import QuerySet
 
 from core.errors import NotFound
+from wordclouds import engine
 from wordclouds.drawing.tiles import FOLDER as TILES_FOLDER
 from wordclouds.drawing.tiles import INDEX as TILES_INDEX
 from wordclouds.drawing.tiles import TILE_FORMAT
 from wordclouds.models import Asset, Job, JobEvent, Project
 
-# kind -> (file name in the job directory, content type, download extension)
-ARTIFACTS = {
-    "png": ("wordcloud.png", "image/png", "png"),
-    "svg": ("wordcloud.svg", "image/svg+xml", "svg"),
-    "svg_stroke": ("wordcloud-stroke.svg", "image/svg+xml", "svg"),
-    "db": ("positions.db", "application/vnd.sqlite3", "db"),
-    "metrics": ("metrics.json", "application/json", "json"),
+# kind -> (content type, download extension) of each file the engine writes
+DOWNLOADS = {
+    "png": ("image/png", "png"),
+    "svg": ("image/svg+xml", "svg"),
+    "svg_stroke": ("image/svg+xml", "svg"),
+    "db": ("application/vnd.sqlite3", "db"),
+    "metrics": ("application/json", "json"),
 }
+# kind -> (file name in the job directory, content type, download extension)
+ARTIFACTS = {kind: (name, *DOWNLOADS[kind]) for kind, name in engine.ARTIFACTS.items()}
 
 
 def jobs_root() -> Path:
