@@ -8,7 +8,7 @@ from functools import lru_cache
 
 from PIL.ImageColor import colormap
 
-from exports.svg_geometry import numbers
+from wordclouds.engine.svg_geometry import numbers
 
 RGB = tuple[float, float, float]
 

@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from exports.svg_path import parse_path
+from wordclouds.engine.path_data import parse_path
 
 
 def rounded(subpaths):

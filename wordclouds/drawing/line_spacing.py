@@ -14,10 +14,10 @@ from pathlib import Path
 import numpy as np
 from defusedxml import ElementTree
 from scipy.spatial import cKDTree
-from svgpathtools.parser import parse_transform
 
 from core.errors import InvalidInput, Unprocessable
 from wordclouds.engine.path_data import Segments, curve_pieces, path_segments
+from wordclouds.engine.svg_geometry import parse_transform
 
 MM_PER_INCH = 25.4
 CSS_DPI = 96
@@ -75,10 +75,16 @@ def _paths(element, matrix: np.ndarray):
             "mask",
         ):
             continue
-        own = matrix @ parse_transform(child.get("transform")) if child.get("transform") else matrix
+        own = matrix @ _matrix(child.get("transform")) if child.get("transform") else matrix
         if child.tag.removeprefix(SVG_NS) == "path" and child.get("d"):
             yield child.get("d"), own
         yield from _paths(child, own)
+
+
+def _matrix(transform: str) -> np.ndarray:
+    """The `transform` attribute as a 3×3 matrix."""
+    a, b, c, d, e, f = parse_transform(transform)
+    return np.array([[a, c, e], [b, d, f], [0.0, 0.0, 1.0]])
 
 
 def _transformed(segments: Segments, matrices: np.ndarray) -> Segments:

@@ -22,6 +22,7 @@ class Subpath:
     start: tuple[float, float]
     segments: list[tuple[float, ...]] = field(default_factory=list)
     closed: bool = False
+    extra_arc_pieces: int = 0  # cubics beyond one per arc: segments as written are fewer
 
 
 def multiply(outer: Matrix, inner: Matrix) -> Matrix:
