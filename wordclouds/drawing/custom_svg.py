@@ -19,6 +19,7 @@ from wordclouds.drawing.fill_patterns import (
     line_fill,
     round_marks,
 )
+from wordclouds.engine.svg_geometry import svg_number
 from wordclouds.selectors import canvas_size, positions_db
 
 MAX_PRIMITIVES = 2_000_000
@@ -94,10 +95,11 @@ def custom_svg_drawn(db_path: Path, font_path: Path | None, options: CustomSvgOp
     except engine.InputError as error:  # the font file no longer reads as a font
         raise Unprocessable(str(error)) from error
     groups = _pattern_elements(outlines, options)
-    paint = f'fill="none" stroke="{options.color}" stroke-width="{_number(options.line_width)}"'
+    stroke_width, width, height = (svg_number(v, 2) for v in (options.line_width, width, height))
+    paint = f'fill="none" stroke="{options.color}" stroke-width="{stroke_width}"'
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{_number(width)}" '
-        f'height="{_number(height)}" viewBox="0 0 {_number(width)} {_number(height)}">'
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}">'
     ]
     for index, (word_id, path_d) in enumerate(zip(ids, outlines)):
         body = groups.get(index, "")
@@ -125,17 +127,17 @@ def _pattern_elements(outlines: list[str], options: CustomSvgOptions) -> dict[in
     word, x, y = grid_centres(shapes, pitch)
     if dots:
         outer, inner = options.radius, 0.0
-        circle = f'r="{_number(options.radius)}" fill="{color}"'
+        circle = f'r="{svg_number(options.radius, 2)}" fill="{color}"'
     else:
         outer = options.ring_radius + options.ring_width / 2
         inner = max(0.0, options.ring_radius - options.ring_width / 2)
         circle = (
-            f'r="{_number(options.ring_radius)}" fill="none" stroke="{color}" '
-            f'stroke-width="{_number(options.ring_width)}"'
+            f'r="{svg_number(options.ring_radius, 2)}" fill="none" stroke="{color}" '
+            f'stroke-width="{svg_number(options.ring_width, 2)}"'
         )
     whole, cut, cut_point = round_marks(shapes, word, x, y, outer=outer, inner=inner)
     elements = [
-        f'<circle cx="{_number(a)}" cy="{_number(b)}" {circle}/>'
+        f'<circle cx="{svg_number(a, 2)}" cy="{svg_number(b, 2)}" {circle}/>'
         for a, b in zip(x[whole].tolist(), y[whole].tolist())
     ]
     owners = np.concatenate((word[whole], word[cut_point]))
@@ -164,8 +166,3 @@ def _path_elements(polygons: np.ndarray, paint: str) -> list[str]:
     for ring, polygon in enumerate(ring_polygon.tolist()):
         paths[polygon] += ring_text[ring]
     return [f'<path d="{d}" fill-rule="evenodd" {paint}/>' for d in paths]
-
-
-def _number(value: float) -> str:
-    text = f"{value:.2f}".rstrip("0").rstrip(".")
-    return "0" if text in ("", "-0") else text

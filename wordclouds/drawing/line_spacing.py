@@ -17,10 +17,8 @@ from scipy.spatial import cKDTree
 
 from core.errors import InvalidInput, Unprocessable
 from wordclouds.engine.path_data import Segments, curve_pieces, path_segments
-from wordclouds.engine.svg_geometry import parse_transform
+from wordclouds.engine.svg_geometry import CSS_DPI, MM_PER_INCH, parse_transform
 
-MM_PER_INCH = 25.4
-CSS_DPI = 96
 SVG_NS = "{http://www.w3.org/2000/svg}"
 IDENTITY = np.identity(3)
 # Samples one analysis may take (about 100 MB of neighbour queries and a few seconds).

@@ -24,7 +24,8 @@ from PIL import Image, ImageOps
 
 from core.errors import Unprocessable
 from wordclouds import engine
-from wordclouds.drawing.sticker_svg import SVG_NS, number, sticker_svg_element
+from wordclouds.drawing.sticker_svg import SVG_NS, sticker_svg_element
+from wordclouds.engine.svg_geometry import svg_number
 from wordclouds.models import Asset, Project
 from wordclouds.services.stored_files import media_path
 
@@ -190,14 +191,14 @@ def render_svg(project: Project) -> bytes:
         group = ElementTree.SubElement(root, f"{{{SVG_NS}}}g", {"id": f"sticker-{index}"})
         if sticker.get("rotation"):
             centre = (sticker["x"] + sticker["width"] / 2, sticker["y"] + sticker["height"] / 2)
-            turn = " ".join(number(value) for value in (sticker["rotation"], *centre))
+            turn = " ".join(svg_number(value) for value in (sticker["rotation"], *centre))
             group.set("transform", f"rotate({turn})")
         group.append(_svg_sticker(asset, index, sticker))
     return ElementTree.tostring(root, encoding="utf-8", xml_declaration=True)
 
 
 def _svg_sticker(asset: Asset, index: int, sticker: dict) -> ElementTree.Element:
-    box = {key: number(sticker[key]) for key in ("x", "y", "width", "height")}
+    box = {key: svg_number(sticker[key]) for key in ("x", "y", "width", "height")}
     if asset.content_type == SVG_CONTENT_TYPE:
         element = sticker_svg_element(media_path(asset.file), index)
         for key, value in box.items():
