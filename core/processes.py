@@ -1,10 +1,43 @@
 """Process helpers shared by the long-running commands (runall, runcluster), the tests' real
-processes and the deploy check: stopping on signals, killing a whole session, a free port."""
+processes, the benchmarks and the deploy check: the web process's command and waiting for its
+health, stopping on signals, killing a whole session, a free port."""
 
 import os
 import signal
 import socket
+import subprocess
+import sys
 import threading
+import time
+
+import httpx
+
+
+def web_command(host: str, port: int) -> list[str]:
+    """The web process: daphne serving the ASGI application (config/asgi.py)."""
+    return [sys.executable, "-m", "daphne", "-b", host, "-p", str(port), "config.asgi:application"]
+
+
+def health_answered(
+    base_url: str,
+    *,
+    seconds: float,
+    statuses: tuple[int, ...] = (200,),
+    web: subprocess.Popen | None = None,
+) -> bool:
+    """Asks `base_url`/api/health until it answers with one of `statuses` (True), or the web
+    process exits or `seconds` pass (False)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if web is not None and web.poll() is not None:
+            return False
+        try:
+            if httpx.get(f"{base_url}/api/health", timeout=2).status_code in statuses:
+                return True
+        except httpx.TransportError:
+            pass
+        time.sleep(0.1)
+    return False
 
 
 def stop_on_signals() -> threading.Event:

@@ -12,7 +12,7 @@ from django.conf import settings
 from django.core.management import get_commands
 from django.core.management.base import BaseCommand
 
-from core.processes import kill_session, stop_on_signals
+from core.processes import kill_session, stop_on_signals, web_command
 
 RESTART_DELAY_SECONDS = 1.0
 
@@ -27,16 +27,7 @@ class Command(BaseCommand):
     def handle(self, *args, host, port, **options):
         manage = [sys.executable, str(settings.BASE_DIR / "manage.py")]
         commands = {
-            "web": [
-                sys.executable,
-                "-m",
-                "daphne",
-                "-b",
-                host,
-                "-p",
-                str(port),
-                "config.asgi:application",
-            ],
+            "web": web_command(host, port),
             "worker": [*manage, "runcluster"],
         }
         if "runconverter" in get_commands():
