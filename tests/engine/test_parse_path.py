@@ -1,4 +1,5 @@
-"""Path data: every command, relative and absolute, arcs, errors, number syntax."""
+"""Path data read by the engine's parse_path (the exporter's reader too): every command, relative
+and absolute, arcs, errors, number syntax."""
 
 import math
 
