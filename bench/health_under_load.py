@@ -27,6 +27,9 @@ import httpx
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from core.processes import free_port, health_answered, web_command  # noqa: E402
+
 HEAVY_SVG = (
     '<svg xmlns="http://www.w3.org/2000/svg" width="300" height="300">'
     '<filter id="f"><feMorphology radius="20"/></filter>'
@@ -61,31 +64,15 @@ def start_web(checkout: Path, folder: Path, port: int) -> subprocess.Popen:
         capture_output=True,
     )
     web = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "daphne",
-            "-b",
-            "127.0.0.1",
-            "-p",
-            str(port),
-            "config.asgi:application",
-        ],
+        web_command("127.0.0.1", port),
         cwd=checkout,
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=2).status_code in (
-                200,
-                503,
-            ):
-                return web
-        except httpx.TransportError:
-            time.sleep(0.2)
+    # No worker runs here: a health answer of 503 is an answer too.
+    if health_answered(f"http://127.0.0.1:{port}", seconds=60, statuses=(200, 503), web=web):
+        return web
     raise RuntimeError("the web server did not start")
 
 
@@ -122,7 +109,6 @@ def main() -> None:
     parser.add_argument("--checkout", type=Path, default=ROOT)
     parser.add_argument("--seconds", type=float, default=30)
     options = parser.parse_args()
-    from tests.processes import free_port
 
     with tempfile.TemporaryDirectory() as folder:
         folder = Path(folder)

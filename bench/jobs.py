@@ -31,8 +31,8 @@ import httpx  # noqa: E402
 import openpyxl  # noqa: E402
 import sseclient  # noqa: E402
 
+from tests.names import sample_names  # noqa: E402
 from tests.processes import DatabaseTemplate, Service  # noqa: E402
-from tests.wordclouds.conftest import sample_names  # noqa: E402
 
 
 def names_file(folder: Path, count: int) -> Path:

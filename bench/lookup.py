@@ -27,7 +27,7 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.processes import free_port  # noqa: E402
+from core.processes import free_port, health_answered, web_command  # noqa: E402
 
 FIXTURES = ROOT / "bench" / "fixtures"
 
@@ -89,28 +89,14 @@ def start_server(folder: Path, port: int) -> subprocess.Popen:
         check=True,
     )
     server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "daphne",
-            "-b",
-            "127.0.0.1",
-            "-p",
-            str(port),
-            "config.asgi:application",
-        ],
+        web_command("127.0.0.1", port),
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=2).status_code == 200:
-                return server
-        except httpx.HTTPError:
-            time.sleep(0.3)
+    if health_answered(f"http://127.0.0.1:{port}", seconds=60, web=server):
+        return server
     server.kill()
     raise RuntimeError("the server did not start")
 

@@ -44,7 +44,7 @@ from engine import generated_names  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from tests.processes import DatabaseTemplate, Service  # noqa: E402
-from wordclouds.services.tiles import tiles_make  # noqa: E402
+from wordclouds.drawing.tiles import tiles_make  # noqa: E402
 
 FIXTURES = ROOT / "bench" / "fixtures"
 CHROMIUM = "/usr/bin/chromium"

@@ -77,7 +77,7 @@ def main() -> None:
 
         from django.core.files.uploadedfile import SimpleUploadedFile
 
-        from wordclouds.render import render_png, render_svg
+        from wordclouds.drawing.poster import render_png, render_svg
         from wordclouds.services.assets import asset_create
         from wordclouds.services.projects import project_create
 

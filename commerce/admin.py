@@ -12,11 +12,9 @@ from commerce.auth import Caller
 from commerce.models import Address, DesignList, EndUser, Order, OrderItem, Product
 from commerce.services.design_lists import design_list_finish
 from commerce.services.orders import order_cancel, order_mark_paid, order_ship
-from config.errors import ServiceError
-from wordclouds.admin.assets import project_image_url
-from wordclouds.admin.html import image, linked_row, table, yuan
-from wordclouds.admin.jobs import artifact_url
-from wordclouds.models import Job, Project
+from core.admin_html import image, linked_row, table, yuan
+from core.errors import ServiceError
+from wordclouds.services.designs import designs_shown
 
 STAFF = Caller(user=None, is_admin=True)
 
@@ -173,25 +171,19 @@ class DesignListAdmin(admin.ModelAdmin):
     @admin.display(description="items")
     def item_rows(self, design_list: DesignList):
         items = design_list.items
-        projects = Project.objects.in_bulk([i["projectId"] for i in items if "projectId" in i])
-        jobs = Job.objects.in_bulk([i["jobId"] for i in items if "jobId" in i])
-        return table(
-            ["", "design", "quantity"], [self._item_row(item, projects, jobs) for item in items]
-        )
-
-    def _item_row(self, item: dict, projects: dict, jobs: dict) -> tuple:
-        if "projectId" in item:
-            project = projects.get(item["projectId"])
-            thumbnail = image(project_image_url(project), project.name) if project else "-"
-            design = format_html("project {}", linked_row(Project, item["projectId"], project))
-        else:
-            # A finished job folder without a record is a job too: its poster still shows.
-            job = jobs.get(item["jobId"])
-            thumbnail = image(
-                artifact_url(item["jobId"], "png", inline=True), f"poster of job {item['jobId']}"
+        rows = [
+            (
+                image(design.image_url, design.image_alt) if design.image_url else "-",
+                (
+                    format_html("project {}", linked_row(design.model, design.key, design.record))
+                    if design.kind == "project"
+                    else linked_row(design.model, design.key, design.record)
+                ),
+                item.get("quantity", 1),
             )
-            design = linked_row(Job, item["jobId"], job)
-        return thumbnail, design, item.get("quantity", 1)
+            for item, design in zip(items, designs_shown(items))
+        ]
+        return table(["", "design", "quantity"], rows)
 
     @admin.action(description="Mark done (PROCESSING → DONE)")
     def finish(self, request, queryset):

@@ -8,8 +8,8 @@ from django.conf import settings
 from django.core import signing
 
 from commerce.models import EndUser
-from config.errors import Forbidden, Unauthorized
-from wordclouds.admin_token import admin_token_valid, bearer_token
+from core.admin_token import admin_token_valid, bearer_token
+from core.errors import Forbidden, Unauthorized
 
 SALT = "commerce.end-user-token"
 

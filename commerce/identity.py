@@ -10,7 +10,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from commerce.models import EndUser, PlatformAccessToken
-from config.errors import BadGateway
+from core.errors import BadGateway
 
 # errcodes meaning "this access token is no longer valid": fetch a new one and retry once.
 TOKEN_REJECTED = {40001, 40014, 42001}

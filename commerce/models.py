@@ -7,6 +7,8 @@ Money is integer fen everywhere. Status changes go through the transition functi
 from django.db import models
 from django.db.models import Q
 
+from core.pipeline import move
+
 
 class EndUser(models.Model):
     """A mini-program user, known by the identity platform's openid (never by client input)."""
@@ -88,6 +90,13 @@ class DesignList(models.Model):
         PROCESSING = "PROCESSING"
         DONE = "DONE"
 
+    # The allowed status moves, by verb (core/pipeline.py); services/transitions.py reads them.
+    pipeline = {
+        "submitted": move(Status.DRAFT, to=Status.SUBMITTED),
+        "ordered": move(Status.DRAFT, Status.SUBMITTED, to=Status.PROCESSING),
+        "finished": move(Status.PROCESSING, to=Status.DONE),
+    }
+
     user = models.ForeignKey(EndUser, on_delete=models.CASCADE, related_name="design_lists")
     name = models.CharField(max_length=100)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
@@ -113,6 +122,14 @@ class Order(models.Model):
         SHIPPED = "SHIPPED"
         COMPLETED = "COMPLETED"
         CANCELLED = "CANCELLED"
+
+    # The allowed status moves, by verb (core/pipeline.py); services/transitions.py reads them.
+    pipeline = {
+        "marked paid": move(Status.PENDING, to=Status.PAID),
+        "shipped": move(Status.PAID, to=Status.SHIPPED),
+        "confirmed": move(Status.SHIPPED, to=Status.COMPLETED),
+        "cancelled": move(Status.PENDING, to=Status.CANCELLED),
+    }
 
     user = models.ForeignKey(EndUser, on_delete=models.PROTECT, related_name="orders")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)

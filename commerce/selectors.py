@@ -6,7 +6,7 @@ from django.db.models import Q, QuerySet
 
 from commerce.auth import Caller
 from commerce.models import Address, DesignList, EndUser, Order, Product
-from config.errors import Forbidden, NotFound
+from core.errors import Forbidden, NotFound
 
 
 def product_list(*, include_inactive: bool = False) -> QuerySet[Product]:

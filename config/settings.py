@@ -42,6 +42,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_q",
     "channels",
+    "core",
     "wordclouds",
     "commerce",
     "exports",
@@ -58,7 +59,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "config.errors.ApiErrorMiddleware",
+    "core.errors.ApiErrorMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -214,7 +215,7 @@ EVENTS_RETRY_MS = int(os.environ.get("EVENTS_RETRY_MS", 3000))
 EVENTS_DB_READERS = int(os.environ.get("EVENTS_DB_READERS", 8))
 
 # Hostile input and faults (docs/architecture.md, "Bounds"). Request limits below Django,
-# answered in JSON by the HTTP layer (config/asgi.py): the request line plus headers (431), and
+# answered in JSON by the HTTP layer (core/http_limits.py): the request line plus headers (431), and
 # a whole request body, multipart included (413; the largest job, a name list, mask and font
 # at their limits, is 95 MB).
 REQUEST_HEADERS_MAX_BYTES = int(os.environ.get("REQUEST_HEADERS_MAX_BYTES", 16 * 1024))
@@ -246,9 +247,9 @@ CORS_URLS_REGEX = r"^/api/.*$"
 CORS_ALLOW_HEADERS = (*default_headers, "last-event-id")
 
 REST_FRAMEWORK = {
-    "EXCEPTION_HANDLER": "config.errors.api_exception_handler",
-    "DEFAULT_SCHEMA_CLASS": "config.schema.AutoSchema",
-    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "config.negotiation.AnyAccept",
+    "EXCEPTION_HANDLER": "core.errors.api_exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "core.schema.AutoSchema",
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "core.negotiation.AnyAccept",
     "DEFAULT_AUTHENTICATION_CLASSES": [],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
@@ -273,11 +274,11 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        # Health and the job event stream are served in front of Django (config/endpoints.py),
+        # Health and the job event stream are served in front of Django (core/endpoints.py),
         # where drf-spectacular cannot see them.
         "wordclouds.api.health.document_health",
         "wordclouds.api.job_events.document_event_stream",
-        "config.schema.complete_errors",
+        "core.schema.complete_errors",
     ],
 }
 

@@ -1,8 +1,20 @@
+"""Every route of the service. Django answers `urlpatterns`; the two paths of
+`in_front_of_django` are answered before Django, on the event loop, by the ASGI application
+(config/asgi.py, core/endpoints.py says why): a CORS preflight of them still comes here."""
+
 from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from config.api_docs import RedocView
+from core.api_docs import RedocView
+from wordclouds.api.health import health
+from wordclouds.api.job_events import job_events
+
+in_front_of_django = [
+    # (path pattern, methods, ASGI endpoint)
+    (r"/api/health", ("GET", "HEAD"), health),
+    (r"/api/jobs/(?P<job_id>[^/]+)/events", ("GET",), job_events),
+]
 
 urlpatterns = [
     path("admin/", admin.site.urls),

@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 make --no-print-directory container-deps setup
 PY=.venv/bin/python
-free_port() { "$PY" -c 'from tests.processes import free_port; print(free_port())'; }
+free_port() { "$PY" -c 'from core.processes import free_port; print(free_port())'; }
 secret() { "$PY" -c 'import secrets; print(secrets.token_urlsafe(32))'; }
 
 export COMPOSE_PROJECT_NAME="${COMPOSE_PROJECT_NAME:-wordcloud-check}"

@@ -8,9 +8,9 @@ PostScript, so that Ghostscript renders the file too."""
 import math
 from datetime import UTC, datetime
 
-from config.errors import Unprocessable
-from exports.svg_geometry import Matrix, Subpath
+from core.errors import Unprocessable
 from exports.svg_reader import Drawing, Shape
+from wordclouds.engine.svg_geometry import Matrix, Subpath
 
 PRODUCT = "Word-cloud poster service"
 TOO_LARGE_NUMBERS = "svg uses unsupported content: numbers too large"

@@ -1,11 +1,11 @@
 """One conversion, SVG bytes to Illustrator bytes, run in a forked child with a hard memory
-and time limit (config/isolated.py), so that no input can take the converter down with it."""
+and time limit (core/isolated.py), so that no input can take the converter down with it."""
 
 import json
 import logging
 
-from config.errors import ServiceError
-from config.isolated import Limits, run_isolated
+from core.errors import ServiceError
+from core.isolated import Limits, run_isolated
 from exports.ai_writer import write_ai
 from exports.svg_reader import read_svg
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import httpx
 from django.conf import settings
 
-from config.errors import BadGateway, InvalidInput, ServiceError, TooLarge, Unprocessable
+from core.errors import BadGateway, InvalidInput, ServiceError, TooLarge, Unprocessable
 from exports.converter import TIME_LIMIT_SECONDS
 
 SVG_REQUIRED = "svg is required"

@@ -10,19 +10,7 @@ from xml.etree.ElementTree import ParseError
 import defusedxml
 from defusedxml.ElementTree import fromstring
 
-from config.errors import InvalidInput, Unprocessable
-from exports.svg_geometry import (
-    IDENTITY,
-    Matrix,
-    Subpath,
-    ellipse_subpath,
-    multiply,
-    numbers,
-    parse_transform,
-    points_subpath,
-    rect_subpath,
-)
-from exports.svg_path import parse_path
+from core.errors import InvalidInput, Unprocessable
 from exports.svg_style import (
     DEFAULT_STYLE,
     RGB,
@@ -34,6 +22,18 @@ from exports.svg_style import (
     parse_paint,
 )
 from exports.svg_text import text_runs
+from wordclouds.engine.path_data import parse_path
+from wordclouds.engine.svg_geometry import (
+    IDENTITY,
+    Matrix,
+    Subpath,
+    ellipse_subpath,
+    multiply,
+    numbers,
+    parse_transform,
+    points_subpath,
+    rect_subpath,
+)
 
 NOT_SVG = "svg is not valid SVG"
 PX_TO_PT = 0.75  # CSS: 96 px per inch, 72 pt per inch; 100 mm in the SVG stay 100 mm

@@ -8,7 +8,7 @@ from functools import lru_cache
 
 from PIL.ImageColor import colormap
 
-from exports.svg_geometry import numbers
+from wordclouds.engine.svg_geometry import UNITS_PX, numbers
 
 RGB = tuple[float, float, float]
 
@@ -44,16 +44,6 @@ NOT_INHERITED = {
 PROPERTIES = set(INHERITED) | set(NOT_INHERITED)
 DEFAULT_STYLE = dict(INHERITED)
 
-_UNITS_PX = {
-    "": 1.0,
-    "px": 1.0,
-    "pt": 4 / 3,
-    "pc": 16.0,
-    "in": 96.0,
-    "mm": 96 / 25.4,
-    "cm": 96 / 2.54,
-    "q": 96 / 101.6,
-}
 _LENGTH_RE = re.compile(r"^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*([a-zA-Z%]*)\s*$")
 _PLAIN_NUMBER_RE = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 _HEX_RE = re.compile(r"[0-9a-f]+")
@@ -108,7 +98,7 @@ def length(value: str | None, *, reference: float = 0.0, font_size: float = 16.0
         return number * reference / 100
     if unit in ("em", "ex"):
         return number * font_size * (1.0 if unit == "em" else 0.5)
-    factor = _UNITS_PX.get(unit)
+    factor = UNITS_PX.get(unit)
     return None if factor is None else number * factor
 
 

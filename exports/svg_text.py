@@ -11,9 +11,9 @@ import uharfbuzz as hb
 from fontTools.pens.basePen import BasePen
 from fontTools.ttLib import TTCollection, TTFont
 
-from exports.svg_geometry import Subpath
 from exports.svg_style import cascade, length
 from wordclouds.engine import default_font_path
+from wordclouds.engine.svg_geometry import Subpath
 
 PREFERRED_FAMILY = "Noto Sans CJK SC"
 _WHITESPACE_RE = re.compile(r"\s+")

@@ -9,8 +9,8 @@ from rest_framework import serializers
 from rest_framework.parsers import JSONParser
 from rest_framework.views import APIView
 
-from config.errors import TooLarge
-from config.negotiation import AnyAccept
+from core.errors import TooLarge
+from core.negotiation import AnyAccept
 from exports.services import (
     AI_CONTENT_TYPE,
     SVG_TOO_LARGE,

@@ -5,7 +5,6 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -16,15 +15,9 @@ from pathlib import Path
 
 import httpx
 
-from wordclouds.management.commands.runall import kill_session
+from core.processes import free_port, health_answered, kill_session, web_command
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 class Service:
@@ -49,19 +42,7 @@ class Service:
         self.web = self.worker = self.converter = None
 
     def start(self, *, worker: bool = True, converter: bool = False) -> "Service":
-        self.web = self._spawn(
-            "web",
-            [
-                sys.executable,
-                "-m",
-                "daphne",
-                "-b",
-                "127.0.0.1",
-                "-p",
-                str(self.port),
-                "config.asgi:application",
-            ],
-        )
+        self.web = self._spawn("web", web_command("127.0.0.1", self.port))
         if worker:
             self.start_worker()
         if converter:
@@ -136,17 +117,9 @@ class Service:
         )
 
     def _wait_healthy(self) -> None:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.web.poll() is not None:
-                raise RuntimeError(f"web server exited:\n{self.log('web')}")
-            try:
-                if httpx.get(f"{self.url}/api/health", timeout=2).status_code == 200:
-                    return
-            except httpx.TransportError:
-                pass
-            time.sleep(0.1)
-        raise RuntimeError(f"web server did not answer:\n{self.log('web')}")
+        if not health_answered(self.url, seconds=30, web=self.web):
+            state = "exited" if self.web.poll() is not None else "did not answer"
+            raise RuntimeError(f"web server {state}:\n{self.log('web')}")
 
 
 # Asks for a URL every 0.1 s until its standard input closes, then prints [[seconds, status]].

@@ -2,6 +2,8 @@ import uuid
 
 from django.db import models
 
+from core.pipeline import move
+
 
 def new_id() -> str:
     return uuid.uuid4().hex
@@ -13,6 +15,14 @@ class Job(models.Model):
         RUNNING = "running"
         SUCCESS = "success"
         FAILED = "failed"
+
+    # The allowed status moves, by verb (core/pipeline.py); services/jobs.py reads them.
+    pipeline = {
+        "start": move(Status.QUEUED, to=Status.RUNNING),
+        "report progress": move(Status.RUNNING, to=Status.RUNNING),
+        "succeed": move(Status.RUNNING, to=Status.SUCCESS),
+        "fail": move(Status.QUEUED, Status.RUNNING, to=Status.FAILED),
+    }
 
     id = models.CharField(primary_key=True, max_length=32, default=new_id, editable=False)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)

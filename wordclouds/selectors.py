@@ -1,25 +1,37 @@
-"""Where a job's files live, and finding a job whether or not it has a database record.
+"""The app's reads: where a job's files (its zoom tiles among them) live, finding a job
+whether or not it has a database record, a job's positions database, assets and projects.
 
 A directory under MEDIA_ROOT/jobs/ that holds a finished position database but has no
 record is a successful job for every job endpoint (docs/architecture.md)."""
 
+import json
+import sqlite3
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 from django.conf import settings
+from django.db.models import QuerySet
 
-from config.errors import NotFound
-from wordclouds.models import Job, JobEvent
+from core.errors import NotFound
+from wordclouds import engine
+from wordclouds.drawing.tiles import FOLDER as TILES_FOLDER
+from wordclouds.drawing.tiles import INDEX as TILES_INDEX
+from wordclouds.drawing.tiles import TILE_FORMAT
+from wordclouds.models import Asset, Job, JobEvent, Project
 
-# kind -> (file name in the job directory, content type, download extension)
-ARTIFACTS = {
-    "png": ("wordcloud.png", "image/png", "png"),
-    "svg": ("wordcloud.svg", "image/svg+xml", "svg"),
-    "svg_stroke": ("wordcloud-stroke.svg", "image/svg+xml", "svg"),
-    "db": ("positions.db", "application/vnd.sqlite3", "db"),
-    "metrics": ("metrics.json", "application/json", "json"),
+# kind -> (content type, download extension) of each file the engine writes
+DOWNLOADS = {
+    "png": ("image/png", "png"),
+    "svg": ("image/svg+xml", "svg"),
+    "svg_stroke": ("image/svg+xml", "svg"),
+    "db": ("application/vnd.sqlite3", "db"),
+    "metrics": ("application/json", "json"),
 }
+# kind -> (file name in the job directory, content type, download extension)
+ARTIFACTS = {kind: (name, *DOWNLOADS[kind]) for kind, name in engine.ARTIFACTS.items()}
 
 
 def jobs_root() -> Path:
@@ -66,9 +78,18 @@ class JobView:
     record: Job | None = None
 
 
+def artifact_url(job_id: str, kind: str, *, inline: bool = False) -> str:
+    """The download path of one of a job's files (`inline`: shown in the browser)."""
+    return f"/api/jobs/{job_id}/files/{kind}" + ("?inline=1" if inline else "")
+
+
 def artifact_urls(job_id: str, kinds) -> dict[str, str]:
     """The `artifacts` map of a job: each kind to its download path, in ARTIFACTS order."""
-    return {kind: f"/api/jobs/{job_id}/files/{kind}" for kind in ARTIFACTS if kind in kinds}
+    return {kind: artifact_url(job_id, kind) for kind in ARTIFACTS if kind in kinds}
+
+
+def project_image_url(project: Project) -> str:
+    return f"/api/projects/{project.id}/render.png"
 
 
 def _view_of_record(job: Job) -> JobView:
@@ -154,3 +175,81 @@ def job_recent_events(*, job_id: str, count: int = 50) -> list[JobEvent]:
     """The last `count` events, oldest first."""
     latest = JobEvent.objects.filter(job_id=job_id).order_by("-seq")[:count]
     return list(reversed(latest))
+
+
+def _tiles_folder(job_id: str) -> Path:
+    """404 `job not found`, or `artifact not ready` before the worker made the pyramid (a job
+    folder from before tiles existed has none: the page shows its PNG instead)."""
+    job_get(job_id)
+    folder = job_directory(job_id) / TILES_FOLDER
+    if not (folder / TILES_INDEX).is_file():
+        raise NotFound("artifact not ready")
+    return folder
+
+
+def tiles_index(*, job_id: str) -> dict:
+    return json.loads((_tiles_folder(job_id) / TILES_INDEX).read_text())
+
+
+def tile_path(*, job_id: str, level: int, column: int, row: int) -> Path:
+    path = _tiles_folder(job_id) / str(level) / f"{column}_{row}.{TILE_FORMAT}"
+    if not path.is_file():
+        raise NotFound("tile not found")
+    return path
+
+
+def asset_get(asset_id: str) -> Asset:
+    asset = Asset.objects.filter(id=asset_id).first()
+    if asset is None:
+        raise NotFound("asset not found")
+    return asset
+
+
+def asset_list(*, type: str = "", job_id: str = "") -> QuerySet[Asset]:
+    """Newest first; the filters that are given apply together."""
+    assets = Asset.objects.order_by("-created_at", "id")
+    if type:
+        assets = assets.filter(type=type)
+    if job_id:
+        assets = assets.filter(job_id=job_id)
+    return assets
+
+
+def project_get(project_id: str) -> Project:
+    project = Project.objects.select_related("template").filter(id=project_id).first()
+    if project is None:
+        raise NotFound("project not found")
+    return project
+
+
+def project_list() -> QuerySet[Project]:
+    """Newest first."""
+    return Project.objects.order_by("-created_at", "id")
+
+
+def positions_db_path(job_id: str) -> Path:
+    """The job's positions.db; 404 `job not found` / `artifact not ready`."""
+    job_get(job_id)
+    return artifact_path(job_id, "db")
+
+
+@contextmanager
+def positions_db(path: Path) -> Iterator[sqlite3.Connection]:
+    """A read-only connection (`mode=ro`): the file is never written, nor created."""
+    with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as connection:
+        connection.row_factory = sqlite3.Row
+        yield connection
+
+
+def canvas_size(connection: sqlite3.Connection) -> tuple[int | float, int | float]:
+    meta = dict(
+        connection.execute(
+            "SELECT key, value FROM meta WHERE key IN ('canvas_width', 'canvas_height')"
+        ).fetchall()
+    )
+    return _number(meta["canvas_width"]), _number(meta["canvas_height"])
+
+
+def _number(value) -> int | float:
+    number = float(value)
+    return int(number) if number.is_integer() else number

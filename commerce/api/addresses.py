@@ -9,8 +9,8 @@ from commerce.api.serializers import AddressIn, AddressOut, valid_input
 from commerce.auth import request_user
 from commerce.selectors import address_get, address_list
 from commerce.services.catalog import address_create, address_delete, address_update
-from config.schema import USER_TOKEN
-from config.views import JsonApiView
+from core.schema import USER_TOKEN
+from core.views import JsonApiView
 
 
 class AddressListView(JsonApiView):

@@ -7,8 +7,8 @@ from rest_framework.response import Response
 from commerce.api.serializers import CodeIn, LoginOut, OpenpidOut, PhoneOut, valid_input
 from commerce.auth import request_user, user_token_issue
 from commerce.services.users import user_login, user_phone_set, user_plugin_openpid_set
-from config.schema import USER_TOKEN, error
-from config.views import JsonApiView
+from core.schema import USER_TOKEN, error
+from core.views import JsonApiView
 
 
 class LoginView(JsonApiView):

@@ -15,8 +15,8 @@ from commerce.services.design_lists import (
     design_list_submit,
     design_list_update,
 )
-from config.schema import ANY_TOKEN, USER_TOKEN, error
-from config.views import JsonApiView
+from core.schema import ANY_TOKEN, USER_TOKEN, error
+from core.views import JsonApiView
 
 
 class DesignListListView(JsonApiView):

@@ -23,8 +23,8 @@ from commerce.services.orders import (
     order_mark_paid,
     order_ship,
 )
-from config.schema import ADMIN_TOKEN, ANY_TOKEN, USER_TOKEN, error
-from config.views import JsonApiView
+from core.schema import ADMIN_TOKEN, ANY_TOKEN, USER_TOKEN, error
+from core.views import JsonApiView
 
 
 class OrderListView(JsonApiView):

@@ -10,9 +10,9 @@ from commerce.api.serializers import ProductIn, ProductOut, valid_input
 from commerce.auth import request_admin
 from commerce.selectors import product_get, product_list
 from commerce.services.catalog import product_create, product_update
-from config.schema import ADMIN_TOKEN, error
-from config.views import JsonApiView
-from wordclouds.admin_token import request_has_admin_token
+from core.admin_token import request_has_admin_token
+from core.schema import ADMIN_TOKEN, error
+from core.views import JsonApiView
 
 NO_TOKEN = error("`authentication required` / `invalid or expired token`")
 

@@ -8,8 +8,8 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from commerce.models import Address, DesignList, EndUser, Order, OrderItem, Product
-from config.errors import InvalidInput
-from config.serializers import UtcDateTimeField
+from core.errors import InvalidInput
+from core.serializers import UtcDateTimeField
 
 MAX_QUANTITY = 999
 MAX_ORDER_LINES = 100

@@ -7,23 +7,10 @@ from commerce.auth import Caller
 from commerce.models import DesignList, EndUser
 from commerce.selectors import design_list_get
 from commerce.services.transitions import move
-from config.errors import Conflict, InvalidInput, NotFound
-from wordclouds.models import Project
-from wordclouds.selectors import job_get
+from core.errors import Conflict, InvalidInput
+from wordclouds.services.designs import designs_check
 
 Status = DesignList.Status
-
-
-def _check_designs_exist(items: list[dict]) -> None:
-    """Every item names a project or a job that exists (a finished job directory counts)."""
-    for item in items:
-        if "projectId" in item and not Project.objects.filter(pk=item["projectId"]).exists():
-            raise InvalidInput(f"unknown projectId: {item['projectId']}")
-        if "jobId" in item:
-            try:
-                job_get(item["jobId"])
-            except NotFound:
-                raise InvalidInput(f"unknown jobId: {item['jobId']}") from None
 
 
 def _owned(*, user: EndUser, design_list_id: int) -> DesignList:
@@ -32,7 +19,7 @@ def _owned(*, user: EndUser, design_list_id: int) -> DesignList:
 
 @transaction.atomic
 def design_list_create(*, user: EndUser, name: str, items: list[dict]) -> DesignList:
-    _check_designs_exist(items)
+    designs_check(items)
     return DesignList.objects.create(user=user, name=name, items=items)
 
 
@@ -42,7 +29,7 @@ def design_list_update(*, user: EndUser, design_list_id: int, changes: dict) -> 
     if design_list.status != Status.DRAFT:
         raise Conflict(f"design list cannot be edited in status {design_list.status}")
     if "items" in changes:
-        _check_designs_exist(changes["items"])
+        designs_check(changes["items"])
     for field, value in changes.items():
         setattr(design_list, field, value)
     design_list.save(update_fields=[*changes, "updated_at"])
@@ -64,8 +51,6 @@ def design_list_submit(*, user: EndUser, design_list_id: int) -> DesignList:
         raise InvalidInput("an empty design list cannot be submitted")
     return move(
         design_list,
-        to=Status.SUBMITTED,
-        sources={Status.DRAFT},
         verb="submitted",
         stamp="submitted_at",
     )
@@ -76,8 +61,6 @@ def design_list_start_processing(*, user: EndUser, design_list_id: int) -> Desig
     design_list = _owned(user=user, design_list_id=design_list_id)
     return move(
         design_list,
-        to=Status.PROCESSING,
-        sources={Status.DRAFT, Status.SUBMITTED},
         verb="ordered",
         stamp="processing_at",
     )
@@ -89,6 +72,4 @@ def design_list_finish(*, design_list_id: int) -> DesignList:
     design_list = design_list_get(
         caller=Caller(user=None, is_admin=True), design_list_id=design_list_id, lock=True
     )
-    return move(
-        design_list, to=Status.DONE, sources={Status.PROCESSING}, verb="finished", stamp="done_at"
-    )
+    return move(design_list, verb="finished", stamp="done_at")

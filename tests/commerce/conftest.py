@@ -6,8 +6,8 @@ import threading
 import pytest
 
 from commerce.identity_standin import IdentityPlatform, identity_server
+from core.admin_token import admin_token_issue
 from tests.commerce.factories import client_with, user_client
-from wordclouds.admin_token import admin_token_issue
 
 APP_ID = "wx-test-app"
 APP_SECRET = "test-secret"

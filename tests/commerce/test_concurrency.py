@@ -17,9 +17,9 @@ import psycopg
 import pytest
 from django.conf import settings
 
+from core.admin_token import admin_token_issue
 from tests.commerce.conftest import APP_ID, APP_SECRET
 from tests.processes import Service
-from wordclouds.admin_token import admin_token_issue
 
 pytestmark = pytest.mark.e2e
 

@@ -12,7 +12,8 @@ from django.core.management import call_command
 from django.core.management.base import SystemCheckError
 from rest_framework.test import APIClient
 
-from tests.processes import BASE_DIR, free_port
+from core.processes import free_port
+from tests.processes import BASE_DIR
 
 
 def test_the_stand_in_is_refused_when_debug_is_off(settings):

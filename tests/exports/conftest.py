@@ -14,7 +14,7 @@ import httpx
 import pytest
 from django.conf import settings
 
-from tests.processes import free_port
+from core.processes import free_port
 
 BASE_DIR = Path(settings.BASE_DIR)
 

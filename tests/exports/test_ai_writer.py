@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from config.errors import Unprocessable
+from core.errors import Unprocessable
 from exports.converter import convert
 from tests.exports.samples import HAND_MADE, svg_document
 

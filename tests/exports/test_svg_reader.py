@@ -3,11 +3,11 @@
 import pytest
 from PIL import ImageColor
 
-from config.errors import InvalidInput, Unprocessable
-from exports.svg_geometry import parse_transform
+from core.errors import InvalidInput, Unprocessable
 from exports.svg_reader import read_svg
 from exports.svg_style import parse_colour
 from tests.exports.samples import svg_document
+from wordclouds.engine.svg_geometry import parse_transform
 
 
 def shapes_of(body: str, width: int = 100, height: int = 100):

@@ -6,9 +6,9 @@ import time
 import httpx
 import pytest
 
-from tests.processes import Service, free_port
+from core.processes import free_port, kill_session, session_members
+from tests.processes import Service
 from tests.wordclouds.conftest import names_xlsx  # noqa: F401  (a fixture)
-from wordclouds.management.commands.runall import kill_session, session_members
 
 
 class WholeService(Service):

@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from tests.faults.conftest import alive, healthy_with_heartbeat, wait_until
-from tests.wordclouds.conftest import sample_names
+from tests.names import sample_names
 from wordclouds.services.jobs import STALE_ERROR
 
 pytestmark = pytest.mark.e2e

@@ -9,7 +9,7 @@ import httpx
 import openpyxl
 import pytest
 
-from config.errors import REQUEST_TOO_LARGE
+from core.errors import REQUEST_TOO_LARGE
 from tests.hostile.conftest import (
     MB,
     REQUEST_BODY_MAX_BYTES,

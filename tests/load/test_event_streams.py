@@ -11,8 +11,9 @@ import httpx
 import psycopg
 import pytest
 
+from tests.names import sample_names
 from tests.processes import HealthProbe, Service
-from tests.wordclouds.conftest import names_xlsx, sample_names  # noqa: F401  (a fixture)
+from tests.wordclouds.conftest import names_xlsx  # noqa: F401  (a fixture)
 
 pytestmark = [
     pytest.mark.e2e,

@@ -12,9 +12,9 @@ import pytest
 from django.conf import settings
 from playwright.sync_api import expect
 
+from core.admin_token import admin_token_issue
 from tests.commerce.conftest import APP_ID, APP_SECRET, identity_platform_server  # noqa: F401
 from tests.processes import Service
-from wordclouds.admin_token import admin_token_issue
 
 ORDERS = 45
 TOKEN_KEY = "wordclouds.staffToken"

@@ -9,6 +9,7 @@ import openpyxl
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
+from tests.names import sample_names
 from wordclouds import engine
 from wordclouds.selectors import jobs_root
 from wordclouds.services.job_run import job_execute
@@ -33,12 +34,6 @@ def names_xlsx(tmp_path):
         return path
 
     return make
-
-
-def sample_names(count: int) -> list[str]:
-    """Distinct, mixed Latin and CJK names."""
-    given = ["Anna", "李雷", "Bruno", "韩梅梅", "Chloé", "王芳", "Dmitri", "Émile"]
-    return [f"{given[i % len(given)]} {i}" for i in range(count)]
 
 
 @pytest.fixture

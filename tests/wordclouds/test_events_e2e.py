@@ -9,8 +9,8 @@ import httpx
 import pytest
 import sseclient
 
+from tests.names import sample_names
 from tests.processes import Service
-from tests.wordclouds.conftest import sample_names
 
 pytestmark = pytest.mark.e2e
 PARAMS = {"WIDTH": 600, "HEIGHT": 400, "SEED": 11}

@@ -3,7 +3,7 @@ import time
 import pytest
 from django.core.cache import cache
 
-from wordclouds.admin_token import admin_token_issue
+from core.admin_token import admin_token_issue
 
 pytestmark = pytest.mark.django_db
 

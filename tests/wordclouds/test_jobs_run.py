@@ -9,8 +9,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from config.errors import Conflict
-from tests.wordclouds.conftest import sample_names
+from core.errors import Conflict
+from tests.names import sample_names
 from wordclouds.models import Font, Job
 from wordclouds.selectors import jobs_root
 from wordclouds.services.job_run import (

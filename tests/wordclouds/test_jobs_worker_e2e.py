@@ -4,8 +4,8 @@ running; an idle stream is kept alive with comments. Real daphne and qcluster pr
 import httpx
 import pytest
 
+from tests.names import sample_names
 from tests.processes import Service
-from tests.wordclouds.conftest import sample_names
 from wordclouds.services.jobs import STALE_ERROR
 
 pytestmark = pytest.mark.e2e

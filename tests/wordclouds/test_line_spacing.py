@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 from svgpathtools import Line, parse_path
 
+from wordclouds.drawing.line_spacing import spacing_figures
 from wordclouds.models import Job
 from wordclouds.selectors import jobs_root
-from wordclouds.services.line_spacing import spacing_figures
 
 pytestmark = pytest.mark.django_db
 

@@ -4,7 +4,7 @@ import pytest
 from django.core.cache import cache
 from django.core.checks import run_checks
 
-from wordclouds.admin_token import admin_token_valid
+from core.admin_token import admin_token_valid
 
 pytestmark = pytest.mark.django_db
 

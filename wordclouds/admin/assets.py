@@ -7,9 +7,10 @@ file follows the row, an asset in use is refused). Uploads go through the API.
 from django import forms
 from django.contrib import admin, messages
 
-from config.errors import ServiceError
-from wordclouds.admin.html import image, linked_image, linked_row, table
+from core.admin_html import image, linked_image, linked_row, table
+from core.errors import ServiceError
 from wordclouds.models import Asset, Font, Project, Template
+from wordclouds.selectors import project_image_url
 from wordclouds.services.assets import STICKER_CONTENT_TYPES, asset_delete
 from wordclouds.services.fonts import font_delete
 from wordclouds.services.projects import project_delete
@@ -163,10 +164,6 @@ class ProjectAdmin(ServiceDeleteAdmin):
                 )
             )
         return table(["", "asset", "x, y", "size", "rotation"], rows)
-
-
-def project_image_url(project: Project) -> str:
-    return f"/api/projects/{project.id}/render.png"
 
 
 @admin.register(Font)

@@ -6,16 +6,13 @@ import json
 from django.contrib import admin, messages
 from django.utils.html import format_html, format_html_join
 
-from config.errors import ServiceError
-from wordclouds.admin.html import image, linked_image, table
+from core.admin_html import image, linked_image, table
+from core.errors import ServiceError
 from wordclouds.models import Job
+from wordclouds.selectors import artifact_url
 from wordclouds.services.jobs import job_rerun
 
 INLINE_KINDS = ("png", "svg", "svg_stroke")
-
-
-def artifact_url(job_id: str, kind: str, *, inline: bool = False) -> str:
-    return f"/api/jobs/{job_id}/files/{kind}" + ("?inline=1" if inline else "")
 
 
 @admin.register(Job)

@@ -9,6 +9,7 @@ from rest_framework.decorators import api_view, parser_classes
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
+from wordclouds.selectors import asset_get, asset_list
 from wordclouds.serializers.assets import (
     AssetImportSerializer,
     AssetSerializer,
@@ -17,9 +18,7 @@ from wordclouds.serializers.assets import (
 from wordclouds.services.assets import (
     asset_create,
     asset_delete,
-    asset_get,
     asset_import_from_job,
-    asset_list,
 )
 from wordclouds.services.stored_files import SNIFFED_CONTENT_TYPES, media_path
 

@@ -1,4 +1,4 @@
-"""GET /api/health: an endpoint in front of Django (config/endpoints.py says why), so that
+"""GET /api/health: an endpoint in front of Django (core/endpoints.py says why), so that
 it answers at once however busy the web process is."""
 
 import asyncio
@@ -7,8 +7,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 from django.db import Error, connection
 
-from config.endpoints import answer
-from config.serializers import UtcDateTimeField
+from core.endpoints import answer
+from core.serializers import UtcDateTimeField
 from wordclouds.services.worker import worker_status
 
 # Health's own thread: its checks never queue behind the event streams' reads, and it keeps

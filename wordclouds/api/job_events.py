@@ -1,6 +1,6 @@
 """GET /api/jobs/{job_id}/events: the job's events as server-sent events.
 
-An endpoint in front of Django (config/endpoints.py says why) rather than a Django view or
+An endpoint in front of Django (core/endpoints.py says why) rather than a Django view or
 django-eventstream (docs/architecture.md says why not): a stream runs on the event loop,
 only its database reads go to a thread.
 
@@ -22,8 +22,8 @@ from urllib.parse import parse_qs
 
 from django.conf import settings
 
-from config.endpoints import HEADERS, answer, off_the_loop
-from config.errors import InvalidInput
+from core.endpoints import HEADERS, answer, off_the_loop
+from core.errors import InvalidInput
 from wordclouds.models import Job
 from wordclouds.selectors import job_events as job_events_after
 from wordclouds.selectors import job_get

@@ -9,8 +9,8 @@ from rest_framework.decorators import api_view, parser_classes
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
-from config.errors import InvalidInput, NotFound
-from config.schema import upload_names
+from core.errors import InvalidInput, NotFound
+from core.schema import upload_names
 from wordclouds.selectors import (
     ARTIFACTS,
     JobView,

@@ -6,7 +6,7 @@ from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
 from rest_framework.throttling import SimpleRateThrottle
 
-from config.errors import InvalidInput, Unauthorized
+from core.errors import InvalidInput, Unauthorized
 from wordclouds.services.login import admin_login
 
 

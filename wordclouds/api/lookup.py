@@ -7,8 +7,8 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework.decorators import api_view, permission_classes
 from rest_framework.response import Response
 
-from config.schema import ADMIN_TOKEN
-from wordclouds.admin_token import HasAdminToken
+from core.admin_token import HasAdminToken
+from core.schema import ADMIN_TOKEN
 from wordclouds.serializers.lookup import (
     LineSpacingRequestSerializer,
     LineSpacingSummarySerializer,

@@ -8,7 +8,7 @@ from rest_framework.decorators import api_view, parser_classes
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
-from config.schema import upload_names
+from core.schema import upload_names
 from wordclouds.services.job_inputs import PREVIEW_COLUMNS, PREVIEW_ROWS, name_list_preview
 
 

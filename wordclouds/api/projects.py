@@ -9,7 +9,7 @@ from rest_framework.decorators import api_view, parser_classes
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
-from wordclouds.render import project_render
+from wordclouds.selectors import project_get, project_list
 from wordclouds.serializers.assets import (
     ProjectInputSerializer,
     ProjectSerializer,
@@ -19,8 +19,7 @@ from wordclouds.services.projects import (
     UNSET,
     project_create,
     project_delete,
-    project_get,
-    project_list,
+    project_render,
     project_update,
 )
 
@@ -65,7 +64,7 @@ def project_detail(request, project_id: str):
     return Response(ProjectSerializer(project_get(project_id)).data)
 
 
-# The SVG poster holds uploaded SVG; cleaned (wordclouds/sticker_svg.py), and opened on its
+# The SVG poster holds uploaded SVG; cleaned (wordclouds/drawing/sticker_svg.py), and opened on its
 # own it may still load nothing but its embedded images and run nothing.
 POSTER_CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
 

@@ -1,4 +1,4 @@
-"""The zoom pyramid of a finished job's poster (wordclouds/services/tiles.py), public like
+"""The zoom pyramid of a finished job's poster (wordclouds/drawing/tiles.py), public like
 the job's other files: the lookup page reads the index, then the tiles it shows."""
 
 from django.http import FileResponse
@@ -9,7 +9,7 @@ from rest_framework import serializers
 from rest_framework.decorators import api_view
 from rest_framework.response import Response
 
-from wordclouds.services.tiles import tile_path, tiles_index
+from wordclouds.selectors import tile_path, tiles_index
 
 # A job's files never change once written: a browser may keep a tile for good.
 FOREVER = "public, max-age=31536000, immutable"

@@ -1,11 +1,18 @@
-"""SVG path data to geometry, for many paths at once.
+"""SVG path data: the project's one reader of it, for the engine, the drawing room and the
+.ai exporter.
 
-A poster of 10,000 names has over a million path segments; a per-segment Python parser
-(svgpathtools, fontTools) needs seconds for them, so the common commands (M L H V C Q Z,
-absolute and relative, implicit repeats) are read by one compiled pass (numba) over the
-bytes of all paths together. A path using S, T or A is read by svgpathtools instead, with
-the same result shape. The line-spacing analysis, the styled re-export (custom.svg) and
-`path_contours` (polygons of one placement) all read outlines through here."""
+`parse_path` reads one path into absolute subpaths of lines and cubics (the whole grammar:
+every command, arcs as cubics; as the SVG spec asks, an error ends the path but keeps what
+came before it). The exporter reads tens of thousands of short paths with it, so it is a
+hot loop: one split per path, numbers read by C code, and the builder a single function
+over local variables.
+
+`path_segments` reads many paths at once into numpy arrays. A poster of 10,000 names has
+over a million path segments, so the common commands (M L H V C Q Z, absolute and relative,
+implicit repeats) are read by one compiled pass (numba) over the bytes of all paths
+together; a path using S, T or A goes through `parse_path`, with the same result shape. The
+line-spacing analysis, the styled re-export (custom.svg) and `path_contours` (polygons of
+one placement) all read outlines through here."""
 
 import math
 import re
@@ -14,11 +21,12 @@ from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
-from svgpathtools import Arc, CubicBezier, Line, QuadraticBezier, parse_path
+
+from .svg_geometry import NUMBER, Subpath, arc_to_cubics
 
 COMMANDS = "MLHVCQZ"  # the codes of the compiled reader are indexes into this
 ARITY = (2, 2, 1, 1, 6, 4, 0)
-GENERAL_ONLY = re.compile(r"[SsTtAa]")  # paths left to svgpathtools
+GENERAL_ONLY = re.compile(r"[SsTtAa]")  # paths left to parse_path
 MAX_PIECES = 64
 
 
@@ -227,40 +235,34 @@ def _scan(data, capacity, letter_code, arity):
 
 def _parse_general(path_data: Sequence[str], indices: list[int]):
     controls, straight, contour, path = [], [], [], []
-    count = 0
+    arc_pieces = 0
     for index in indices:
-        for number, subpath in enumerate(parse_path(path_data[index]).continuous_subpaths()):
-            for segment in subpath:
-                if isinstance(segment, Line) and abs(segment.end - segment.start) <= 1e-6:
+        for number, subpath in enumerate(parse_path(path_data[index])):
+            arc_pieces += subpath.extra_arc_pieces
+            current = subpath.start
+            ends = subpath.segments
+            if subpath.closed:
+                ends = [*ends, subpath.start]  # the closing line (dropped when of no length)
+            for end in ends:
+                if len(end) == 2 and math.dist(current, end) <= 1e-6:
                     continue
-                count += 1
-                for cubic in _as_cubics(segment):
-                    controls.append(cubic)
-                    straight.append(isinstance(segment, Line))
-                    contour.append(number)
-                    path.append(index)
+                a, b = complex(*current), complex(*end[-2:])
+                if len(end) == 2:
+                    cubic = (a, a + (b - a) / 3, a + 2 * (b - a) / 3, b)
+                else:
+                    cubic = (a, complex(end[0], end[1]), complex(end[2], end[3]), b)
+                controls.append(cubic)
+                straight.append(len(end) == 2)
+                contour.append(number)
+                path.append(index)
+                current = end[-2:]
     return (
         np.array(controls, dtype=complex).reshape(-1, 4),
         np.array(straight, dtype=bool),
         np.array(contour, dtype=np.int64),
         np.array(path, dtype=np.int64),
-        count,
+        len(controls) - arc_pieces,  # an arc is one segment as written
     )
-
-
-def _as_cubics(segment) -> list[tuple[complex, complex, complex, complex]]:
-    if isinstance(segment, Line):
-        a, b = segment.start, segment.end
-        return [(a, a + (b - a) / 3, a + 2 * (b - a) / 3, b)]
-    if isinstance(segment, QuadraticBezier):
-        a, c, b = segment.start, segment.control, segment.end
-        return [(a, a + 2 * (c - a) / 3, b + 2 * (c - b) / 3, b)]
-    if isinstance(segment, CubicBezier):
-        return [(segment.start, segment.control1, segment.control2, segment.end)]
-    if isinstance(segment, Arc):
-        curves = max(1, math.ceil(abs(segment.delta) / 90))
-        return [(c.start, c.control1, c.control2, c.end) for c in segment.as_cubic_curves(curves)]
-    raise ValueError(f"unknown path segment {type(segment).__name__}")
 
 
 def curve_pieces(segments: Segments, tolerance: float):
@@ -295,3 +297,163 @@ def path_contours(path_d: str, tolerance: float = 0.25) -> list[np.ndarray]:
     starts, _, contour = curve_pieces(path_segments([path_d]), tolerance)
     points = np.column_stack([starts.real, starts.imag])
     return np.split(points, np.flatnonzero(np.diff(contour)) + 1)
+
+
+_NUMBER_RE = re.compile(NUMBER)
+_COMMANDS = "MmZzLlHhVvCcSsQqTtAa"
+_SPLIT_RE = re.compile(f"([{_COMMANDS}])")
+_GARBAGE_RE = re.compile(rf"[^\s,0-9.eE+\-{_COMMANDS}]|(?<![0-9.])[eE]")
+_SEP = r"[\s,]*"
+_ARC_RE = re.compile(
+    _SEP + _SEP.join([f"({NUMBER})"] * 3 + ["([01])"] * 2 + [f"({NUMBER})"] * 2) + _SEP
+)
+_COUNTS = {"M": 2, "L": 2, "H": 1, "V": 1, "C": 6, "S": 4, "Q": 4, "T": 2, "A": 7, "Z": 0}
+_COUNTS.update({key.lower(): value for key, value in _COUNTS.items()})
+
+
+def parse_path(data: str | None) -> list[Subpath]:
+    """Path data in absolute coordinates; as the SVG spec asks, an error ends the path but
+    keeps what came before it."""
+    data = (data or "").strip(" \t\r\n")
+    bad = _GARBAGE_RE.search(data)
+    if bad:
+        data = data[: bad.start()]
+    if not data or data[0] not in "Mm":
+        return []
+    return _build(_groups(data))
+
+
+def _groups(data: str) -> list[tuple[str, list[float], bool]]:
+    """(command, numbers, ok) per command letter; ok is False where the numbers cannot all
+    be read (the path ends there, after the ones before)."""
+    parts = _SPLIT_RE.split(data)
+    if "e" not in data and "E" not in data and "a" not in data and "A" not in data:
+        try:  # the common case: no exponents, no arc flags; "1-2" is two numbers
+            return [
+                (
+                    parts[i],
+                    [*map(float, parts[i + 1].replace("-", " -").replace(",", " ").split())],
+                    True,
+                )
+                for i in range(1, len(parts), 2)
+            ]
+        except ValueError:  # "0.5.5" (two numbers) and friends: read with the full grammar
+            pass
+    groups = []
+    for i in range(1, len(parts), 2):
+        command, raw = parts[i], parts[i + 1]
+        if command in "Aa":
+            groups.append((command, *_arc_numbers(raw)))
+        else:
+            groups.append((command, [*map(float, _NUMBER_RE.findall(raw))], True))
+    return groups
+
+
+def _arc_numbers(raw: str) -> tuple[list[float], bool]:
+    """Arc arguments; the two flags are single digits that need no separator ("1120 0")."""
+    values, position = [], 0
+    raw = raw.rstrip(" \t\r\n,")
+    while position < len(raw):
+        match = _ARC_RE.match(raw, position)
+        if not match:
+            return values, False
+        values.extend(map(float, match.groups()))
+        position = match.end()
+    return values, True
+
+
+def _build(groups: list[tuple[str, list[float], bool]]) -> list[Subpath]:
+    subpaths: list[Subpath] = []
+    current = None
+    x = y = 0.0
+    last = None  # ("C" | "Q", x, y): the previous segment's last control point, for S and T
+    for command, v, ok in groups:
+        if command in "Zz":
+            if current is not None:
+                current.closed = True
+                x, y = current.start
+                current = None
+            last = None
+            if v:
+                break
+            continue
+        count = _COUNTS[command]
+        n = len(v) - len(v) % count
+        if n == 0:
+            break
+        i = 0
+        if command in "Mm":
+            x, y = (x + v[0], y + v[1]) if command == "m" else (v[0], v[1])
+            current = Subpath((x, y))
+            subpaths.append(current)
+            command, i, last = ("l" if command == "m" else "L"), 2, None
+        if current is None:  # drawing on after Z starts a new subpath at the closed one's start
+            current = Subpath((x, y))
+            subpaths.append(current)
+        append = current.segments.append
+        relative = command.islower()
+        if command in "LlHhVv":
+            while i < n:
+                if command in "Ll":
+                    x, y = (x + v[i], y + v[i + 1]) if relative else (v[i], v[i + 1])
+                    i += 2
+                else:
+                    if command in "Hh":
+                        x = x + v[i] if relative else v[i]
+                    else:
+                        y = y + v[i] if relative else v[i]
+                    i += 1
+                append((x, y))
+            last = None
+        elif command in "CcSs":
+            while i < n:
+                ox, oy = (x, y) if relative else (0.0, 0.0)
+                if command in "Cc":
+                    x1, y1 = ox + v[i], oy + v[i + 1]
+                    i += 2
+                else:
+                    x1, y1 = (
+                        (2 * x - last[1], 2 * y - last[2]) if last and last[0] == "C" else (x, y)
+                    )
+                x2, y2, x, y = ox + v[i], oy + v[i + 1], ox + v[i + 2], oy + v[i + 3]
+                append((x1, y1, x2, y2, x, y))
+                last = ("C", x2, y2)
+                i += 4
+        elif command in "QqTt":
+            while i < n:
+                ox, oy = (x, y) if relative else (0.0, 0.0)
+                if command in "Qq":
+                    qx, qy = ox + v[i], oy + v[i + 1]
+                    i += 2
+                else:
+                    qx, qy = (
+                        (2 * x - last[1], 2 * y - last[2]) if last and last[0] == "Q" else (x, y)
+                    )
+                nx, ny = ox + v[i], oy + v[i + 1]
+                append(
+                    (
+                        x + 2 / 3 * (qx - x),
+                        y + 2 / 3 * (qy - y),
+                        nx + 2 / 3 * (qx - nx),
+                        ny + 2 / 3 * (qy - ny),
+                        nx,
+                        ny,
+                    )
+                )
+                x, y, last = nx, ny, ("Q", qx, qy)
+                i += 2
+        else:
+            while i < n:
+                ox, oy = (x, y) if relative else (0.0, 0.0)
+                nx, ny = ox + v[i + 5], oy + v[i + 6]
+                cubics = arc_to_cubics(
+                    x, y, v[i], v[i + 1], v[i + 2], bool(v[i + 3]), bool(v[i + 4]), nx, ny
+                )
+                current.segments.extend(cubics)
+                current.extra_arc_pieces += max(0, len(cubics) - 1)
+                x, y = nx, ny
+                i += 7
+            last = None
+        if not ok or n != len(v):
+            break
+    return subpaths

@@ -3,7 +3,7 @@ error texts; the input serializers here describe those forms in the OpenAPI sche
 
 from rest_framework import serializers
 
-from config.serializers import UtcDateTimeField
+from core.serializers import UtcDateTimeField
 from wordclouds.models import Asset, Project, Template
 
 

@@ -4,7 +4,7 @@ and milliseconds)."""
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from config.serializers import UtcDateTimeField
+from core.serializers import UtcDateTimeField
 from wordclouds.engine.params import params_schema
 
 

@@ -6,9 +6,8 @@ from pathlib import PurePath
 from django.conf import settings
 from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
-from django.db.models import QuerySet
 
-from config.errors import Conflict, InvalidInput, NotFound
+from core.errors import Conflict, InvalidInput, NotFound
 from wordclouds.models import Asset, Project, new_id
 from wordclouds.selectors import ARTIFACTS, artifact_path, job_get
 from wordclouds.services.form_text import form_text
@@ -26,23 +25,6 @@ UPLOAD_TYPE = "upload"
 IMPORT_TYPE = "wordcloud"
 # Content types a project may place as a sticker.
 STICKER_CONTENT_TYPES = {"image/png", "image/jpeg", "image/gif", "image/webp", "image/svg+xml"}
-
-
-def asset_get(asset_id: str) -> Asset:
-    asset = Asset.objects.filter(id=asset_id).first()
-    if asset is None:
-        raise NotFound("asset not found")
-    return asset
-
-
-def asset_list(*, type: str = "", job_id: str = "") -> QuerySet[Asset]:
-    """Newest first; the filters that are given apply together."""
-    assets = Asset.objects.order_by("-created_at", "id")
-    if type:
-        assets = assets.filter(type=type)
-    if job_id:
-        assets = assets.filter(job_id=job_id)
-    return assets
 
 
 def _checked_labels(*, name: str, type: str) -> tuple[str, str]:

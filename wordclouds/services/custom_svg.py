@@ -1,55 +1,24 @@
-"""custom.svg: a finished job's words re-exported from positions.db and the job's font, in
-an engraving fill style (docs/lookup.md, custom.svg). Patterns are real geometry cut to the
-glyphs (services/fill_patterns.py): circles, polygons and paths in one solid colour, never
-`<pattern>`, `<clipPath>`, `<mask>` or opacity, so every output converts to .ai."""
+"""GET /api/jobs/<id>/custom.svg: its options read from the query, the job and its font
+looked up, and the drawing (wordclouds/drawing/custom_svg.py) run in a forked child with the
+heavy-work limits."""
 
 import math
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from pathlib import Path
 
-import numpy as np
-import shapely
-
-from config.errors import Conflict, InvalidInput, Unprocessable
-from config.isolated import run_heavy
+from core.errors import Conflict, InvalidInput
+from core.isolated import run_heavy
 from wordclouds import engine
-from wordclouds.selectors import JobView, artifact_path, job_get
-from wordclouds.services.fill_patterns import (
-    glyph_shapes,
-    grid_centres,
-    grid_counts,
-    line_fill,
-    round_marks,
-)
+from wordclouds.drawing.custom_svg import DENSE, CustomSvgOptions, custom_svg_drawn
+from wordclouds.selectors import JobView, artifact_path, job_get, positions_db
 from wordclouds.services.jobs import FontGone, job_font_path, job_input_folder
-from wordclouds.services.lookup import canvas_size, positions_db
 
 FILLS = ("fill", "dot", "line", "ring")
-MAX_PRIMITIVES = 2_000_000
 FONT_MISSING = "the job's font no longer exists"
 COLOR = re.compile(r"#[0-9A-Fa-f]{6}")
 TRUE, FALSE = ("1", "true"), ("0", "false")
-
-
-@dataclass(frozen=True)
-class CustomSvgOptions:
-    """The query parameters of custom.svg with the spec's defaults (px unless said)."""
-
-    fill: str = "fill"
-    stroke: bool = False
-    spacing: float = 10.0  # dot grid pitch
-    radius: float = 2.0  # dot radius
-    color: str = "#000000"
-    line_spacing: float = 6.0
-    line_width: float = 1.0  # also the width of the stroked outlines
-    line_angle: float = 0.0  # degrees, clockwise from the x axis
-    ring_radius: float = 3.0
-    ring_width: float = 1.0
-    ring_spacing: float = 8.0
-
-
 POSITIVE = (
     "spacing",
     "radius",
@@ -63,7 +32,6 @@ POSITIVE = (
 # above this are beyond any canvas.
 PITCHES = ("spacing", "line_spacing", "ring_spacing")
 PITCH_MIN = 0.01
-DENSE = "pattern too dense"
 LENGTH_MAX = 10_000.0
 
 
@@ -122,37 +90,6 @@ def drawn_font_path(job: JobView, meta: dict) -> Path | None:
     return path
 
 
-def estimated_primitives(rows: list[dict], options: CustomSvgOptions) -> int:
-    """An upper estimate of the shapes the pattern draws, from the word boxes alone (before
-    any geometry): grid points in each box for dots and rings; for lines, the strips
-    crossing each box times its characters (a strip is cut once per glyph it crosses)."""
-    bounds = np.array(
-        [
-            [r["box_x"], r["box_y"], r["box_x"] + r["box_width"], r["box_y"] + r["box_height"]]
-            for r in rows
-        ],
-        dtype=float,
-    ).reshape(-1, 4)
-    count = len(rows) * (1 + options.stroke)
-    if options.fill == "dot":
-        count += int(grid_counts(bounds, options.spacing).sum())
-    elif options.fill == "ring":
-        count += int(grid_counts(bounds, options.ring_spacing).sum())
-    elif options.fill == "line" and options.line_width < options.line_spacing:
-        characters = np.array([max(1, len("".join(r["name"].split()))) for r in rows])
-        count += int((_strips_across(bounds, options) * characters).sum())
-    return count
-
-
-def _strips_across(bounds: np.ndarray, options: CustomSvgOptions) -> np.ndarray:
-    """How many strips of the line fill cross each box (its extent across the lines)."""
-    theta = math.radians(options.line_angle)
-    extent = np.abs(math.sin(theta)) * (bounds[:, 2] - bounds[:, 0]) + np.abs(math.cos(theta)) * (
-        bounds[:, 3] - bounds[:, 1]
-    )
-    return np.floor((extent + options.line_width) / options.line_spacing) + 1
-
-
 def custom_svg_render(*, job_id: str, options: CustomSvgOptions) -> str:
     """The SVG document: one `<g id="w<ID>">` per placement, in id order. The job and its font
     are looked up here; the drawing runs in a forked child with the heavy-work limits."""
@@ -161,100 +98,4 @@ def custom_svg_render(*, job_id: str, options: CustomSvgOptions) -> str:
     with positions_db(db_path) as connection:
         meta = dict(connection.execute("SELECT key, value FROM meta").fetchall())
     font_path = drawn_font_path(job, meta)
-    return run_heavy("custom.svg", _drawn, db_path, font_path, options)
-
-
-def _drawn(db_path: Path, font_path: Path | None, options: CustomSvgOptions) -> str:
-    with positions_db(db_path) as connection:
-        width, height = canvas_size(connection)
-        rows = [
-            dict(row)
-            for row in connection.execute(
-                "SELECT id, name, box_x, box_y, box_width, box_height FROM words ORDER BY id"
-            )
-        ]
-    if estimated_primitives(rows, options) > MAX_PRIMITIVES:
-        raise InvalidInput(DENSE)
-    ids, outlines = [], []
-    try:
-        for row, path_d in engine.placement_outlines(db_path, font_path):
-            ids.append(row["id"])
-            outlines.append(path_d)
-    except engine.InputError as error:  # the font file no longer reads as a font
-        raise Unprocessable(str(error)) from error
-    groups = _pattern_elements(outlines, options)
-    paint = f'fill="none" stroke="{options.color}" stroke-width="{_number(options.line_width)}"'
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{_number(width)}" '
-        f'height="{_number(height)}" viewBox="0 0 {_number(width)} {_number(height)}">'
-    ]
-    for index, (word_id, path_d) in enumerate(zip(ids, outlines)):
-        body = groups.get(index, "")
-        if options.stroke and path_d:
-            body += f'<path d="{path_d}" {paint}/>'
-        if body:
-            parts.append(f'<g id="w{word_id}">{body}</g>')
-    parts.append("</svg>\n")
-    return "\n".join(parts)
-
-
-def _pattern_elements(outlines: list[str], options: CustomSvgOptions) -> dict[int, str]:
-    """The fill of each word as SVG elements, by the word's index in `outlines`."""
-    color = options.color
-    if options.fill == "fill":
-        return {i: f'<path d="{d}" fill="{color}"/>' for i, d in enumerate(outlines) if d}
-    shapes = glyph_shapes(outlines)
-    if options.fill == "line":
-        strips, owner = line_fill(
-            shapes, pitch=options.line_spacing, width=options.line_width, angle=options.line_angle
-        )
-        return _grouped(owner, _path_elements(strips, f'fill="{color}"'))
-    dots = options.fill == "dot"
-    pitch = options.spacing if dots else options.ring_spacing
-    word, x, y = grid_centres(shapes, pitch)
-    if dots:
-        outer, inner = options.radius, 0.0
-        circle = f'r="{_number(options.radius)}" fill="{color}"'
-    else:
-        outer = options.ring_radius + options.ring_width / 2
-        inner = max(0.0, options.ring_radius - options.ring_width / 2)
-        circle = (
-            f'r="{_number(options.ring_radius)}" fill="none" stroke="{color}" '
-            f'stroke-width="{_number(options.ring_width)}"'
-        )
-    whole, cut, cut_point = round_marks(shapes, word, x, y, outer=outer, inner=inner)
-    elements = [
-        f'<circle cx="{_number(a)}" cy="{_number(b)}" {circle}/>'
-        for a, b in zip(x[whole].tolist(), y[whole].tolist())
-    ]
-    owners = np.concatenate((word[whole], word[cut_point]))
-    return _grouped(owners, elements + _path_elements(cut, f'fill="{color}"'))
-
-
-def _grouped(owner: np.ndarray, elements: list[str]) -> dict[int, str]:
-    grouped: dict[int, list[str]] = {}
-    for index, element in zip(owner.tolist(), elements):
-        grouped.setdefault(index, []).append(element)
-    return {index: "".join(items) for index, items in grouped.items()}
-
-
-def _path_elements(polygons: np.ndarray, paint: str) -> list[str]:
-    """One `<path>` per polygon, its rings as closed subpaths (holes drawn even-odd)."""
-    rings, ring_polygon = shapely.get_rings(polygons, return_index=True)
-    coordinates, ring_of = shapely.get_coordinates(rings, return_index=True)
-    text = [f"{x:.2f} {y:.2f}" for x, y in coordinates.tolist()]
-    ring_text = [""] * len(rings)
-    first = np.searchsorted(ring_of, np.arange(len(rings)))
-    ends = np.append(first[1:], len(ring_of))
-    for ring, (start, end) in enumerate(zip(first.tolist(), ends.tolist())):
-        # The last point repeats the first: "Z" closes the ring instead.
-        ring_text[ring] = "M" + text[start] + "L" + "L".join(text[start + 1 : end - 1]) + "Z"
-    paths = [""] * len(polygons)
-    for ring, polygon in enumerate(ring_polygon.tolist()):
-        paths[polygon] += ring_text[ring]
-    return [f'<path d="{d}" fill-rule="evenodd" {paint}/>' for d in paths]
-
-
-def _number(value: float) -> str:
-    text = f"{value:.2f}".rstrip("0").rstrip(".")
-    return "0" if text in ("", "-0") else text
+    return run_heavy("custom.svg", custom_svg_drawn, db_path, font_path, options)

@@ -11,7 +11,7 @@ from django.db import transaction
 from fontTools.pens.boundsPen import BoundsPen
 from fontTools.ttLib import TTCollection, TTFont
 
-from config.errors import InvalidInput, NotFound
+from core.errors import InvalidInput, NotFound
 from wordclouds.engine import CHAIN_COVERAGE, InputError, check_font, default_font_path
 from wordclouds.models import Font, new_id
 from wordclouds.services.form_text import form_text

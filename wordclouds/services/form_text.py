@@ -3,7 +3,7 @@ rules as DRF's text fields, which the schema states for every text input."""
 
 from typing import Any
 
-from config.errors import InvalidInput
+from core.errors import InvalidInput
 
 
 def form_text(value: Any, *, field: str, limit: int) -> str:

@@ -10,8 +10,8 @@ from django.conf import settings
 from django.core.files.uploadedfile import UploadedFile
 from PIL import Image
 
-from config.errors import InvalidInput, TooLarge
-from config.isolated import run_heavy
+from core.errors import InvalidInput, TooLarge
+from core.isolated import run_heavy
 from wordclouds import engine
 from wordclouds.models import Font
 from wordclouds.services.fonts import DEFAULT_FONT_ID, FONT_EXTENSIONS, font_glyphs_check

@@ -11,8 +11,9 @@ from pathlib import Path
 from django.conf import settings
 from django.db import connections
 
-from config.errors import Conflict, NotFound
+from core.errors import Conflict, NotFound
 from wordclouds import engine
+from wordclouds.drawing.tiles import tiles_make
 from wordclouds.models import Job
 from wordclouds.selectors import ARTIFACTS, jobs_root
 from wordclouds.services.jobs import (
@@ -25,7 +26,6 @@ from wordclouds.services.jobs import (
     job_start,
     job_succeed,
 )
-from wordclouds.services.tiles import tiles_make
 
 logger = logging.getLogger(__name__)
 

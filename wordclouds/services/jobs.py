@@ -15,7 +15,8 @@ from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
 from django.utils import timezone
 
-from config.errors import Conflict, NotFound
+from core.errors import Conflict, NotFound
+from core.pipeline import Move, allowed
 from wordclouds.models import Job, JobEvent, new_id
 from wordclouds.selectors import artifact_urls, jobs_root
 from wordclouds.services.events import job_event_append
@@ -148,17 +149,20 @@ def _job_locked(job_id: str) -> Job:
     return job
 
 
-def _require(job: Job, allowed: set[str], move: str) -> None:
-    if job.status not in allowed:
+def _require(job: Job, move: str) -> Move:
+    """The declared move, or 409 unless the job's pipeline (Job.pipeline) allows `move` from
+    its status."""
+    declared = allowed(job, move)
+    if declared is None:
         raise Conflict(f"job {job.id} cannot {move} while {job.status}")
+    return declared
 
 
 @transaction.atomic
 def job_start(*, job_id: str, worker_pid: int) -> Job:
     """queued → running, owned by the worker process `worker_pid`."""
     job = _job_locked(job_id)
-    _require(job, {Job.Status.QUEUED}, "start")
-    job.status = Job.Status.RUNNING
+    job.status = _require(job, "start").to
     job.worker_pid = worker_pid
     job.started_at = timezone.now()
     job.message = "started"
@@ -174,7 +178,7 @@ def job_progress(
     """Progress of a running job: a status event when the stage changes, otherwise a log
     event. Progress never decreases and stays below 100 until success."""
     job = _job_locked(job_id)
-    _require(job, {Job.Status.RUNNING}, "report progress")
+    _require(job, "report progress")
     new_stage = stage != job.stage
     job.stage = stage
     job.progress_percent = min(99, max(job.progress_percent, int(percent)))
@@ -190,8 +194,7 @@ def job_progress(
 def job_succeed(*, job_id: str, artifacts: list[str]) -> Job:
     """running → success, progress 100."""
     job = _job_locked(job_id)
-    _require(job, {Job.Status.RUNNING}, "succeed")
-    job.status = Job.Status.SUCCESS
+    job.status = _require(job, "succeed").to
     job.stage = STAGE_DONE
     job.progress_percent = 100
     job.message = "finished"
@@ -216,7 +219,7 @@ def job_succeed(*, job_id: str, artifacts: list[str]) -> Job:
 def job_fail(*, job_id: str, error: str) -> Job:
     """queued | running → failed with a sentence the user can act on."""
     job = _job_locked(job_id)
-    _require(job, {Job.Status.QUEUED, Job.Status.RUNNING}, "fail")
+    _require(job, "fail")
     return _failed(job, error)
 
 

@@ -4,8 +4,8 @@ import hmac
 
 from django.conf import settings
 
-from config.errors import Unauthorized
-from wordclouds.admin_token import admin_token_issue
+from core.admin_token import admin_token_issue
+from core.errors import Unauthorized
 
 
 def admin_login(*, password: str) -> str:

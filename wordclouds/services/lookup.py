@@ -8,16 +8,14 @@ import math
 import re
 import sqlite3
 import unicodedata
-from collections.abc import Iterator
-from contextlib import closing, contextmanager
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 from PIL import Image
 
-from config.errors import InvalidInput
-from wordclouds.selectors import artifact_path, job_get
+from core.errors import InvalidInput
+from wordclouds.selectors import canvas_size, positions_db, positions_db_path
 
 MATCH_COLUMNS = (
     "id",
@@ -34,34 +32,6 @@ MATCH_COLUMNS = (
 )
 MODES = ("exact", "contains")
 ID_CHUNK = 900  # ids per `IN (...)`, under SQLite's limit of bound parameters
-
-
-def positions_db_path(job_id: str) -> Path:
-    """The job's positions.db; 404 `job not found` / `artifact not ready`."""
-    job_get(job_id)
-    return artifact_path(job_id, "db")
-
-
-@contextmanager
-def positions_db(path: Path) -> Iterator[sqlite3.Connection]:
-    """A read-only connection (`mode=ro`): the file is never written, nor created."""
-    with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as connection:
-        connection.row_factory = sqlite3.Row
-        yield connection
-
-
-def canvas_size(connection: sqlite3.Connection) -> tuple[int | float, int | float]:
-    meta = dict(
-        connection.execute(
-            "SELECT key, value FROM meta WHERE key IN ('canvas_width', 'canvas_height')"
-        ).fetchall()
-    )
-    return _number(meta["canvas_width"]), _number(meta["canvas_height"])
-
-
-def _number(value) -> int | float:
-    number = float(value)
-    return int(number) if number.is_integer() else number
 
 
 def _normalized(text: str) -> str:

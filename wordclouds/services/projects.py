@@ -7,10 +7,12 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import QuerySet
+from django.db.models import prefetch_related_objects
 from PIL import Image, UnidentifiedImageError
 
-from config.errors import InvalidInput, NotFound
+from core.errors import InvalidInput, NotFound
+from core.isolated import run_heavy
+from wordclouds.drawing.poster import render_png, render_svg
 from wordclouds.models import Asset, Project, Template
 from wordclouds.services.assets import STICKER_CONTENT_TYPES
 from wordclouds.services.form_text import form_text
@@ -23,18 +25,6 @@ STICKERS_MAX = 500
 COORDINATE_MAX = 1_000_000
 STICKER_KEYS = ("asset_id", "x", "y", "width", "height", "rotation")
 UNSET = object()
-
-
-def project_get(project_id: str) -> Project:
-    project = Project.objects.select_related("template").filter(id=project_id).first()
-    if project is None:
-        raise NotFound("project not found")
-    return project
-
-
-def project_list() -> QuerySet[Project]:
-    """Newest first."""
-    return Project.objects.order_by("-created_at", "id")
 
 
 def _checked_name(name: Any) -> str:
@@ -203,3 +193,10 @@ def project_delete(*, project_id: str) -> None:
     deleted, _ = Project.objects.filter(id=project_id).delete()
     if not deleted:
         raise NotFound("project not found")
+
+
+def project_render(project: Project, kind: str) -> bytes:
+    """render.png or render.svg of the project, drawn in a forked child with the heavy-work
+    limits (core/isolated.py): the database is read here, the pixels are made there."""
+    prefetch_related_objects([project], "assets")
+    return run_heavy(f"render.{kind}", render_png if kind == "png" else render_svg, project)

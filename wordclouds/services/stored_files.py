@@ -21,7 +21,7 @@ from defusedxml import DefusedXmlException
 from django.conf import settings
 from django.db import transaction
 
-from config.errors import TooLarge
+from core.errors import TooLarge
 
 TEMP_PREFIX = ".tmp-"
 CHUNK = 1024 * 1024

@@ -12,7 +12,7 @@ import openpyxl
 from PIL import Image, ImageDraw
 
 from wordclouds import engine
-from wordclouds.services.tiles import tiles_make
+from wordclouds.drawing.tiles import tiles_make
 
 
 def engine_warm() -> float:

@@ -4,7 +4,6 @@ again (after RESTART_DELAY_SECONDS), so the service recovers without a manual st
 Ctrl-C (or SIGTERM) stops all of them."""
 
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -13,7 +12,7 @@ from django.conf import settings
 from django.core.management import get_commands
 from django.core.management.base import BaseCommand
 
-from wordclouds.management.signals import stop_on_signals
+from core.processes import kill_session, stop_on_signals, web_command
 
 RESTART_DELAY_SECONDS = 1.0
 
@@ -28,16 +27,7 @@ class Command(BaseCommand):
     def handle(self, *args, host, port, **options):
         manage = [sys.executable, str(settings.BASE_DIR / "manage.py")]
         commands = {
-            "web": [
-                sys.executable,
-                "-m",
-                "daphne",
-                "-b",
-                host,
-                "-p",
-                str(port),
-                "config.asgi:application",
-            ],
+            "web": web_command(host, port),
             "worker": [*manage, "runcluster"],
         }
         if "runconverter" in get_commands():
@@ -78,28 +68,3 @@ class Command(BaseCommand):
                 pass
             kill_session(child.pid)
             child.wait()
-
-
-def kill_session(session_id: int) -> None:
-    """SIGKILL every process of a session (a child started with start_new_session, and the
-    process groups it made inside it)."""
-    for pid in session_members(session_id):
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-
-
-def session_members(session_id: int) -> list[int]:
-    members = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as stat:
-                fields = stat.read().rpartition(")")[2].split()
-        except OSError:
-            continue
-        if int(fields[3]) == session_id:  # the fields after "(comm)": state, ppid, pgrp, session
-            members.append(int(entry))
-    return members

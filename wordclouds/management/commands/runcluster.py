@@ -13,8 +13,8 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.db import close_old_connections
 
-from config.isolated import CHILD_NICENESS
-from wordclouds.management.signals import stop_on_signals
+from core.isolated import CHILD_NICENESS
+from core.processes import stop_on_signals
 from wordclouds.services.jobs import jobs_fail_stale
 from wordclouds.services.worker import (
     jobs_requeue,

@@ -1,10 +1,11 @@
-"""Path data: every command, relative and absolute, arcs, errors, number syntax."""
+"""Path data read by the engine's parse_path (the exporter's reader too): every command, relative
+and absolute, arcs, errors, number syntax."""
 
 import math
 
 import pytest
 
-from exports.svg_path import parse_path
+from wordclouds.engine.path_data import parse_path
 
 
 def rounded(subpaths):

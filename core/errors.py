@@ -114,7 +114,7 @@ def api_exception_handler(exc, context):
 class ApiErrorMiddleware(MiddlewareMixin):
     """Turns the HTML error pages Django makes outside DRF (unknown route, uncaught
     exception in a plain view) into JSON for every path under /api. (Health and the event
-    streams answer in front of Django, config/endpoints.py, with the same JSON.)"""
+    streams answer in front of Django, core/endpoints.py, with the same JSON.)"""
 
     def process_response(self, request, response):
         if not request.path.startswith("/api") or response.status_code < 400:

@@ -17,7 +17,7 @@ from concurrent.futures import Executor
 
 from django.db import connection
 
-from config.errors import client_error
+from core.errors import client_error
 
 logger = logging.getLogger(__name__)
 
@@ -64,7 +64,7 @@ def _in_turns(receive):
 
 async def _answered(endpoint, scope, receive, send, arguments: dict) -> None:
     """The endpoint's answer, without its body to a HEAD request; an error raised before it
-    began answering leaves as the JSON `{"detail"}` of every other error (config/errors.py),
+    began answering leaves as the JSON `{"detail"}` of every other error (core/errors.py),
     a bug as a 500 and a traceback."""
     started = False
 

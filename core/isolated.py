@@ -16,7 +16,7 @@ from contextlib import nullcontext
 from django.conf import settings
 from django.db import connections
 
-from config.errors import ServiceError, Unprocessable
+from core.errors import ServiceError, Unprocessable
 
 logger = logging.getLogger(__name__)
 

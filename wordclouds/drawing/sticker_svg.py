@@ -15,22 +15,14 @@ from xml.etree.ElementTree import Element
 
 import defusedxml.ElementTree as safe_xml
 
+from wordclouds.engine.svg_geometry import UNITS_PX, svg_number
+
 SVG_NS = "http://www.w3.org/2000/svg"
 # ElementTree's `default_namespace` refuses unprefixed attributes, so SVG is made the default
 # namespace of every serialisation instead (what any SVG writer in this process wants).
 ElementTree.register_namespace("", SVG_NS)
 XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
 DROPPED_ELEMENTS = {"script", "foreignObject"}
-# CSS lengths in user units (px) at 96 dpi.
-UNITS = {
-    "": 1.0,
-    "px": 1.0,
-    "pt": 96 / 72,
-    "pc": 16.0,
-    "mm": 96 / 25.4,
-    "cm": 96 / 2.54,
-    "in": 96.0,
-}
 LENGTH = re.compile(r"\s*([0-9.]+(?:[eE][-+]?[0-9]+)?)\s*([a-z]*)\s*")
 URL_PATTERN = r"url\(\s*['\"]?([^'\")]*?)['\"]?\s*\)"
 # Two empty groups, so that both patterns answer (url target, selector sign, selector name).
@@ -41,21 +33,15 @@ CSS_REFERENCE = re.compile(URL_PATTERN + r"|([.#])(-?[_a-zA-Z][\w-]*)")
 FALLBACK_SIZE = 100.0
 
 
-def number(value: float) -> str:
-    """A coordinate for SVG: plain decimal notation, at most four decimals."""
-    text = f"{value:.4f}".rstrip("0").rstrip(".")
-    return "0" if text in ("", "-0") else text
-
-
 def _local(tag: str) -> str:
     return tag.rpartition("}")[2]
 
 
 def _length(text: str | None) -> float | None:
     match = LENGTH.fullmatch(text or "")
-    if not match or match.group(2) not in UNITS:
+    if not match or match.group(2) not in UNITS_PX:
         return None
-    return float(match.group(1)) * UNITS[match.group(2)]
+    return float(match.group(1)) * UNITS_PX[match.group(2)]
 
 
 class _Scope:
@@ -129,7 +115,7 @@ def _view_box(root: Element) -> str:
         return root.get("viewBox")
     width = _length(root.get("width")) or FALLBACK_SIZE
     height = _length(root.get("height")) or FALLBACK_SIZE
-    return f"0 0 {number(width)} {number(height)}"
+    return f"0 0 {svg_number(width)} {svg_number(height)}"
 
 
 def sticker_svg_element(path: Path, index: int) -> Element:

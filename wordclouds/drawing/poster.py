@@ -1,4 +1,5 @@
-"""Poster rendering of a project, to PNG and to SVG.
+"""Poster composition: a project drawn to PNG and to SVG (services/projects.py looks it up
+and runs this in a limited child).
 
 The poster is the template's size, filled with the background colour; each sticker's asset is
 then stretched to its box (`width`×`height`, top-left corner at `x`,`y`, canvas pixels, y down)
@@ -19,27 +20,19 @@ from xml.etree import ElementTree
 
 import resvg_py
 from django.conf import settings
-from django.db.models import prefetch_related_objects
 from PIL import Image, ImageOps
 
-from config.errors import Unprocessable
-from config.isolated import run_heavy
+from core.errors import Unprocessable
+from wordclouds import engine
+from wordclouds.drawing.sticker_svg import SVG_NS, sticker_svg_element
+from wordclouds.engine.svg_geometry import svg_number
 from wordclouds.models import Asset, Project
-from wordclouds.services.fonts import default_font_file
 from wordclouds.services.stored_files import media_path
-from wordclouds.sticker_svg import SVG_NS, number, sticker_svg_element
 
 SVG_CONTENT_TYPE = "image/svg+xml"
 # A sticker far larger than the poster is rasterised at most at this multiple of the poster's
 # longer side before being placed; only a part of it can show anyway.
 RASTER_LIMIT_FACTOR = 2
-
-
-def project_render(project: Project, kind: str) -> bytes:
-    """render.png or render.svg of the project, drawn in a forked child with the heavy-work
-    limits (config/isolated.py): the database is read here, the pixels are made there."""
-    prefetch_related_objects([project], "assets")
-    return run_heavy(f"render.{kind}", render_png if kind == "png" else render_svg, project)
 
 
 def _stickers_with_assets(project: Project) -> list[tuple[int, dict, Asset]]:
@@ -109,7 +102,7 @@ def _sticker_raster(asset: Asset, index: int, size: tuple[int, int]) -> Image.Im
             png = resvg_py.svg_to_bytes(
                 svg_string=svg,
                 skip_system_fonts=True,
-                font_files=[str(default_font_file())],
+                font_files=[str(engine.default_font_path())],
             )
             image = Image.open(BytesIO(png))
         else:
@@ -198,14 +191,14 @@ def render_svg(project: Project) -> bytes:
         group = ElementTree.SubElement(root, f"{{{SVG_NS}}}g", {"id": f"sticker-{index}"})
         if sticker.get("rotation"):
             centre = (sticker["x"] + sticker["width"] / 2, sticker["y"] + sticker["height"] / 2)
-            turn = " ".join(number(value) for value in (sticker["rotation"], *centre))
+            turn = " ".join(svg_number(value) for value in (sticker["rotation"], *centre))
             group.set("transform", f"rotate({turn})")
         group.append(_svg_sticker(asset, index, sticker))
     return ElementTree.tostring(root, encoding="utf-8", xml_declaration=True)
 
 
 def _svg_sticker(asset: Asset, index: int, sticker: dict) -> ElementTree.Element:
-    box = {key: number(sticker[key]) for key in ("x", "y", "width", "height")}
+    box = {key: svg_number(sticker[key]) for key in ("x", "y", "width", "height")}
     if asset.content_type == SVG_CONTENT_TYPE:
         element = sticker_svg_element(media_path(asset.file), index)
         for key, value in box.items():

@@ -1,6 +1,7 @@
 """SVG geometry: affine matrices, the `transform` attribute and the basic shapes, all
 reduced to subpaths of straight lines and cubic Béziers (the only curves the legacy
-Illustrator format has)."""
+Illustrator format has); CSS length units, and numbers written back into SVG. The one copy of
+each for the engine, the drawing room and the .ai exporter."""
 
 import math
 import re
@@ -11,6 +12,19 @@ IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 KAPPA = 0.5522847498307936  # control-point distance of a quarter circle drawn as one cubic
 
 NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+CSS_DPI = 96  # CSS px per inch
+MM_PER_INCH = 25.4
+# CSS absolute lengths in user units (px).
+UNITS_PX = {
+    "": 1.0,
+    "px": 1.0,
+    "pt": CSS_DPI / 72,
+    "pc": CSS_DPI / 6,
+    "in": float(CSS_DPI),
+    "mm": CSS_DPI / MM_PER_INCH,
+    "cm": CSS_DPI / (MM_PER_INCH / 10),
+    "q": CSS_DPI / (MM_PER_INCH * 4),
+}
 _NUMBER_RE = re.compile(NUMBER)
 _TRANSFORM_RE = re.compile(r"(matrix|translate|scale|rotate|skewX|skewY)\s*\(([^)]*)\)")
 
@@ -22,6 +36,7 @@ class Subpath:
     start: tuple[float, float]
     segments: list[tuple[float, ...]] = field(default_factory=list)
     closed: bool = False
+    extra_arc_pieces: int = 0  # cubics beyond one per arc: segments as written are fewer
 
 
 def multiply(outer: Matrix, inner: Matrix) -> Matrix:
@@ -170,3 +185,9 @@ def points_subpath(values: list[float], *, closed: bool) -> list[Subpath]:
     if len(pairs) < 2:
         return []
     return [Subpath(pairs[0], pairs[1:], closed=closed)]
+
+
+def svg_number(value: float, places: int = 4) -> str:
+    """A number for SVG: plain decimal notation, at most `places` decimals, no "-0"."""
+    text = f"{value:.{places}f}".rstrip("0").rstrip(".")
+    return "0" if text in ("", "-0") else text

@@ -16,9 +16,6 @@ from pathlib import Path
 
 from PIL import Image
 
-from config.errors import NotFound
-from wordclouds.selectors import job_directory, job_get
-
 TILE_SIZE = 256
 TILE_FORMAT = "jpg"
 # JPEG at this quality: glyph edges stay clean, a tile is under half of PNG's size and as
@@ -73,24 +70,3 @@ def _on_white(image: Image.Image) -> Image.Image:
     rgba = image.convert("RGBA")
     white = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
     return Image.alpha_composite(white, rgba).convert("RGB")
-
-
-def _tiles_folder(job_id: str) -> Path:
-    """404 `job not found`, or `artifact not ready` before the worker made the pyramid (a job
-    folder from before tiles existed has none: the page shows its PNG instead)."""
-    job_get(job_id)
-    folder = job_directory(job_id) / FOLDER
-    if not (folder / INDEX).is_file():
-        raise NotFound("artifact not ready")
-    return folder
-
-
-def tiles_index(*, job_id: str) -> dict:
-    return json.loads((_tiles_folder(job_id) / INDEX).read_text())
-
-
-def tile_path(*, job_id: str, level: int, column: int, row: int) -> Path:
-    path = _tiles_folder(job_id) / str(level) / f"{column}_{row}.{TILE_FORMAT}"
-    if not path.is_file():
-        raise NotFound("tile not found")
-    return path

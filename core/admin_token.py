@@ -5,7 +5,7 @@ from django.conf import settings
 from django.core import signing
 from rest_framework.permissions import BasePermission
 
-SALT = "wordclouds.admin-token"
+SALT = "wordclouds.admin-token"  # from its first home: tokens issued before stay valid
 
 
 def admin_token_issue() -> str:

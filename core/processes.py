@@ -1,0 +1,80 @@
+"""Process helpers shared by the long-running commands (runall, runcluster), the tests' real
+processes, the benchmarks and the deploy check: the web process's command and waiting for its
+health, stopping on signals, killing a whole session, a free port."""
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+import httpx
+
+
+def web_command(host: str, port: int) -> list[str]:
+    """The web process: daphne serving the ASGI application (config/asgi.py)."""
+    return [sys.executable, "-m", "daphne", "-b", host, "-p", str(port), "config.asgi:application"]
+
+
+def health_answered(
+    base_url: str,
+    *,
+    seconds: float,
+    statuses: tuple[int, ...] = (200,),
+    web: subprocess.Popen | None = None,
+) -> bool:
+    """Asks `base_url`/api/health until it answers with one of `statuses` (True), or the web
+    process exits or `seconds` pass (False)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if web is not None and web.poll() is not None:
+            return False
+        try:
+            if httpx.get(f"{base_url}/api/health", timeout=2).status_code in statuses:
+                return True
+        except httpx.TransportError:
+            pass
+        time.sleep(0.1)
+    return False
+
+
+def stop_on_signals() -> threading.Event:
+    """An event set by SIGINT or SIGTERM: the command ends its loop and stops its children."""
+    stop = threading.Event()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, lambda *_: stop.set())
+    return stop
+
+
+def kill_session(session_id: int) -> None:
+    """SIGKILL every process of a session (a child started with start_new_session, and the
+    process groups it made inside it)."""
+    for pid in session_members(session_id):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+def session_members(session_id: int) -> list[int]:
+    members = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                fields = stat.read().rpartition(")")[2].split()
+        except OSError:
+            continue
+        if int(fields[3]) == session_id:  # the fields after "(comm)": state, ppid, pgrp, session
+            members.append(int(entry))
+    return members
+
+
+def free_port() -> int:
+    """A TCP port free on loopback now (the OS's choice)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
