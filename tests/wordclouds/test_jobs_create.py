@@ -17,12 +17,12 @@ pytestmark = pytest.mark.django_db
 ISO_UTC = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
 
 
-def png(size=(80, 60), drawable=True, mode="RGB") -> bytes:
+def png(size=(80, 60), drawable=True, mode="RGB", kind="PNG") -> bytes:
     image = Image.new(mode, size, "white")
     if drawable:
         ImageDraw.Draw(image).ellipse((10, 10, size[0] - 10, size[1] - 10), fill="black")
     out = io.BytesIO()
-    image.save(out, format="PNG")
+    image.save(out, format=kind)
     return out.getvalue()
 
 
@@ -147,6 +147,7 @@ def test_a_bad_name_list_is_rejected(post_job, media_root, filename, content, de
     "filename, content, detail",
     [
         ("mask.gif", png(), "mask_image must be png/jpg/jpeg"),
+        ("mask.png", png(kind="GIF"), "mask_image must be png/jpg/jpeg"),
         ("mask.png", b"\x89PNG broken", "mask_image is not a readable image"),
         ("mask.jpg", png(drawable=False), "mask_image has no drawable area"),
     ],

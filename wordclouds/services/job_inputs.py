@@ -22,6 +22,8 @@ PREVIEW_ROWS = 10
 PREVIEW_COLUMNS = 20
 MASK_EXTENSIONS = (".png", ".jpg", ".jpeg")
 MASK_FORMATS = ("PNG", "JPEG")  # Pillow's names of what the bytes are
+# The contract's one sentence for a mask that is not PNG or JPEG, by its name or its bytes.
+MASK_WORDING = "mask_image must be png/jpg/jpeg"
 
 
 @dataclass(frozen=True)
@@ -56,7 +58,7 @@ def job_inputs_check(
         mask_image,
         field="mask_image",
         extensions=MASK_EXTENSIONS,
-        wording="mask_image must be png/jpg/jpeg",
+        wording=MASK_WORDING,
         limit=settings.MASK_IMAGE_MAX_BYTES,
     )
     _check_upload(
@@ -200,7 +202,7 @@ def _mask_header_check(path: Path) -> None:
     except Exception:  # Pillow raises many kinds on foreign data
         raise InvalidInput("mask_image is not a readable image") from None
     if kind not in MASK_FORMATS:
-        raise InvalidInput("mask_image must be a PNG or JPEG image")
+        raise InvalidInput(MASK_WORDING)
     if width * height > settings.MASK_IMAGE_MAX_PIXELS:
         raise too_large
     side = settings.MASK_MIN_SIDE
