@@ -6,6 +6,7 @@ import json
 import re
 import shutil
 
+import openpyxl
 import pytest
 from django_q.conf import Conf
 from PIL import Image, ImageDraw
@@ -140,6 +141,24 @@ def test_a_bad_name_list_is_rejected(post_job, media_root, filename, content, de
     response, _ = post_job(name_list=named(filename, content))
 
     assert (response.status_code, response.json()) == (400, {"detail": detail})
+    assert_nothing_created(media_root)
+
+
+def test_a_text_cell_in_the_weight_column_is_400_naming_its_row(post_job, media_root, tmp_path):
+    book = openpyxl.Workbook()
+    for row in (["name", "weight"], ["Anna", 3], ["Bruno", "gold"], ["Chloé", 1]):
+        book.active.append(row)
+    book.save(tmp_path / "weighted.xlsx")
+
+    response, _ = post_job(
+        params={"WEIGHT_COL_INDEX": 1},
+        name_list=named("weighted.xlsx", (tmp_path / "weighted.xlsx").read_bytes()),
+    )
+
+    assert response.status_code == 400
+    assert response.json() == {
+        "detail": 'name_list row 3 has a weight that is not a number of at least 0: "gold"'
+    }
     assert_nothing_created(media_root)
 
 

@@ -112,7 +112,12 @@ def generate(
     report = Progress(progress)
     report.begin("reading_names", "reading names")
     config = parse_params(params)
-    names = read_names(names_path, column=config.data_col_index, skip_rows=config.skip_rows)
+    names = read_names(
+        names_path,
+        column=config.data_col_index,
+        skip_rows=config.skip_rows,
+        weight_column=config.weight_col_index,
+    )
 
     report.begin("preparing_mask", f"read {len(names)} names; preparing the shape")
     if config.mode == "IMAGE" and not mask_path:
@@ -166,6 +171,7 @@ def generate(
     os.replace(partial_db, out_dir / ARTIFACTS["db"])
 
     sizes = [p.font_size for p in placements]
+    weights = [name.weight for name in names]
     metrics = {
         "names_read": len(names),
         "names_placed": len({p.name.row for p in placements}),
@@ -174,6 +180,12 @@ def generate(
         "mask_area": mask.area,
         "box_coverage": _coverage((p.box for p in placements), mask.inside),
         "ink_box_coverage": _coverage((p.ink_box for p in placements), mask.inside),
+        "weights": {
+            "column": config.weight_col_index,
+            "relative_scaling": config.relative_scaling,
+            "min": min(weights),
+            "max": max(weights),
+        },
         "seed": seed,
         "canvas": {"width": mask.width, "height": mask.height},
         "font": {"file": font_path.name, "family": face.family, "face": face.index},

@@ -27,7 +27,8 @@ CREATE TABLE words (
     ink_x INTEGER NOT NULL,
     ink_y INTEGER NOT NULL,
     ink_width INTEGER NOT NULL,
-    ink_height INTEGER NOT NULL
+    ink_height INTEGER NOT NULL,
+    weight REAL NOT NULL
 );
 CREATE INDEX words_name ON words (name);
 CREATE INDEX words_name_lower ON words (lower(name));
@@ -42,7 +43,7 @@ def write_positions(path: Path, placements: list[Placement], colors: list[str], 
     try:
         connection.executescript(SCHEMA)
         connection.executemany(
-            "INSERT INTO words VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO words VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 (
                     number,
@@ -56,6 +57,7 @@ def write_positions(path: Path, placements: list[Placement], colors: list[str], 
                     p.repetition,
                     p.name.row,
                     *p.ink_box,
+                    p.name.weight,
                 )
                 for number, (p, color) in enumerate(zip(placements, colors), start=1)
             ),

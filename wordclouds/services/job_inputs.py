@@ -109,7 +109,11 @@ def _contents_check(
 ) -> None:
     """The engine's checks of the files' contents (runs in the forked child)."""
     names = _engine_call(
-        engine.read_names, names_path, column=parsed.data_col_index, skip_rows=parsed.skip_rows
+        engine.read_names,
+        names_path,
+        column=parsed.data_col_index,
+        skip_rows=parsed.skip_rows,
+        weight_column=parsed.weight_col_index,
     )
     if mask_path is not None:
         _engine_call(engine.load_mask, mask_path, params=parsed)
