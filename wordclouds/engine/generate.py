@@ -126,12 +126,12 @@ def generate(
 
     report.begin("loading_font", "loading the font")
     font_path = Path(font_path) if font_path else default_font_path()
-    typeface = check_drawable(names, font_path)
+    typeface = check_drawable(names, font_path, config.locale)
     face = typeface.primary
     seed = config.seed if config.seed is not None else random.randrange(2**31)
 
     report.begin("placing_words", f"placing {len(names)} names")
-    shapes = WordShapes(typeface, config.vertical_style)
+    shapes = WordShapes(typeface, config.vertical_style, config.locale)
     placements = place_words(
         names,
         shapes,
@@ -163,6 +163,7 @@ def generate(
         "font_face": face.index,
         "fallback_fonts": [f"{path.name}#{index}" for path, index in fallback_fonts()],
         "vertical_style": config.vertical_style,
+        "locale": config.locale,
         "margin": config.margin,
     }
     partial_db = out_dir / (ARTIFACTS["db"] + ".part")

@@ -14,6 +14,7 @@ from .occupancy import UNIFORMS_PER_CANDIDATE, best_spot, new_occupancy, stamp
 from .outlines import WordOutline, resolve_style, word_outline
 from .params import Params
 from .raster import coverage
+from .shaping import name_language
 
 # Without MIN_FONT_SIZE, words stay legible at 8 px; only when that cannot hold every name
 # does a last attempt go down to 4 px.
@@ -107,10 +108,12 @@ class Layout:
 
 
 class WordShapes:
-    """Word outlines per (text, vertical), built once per distinct name."""
+    """Word outlines per (text, vertical), built once per distinct name, each in its
+    language (:func:`name_language`: kana Japanese, Hangul Korean, else ``locale``) with the
+    faces that declare it."""
 
-    def __init__(self, typeface, vertical_style):
-        self.typeface, self.vertical_style = typeface, vertical_style
+    def __init__(self, typeface, vertical_style, locale="zh-Hans"):
+        self.typeface, self.vertical_style, self.locale = typeface, vertical_style, locale
         self._outlines = {}
 
     def get(self, text: str, vertical: bool) -> tuple[WordOutline, str]:
@@ -118,7 +121,14 @@ class WordShapes:
         key = (text, vertical)
         if key not in self._outlines:
             style = resolve_style(text, self.vertical_style) if vertical else ""
-            outline = word_outline(text, self.typeface, vertical=vertical, style=style)
+            language = name_language(text, self.locale)
+            outline = word_outline(
+                text,
+                self.typeface.for_language(language),
+                vertical=vertical,
+                style=style,
+                language=language,
+            )
             self._outlines[key] = (outline, style)
         return self._outlines[key]
 

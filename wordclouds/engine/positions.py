@@ -92,7 +92,8 @@ def placement_outlines(db_path, font_path=None):
     """
     meta = read_meta(db_path)
     typeface = load_typeface(font_path, int(meta["font_face"]))
-    shapes = WordShapes(typeface, meta["vertical_style"])
+    # A database written before LOCALE existed was drawn in Simplified Chinese forms.
+    shapes = WordShapes(typeface, meta["vertical_style"], meta.get("locale", "zh-Hans"))
     connection = sqlite3.connect(f"file:{Path(db_path)}?mode=ro", uri=True)
     connection.row_factory = sqlite3.Row
     try:
