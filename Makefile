@@ -27,16 +27,17 @@ $(WARM): $(INSTALLED) $(wildcard wordclouds/engine/*.py)
 	touch $@
 
 # Ghostscript and Scribus are the real readers the export tests check the .ai files with;
-# Chromium is the browser the page tests (tests/pages/) drive; Pango's pango-view is the
-# independent shaper the engine's drawing of names is checked against (tests/engine/).
+# Chromium is the browser the page tests (tests/pages/) drive; Pango's pango-view and
+# HarfBuzz's hb-shape are the independent shapers the engine's drawing of names is checked
+# against (tests/engine/).
 system-deps:
 	@command -v gs >/dev/null && command -v scribus >/dev/null && command -v chromium >/dev/null \
-		&& command -v pango-view >/dev/null || { \
-		echo "installing ghostscript, scribus, chromium and pango-view from Debian's packages"; \
+		&& command -v pango-view >/dev/null && command -v hb-shape >/dev/null || { \
+		echo "installing ghostscript, scribus, chromium, pango-view and hb-shape from Debian's packages"; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update -q && \
-		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q \
-			ghostscript scribus chromium pango1.0-tools >/dev/null; }
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -q \
+			ghostscript scribus chromium pango1.0-tools libharfbuzz-bin >/dev/null; }
 
 # Podman, its compose front end, runc and debootstrap build and run the images (deploy/).
 container-deps:

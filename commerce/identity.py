@@ -1,6 +1,7 @@
 """Client of the mini-program identity platform (base URL, app id, secret and timeout are
-settings). Every failure to get a usable answer becomes `BadGateway` (502) with a sentence
-naming the cause, including the platform's own `errmsg`."""
+settings). A code the platform refuses as invalid or already used is the client's error
+(`CodeRefused`, 400 with the platform's own `errmsg`); every other failure to get a usable
+answer becomes `BadGateway` (502) with a sentence naming the cause."""
 
 from dataclasses import dataclass
 from datetime import timedelta
@@ -10,10 +11,13 @@ from django.conf import settings
 from django.utils import timezone
 
 from commerce.models import EndUser, PlatformAccessToken
-from core.errors import BadGateway
+from core.errors import BadGateway, InvalidInput
 
 # errcodes meaning "this access token is no longer valid": fetch a new one and retry once.
 TOKEN_REJECTED = {40001, 40014, 42001}
+# errcodes meaning "the client's code is bad": invalid (40029) or already used (40163). The
+# client sent it, so the answer is a 4xx; the platform itself worked.
+CODE_REFUSED = {40029, 40163}
 # A cached token is used for this share of its lifetime, so it is renewed before the
 # platform expires it (7200 s lifetime → renewed after 108 minutes).
 TOKEN_USABLE_SHARE = 0.9
@@ -39,6 +43,12 @@ class PlatformError(BadGateway):
         self.errcode = errcode
 
 
+class CodeRefused(InvalidInput):
+    def __init__(self, errcode, errmsg):
+        super().__init__(f"code refused by the identity platform: {errcode} {errmsg}")
+        self.errcode = errcode
+
+
 def _call(method: str, path: str, *, params: dict, json: dict | None = None) -> dict:
     """One request; answers the JSON body, raising on transport errors and on a non-zero errcode."""
     url = settings.IDENTITY_PLATFORM_URL.rstrip("/") + path
@@ -57,6 +67,8 @@ def _call(method: str, path: str, *, params: dict, json: dict | None = None) -> 
         ) from None
     if not isinstance(body, dict):
         raise BadGateway("identity platform answered an unexpected JSON value")
+    if body.get("errcode") in CODE_REFUSED:
+        raise CodeRefused(body["errcode"], body.get("errmsg", ""))
     if body.get("errcode"):
         raise PlatformError(body["errcode"], body.get("errmsg", ""))
     return body

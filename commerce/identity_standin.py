@@ -47,6 +47,7 @@ class IdentityPlatform:
             self.login_codes: dict[str, dict] = {}
             self.openpid_codes: dict[str, str] = {}
             self.phone_codes: dict[str, dict] = {}
+            self.used_codes: set[str] = set()  # answered 40163, as the real platform does
             self.tokens: dict[str, float] = {}  # token -> monotonic expiry
             self.token_lifetime = 7200
             self.token_fetches = 0
@@ -103,14 +104,26 @@ class IdentityPlatform:
         if query.get("grant_type") != "authorization_code":
             return {"errcode": 40002, "errmsg": "invalid grant_type"}
         code = query.get("js_code", "")
-        session = self.login_codes.pop(code, None)
+        session = self._redeem(self.login_codes, code)
         if session is None and self.open_codes and code:
             session = {
                 "openid": _open_identifier("dev-", code),
                 "unionid": "",
                 "session_key": _open_identifier("sk-", code),
             }
-        return session or {"errcode": 40029, "errmsg": "invalid code"}
+        return session or self._refused(code)
+
+    def _redeem(self, codes: dict, code: str):
+        """The value a registered code stands for, once: the code is used up."""
+        value = codes.pop(code, None)
+        if value is not None:
+            self.used_codes.add(code)
+        return value
+
+    def _refused(self, code: str) -> dict:
+        if code in self.used_codes:
+            return {"errcode": 40163, "errmsg": "code been used"}
+        return {"errcode": 40029, "errmsg": "invalid code"}
 
     def _token(self, query: dict) -> dict:
         if wrong := self._credentials_wrong(query):
@@ -135,20 +148,20 @@ class IdentityPlatform:
 
     def _openpid(self, body: dict) -> dict:
         code = body.get("code", "")
-        openpid = self.openpid_codes.pop(code, None)
+        openpid = self._redeem(self.openpid_codes, code)
         if openpid is None and self.open_codes and code:
             openpid = _open_identifier("dev-openpid-", code)
         if openpid is None:
-            return {"errcode": 40029, "errmsg": "invalid code"}
+            return self._refused(code)
         return {"errcode": 0, "errmsg": "ok", "openpid": openpid}
 
     def _phone(self, body: dict) -> dict:
         code = body.get("code", "")
-        info = self.phone_codes.pop(code, None)
+        info = self._redeem(self.phone_codes, code)
         if info is None and self.open_codes and code:
             info = _phone_info("13800138000")
         if info is None:
-            return {"errcode": 40029, "errmsg": "invalid code"}
+            return self._refused(code)
         return {
             "errcode": 0,
             "errmsg": "ok",

@@ -18,12 +18,22 @@ STUDIO_KEYS = (
     "PALETTE",
     "BACKGROUND_COLOR",
     "SKIP_ROWS",
+    "RELATIVE_SCALING",
+    "LOCALE",
+    "NAME_GAP",  # shown when the engine has it
 )
+LOCALE_LABELS = {
+    "zh-Hans": "Simplified Chinese",
+    "zh-Hant": "Traditional Chinese",
+    "ja": "Japanese",
+    "ko": "Korean",
+}
 
 
 def studio(request):
     keys = {key.name: key for key in KEYS if key.name in STUDIO_KEYS}
-    return render(request, "wordclouds/studio.html", {"keys": keys})
+    locales = [(code, LOCALE_LABELS.get(code, code)) for code in keys["LOCALE"].choices]
+    return render(request, "wordclouds/studio.html", {"keys": keys, "locales": locales})
 
 
 def find(request, job_id: str):

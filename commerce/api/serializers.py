@@ -14,6 +14,20 @@ from core.serializers import UtcDateTimeField
 MAX_QUANTITY = 999
 MAX_ORDER_LINES = 100
 MAX_DESIGN_ITEMS = 200
+# Ids are the database's signed 64-bit integers: a larger one names no record, and is refused
+# naming its field before it reaches the database (which would overflow).
+MAX_ID = 2**63 - 1
+ID_WORDING = "must be an integer from 1 to 2^63-1"
+
+
+def id_field(**kwargs) -> serializers.IntegerField:
+    """An input id: an integer from 1 to MAX_ID, every error in one sentence."""
+    return serializers.IntegerField(
+        min_value=1,
+        max_value=MAX_ID,
+        error_messages={key: ID_WORDING for key in ("invalid", "min_value", "max_value")},
+        **kwargs,
+    )
 
 
 class StrictInput(serializers.Serializer):
@@ -254,8 +268,8 @@ def _order_line(index: int, item) -> dict:
     where = f"items[{index}]"
     if not isinstance(item, Mapping) or set(item) != {"productId", "quantity"}:
         raise serializers.ValidationError(f"{where} must be an object with productId and quantity")
-    if not _is_int(item["productId"]) or item["productId"] < 1:
-        raise serializers.ValidationError(f"{where}.productId must be a positive integer")
+    if not _is_int(item["productId"]) or not 1 <= item["productId"] <= MAX_ID:
+        raise serializers.ValidationError(f"{where}.productId {ID_WORDING}")
     if not _quantity_ok(item):
         raise serializers.ValidationError(
             f"{where}.quantity must be an integer from 1 to {MAX_QUANTITY}"
@@ -272,7 +286,10 @@ def _order_line(index: int, item) -> dict:
             "type": "object",
             "required": ["productId", "quantity"],
             "additionalProperties": False,
-            "properties": {"productId": {"type": "integer", "minimum": 1}, "quantity": _QUANTITY},
+            "properties": {
+                "productId": {"type": "integer", "minimum": 1, "maximum": MAX_ID},
+                "quantity": _QUANTITY,
+            },
         },
         "description": "order lines: each existing, active productId once, with a quantity",
     }
@@ -282,9 +299,9 @@ class OrderLinesField(serializers.JSONField):
 
 
 class OrderCreateIn(StrictInput):
-    addressId = serializers.IntegerField(min_value=1)
+    addressId = id_field()
     items = OrderLinesField()
-    designListId = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+    designListId = id_field(required=False, allow_null=True)
     requestId = serializers.CharField(max_length=64, required=False, allow_null=True)
 
     def to_internal_value(self, data):

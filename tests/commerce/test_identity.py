@@ -68,11 +68,13 @@ def test_missing_code_is_400(identity_platform, body, detail):
     assert EndUser.objects.count() == 0
 
 
-def test_a_code_the_platform_rejects_is_502_with_its_message(identity_platform):
+def test_a_code_the_platform_rejects_as_invalid_is_400_with_its_message(identity_platform):
     response = post_login("never-issued")
 
-    assert response.status_code == 502
-    assert response.json() == {"detail": "identity platform error 40029: invalid code"}
+    assert response.status_code == 400
+    assert response.json() == {
+        "detail": "code refused by the identity platform: 40029 invalid code"
+    }
     assert EndUser.objects.count() == 0
 
 
@@ -97,13 +99,17 @@ def test_the_longest_code_logs_in_with_open_codes(identity_platform):
     assert len(user.session_key) <= 128
 
 
-def test_a_used_code_is_rejected_by_the_platform(identity_platform):
+def test_a_used_code_is_400_with_the_platforms_message(identity_platform):
     code = identity_platform.login_code("openid-1")
-    post_login(code)
+    assert post_login(code).status_code == 200
 
     response = post_login(code)
 
-    assert response.status_code == 502
+    assert response.status_code == 400
+    assert response.json() == {
+        "detail": "code refused by the identity platform: 40163 code been used"
+    }
+    assert EndUser.objects.count() == 1
 
 
 def test_wrong_app_secret_is_502_with_the_platform_message(identity_platform, settings):
@@ -156,6 +162,21 @@ def test_plugin_openpid_is_stored_on_the_user(identity_platform, alice):
     assert alice.user.plugin_openpid == "pid-42"
 
 
+def test_a_used_openpid_code_is_400_and_keeps_the_first_answer(identity_platform, alice):
+    code = identity_platform.openpid_code("pid-7")
+    first = alice.post("/api/platform/plugin-openpid", {"code": code}, format="json")
+    assert first.status_code == 200
+
+    response = alice.post("/api/platform/plugin-openpid", {"code": code}, format="json")
+
+    assert response.status_code == 400
+    assert response.json() == {
+        "detail": "code refused by the identity platform: 40163 code been used"
+    }
+    alice.user.refresh_from_db()
+    assert alice.user.plugin_openpid == "pid-7"
+
+
 def test_phone_number_is_stored_on_the_user(identity_platform, alice):
     response = alice.post(
         "/api/platform/phone", {"code": identity_platform.phone_code("13800138000")}, format="json"
@@ -182,11 +203,13 @@ def test_platform_endpoints_need_a_user_token(identity_platform, path, staff):
     assert identity_platform.token_fetches == 0
 
 
-def test_a_rejected_phone_code_is_502_and_changes_nothing(identity_platform, alice):
+def test_a_rejected_phone_code_is_400_and_changes_nothing(identity_platform, alice):
     response = alice.post("/api/platform/phone", {"code": "never-issued"}, format="json")
 
-    assert response.status_code == 502
-    assert response.json() == {"detail": "identity platform error 40029: invalid code"}
+    assert response.status_code == 400
+    assert response.json() == {
+        "detail": "code refused by the identity platform: 40029 invalid code"
+    }
     alice.user.refresh_from_db()
     assert alice.user.phone_number == ""
 

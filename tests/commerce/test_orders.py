@@ -141,6 +141,10 @@ def test_a_user_id_or_an_amount_from_the_client_is_400(alice, bob, home, poster,
         ),
         ([{"productId": 987654, "quantity": 1}], "unknown productId: 987654"),
         (
+            [{"productId": 2**63, "quantity": 1}],
+            "items[0].productId must be an integer from 1 to 2^63-1",
+        ),
+        (
             [{"productId": "POSTER", "quantity": 1}, {"productId": "INACTIVE", "quantity": 1}],
             "product INACTIVE is not available",
         ),
@@ -156,6 +160,18 @@ def test_bad_items_are_400_and_create_nothing(alice, home, poster, items, detail
     assert response.status_code == 400
     assert response.json() == {"detail": detail.replace("INACTIVE", str(inactive.pk))}
     assert not Order.objects.exists() and not OrderItem.objects.exists()
+
+
+@pytest.mark.parametrize("field", ["addressId", "designListId"])
+def test_an_id_beyond_64_bits_is_400_naming_its_field(alice, home, poster, field):
+    body = order_body(home, (poster, 1))
+    body[field] = 2**63
+
+    response = alice.post("/api/orders", body, format="json")
+
+    assert response.status_code == 400
+    assert response.json() == {"detail": f"{field} must be an integer from 1 to 2^63-1"}
+    assert not Order.objects.exists()
 
 
 def test_another_users_address_is_404(alice, bob, poster):

@@ -156,10 +156,13 @@ def _real(case, world: World) -> None:
 def _within_the_canvas(body: dict) -> None:
     """The params rules a schema cannot state: WIDTH×HEIGHT at most 50 MP, font sizes within
     the canvas's smaller side (at least 48 px with the test mask), a mask for IMAGE, and the
-    names where the test file has them (column 0 after one header row)."""
+    names where the test file has them (column 0 after one header row), any weight column
+    beside them (empty there: every weight 1)."""
     params = body["params"]
     if "DATA_COL_INDEX" in params:
         params["DATA_COL_INDEX"] = 0
+    if "WEIGHT_COL_INDEX" in params:
+        params["WEIGHT_COL_INDEX"] = 1
     if "SKIP_ROWS" in params:
         params["SKIP_ROWS"] = min(params["SKIP_ROWS"], 1)
     if params.get("WIDTH") and params.get("HEIGHT"):

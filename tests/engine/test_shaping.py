@@ -246,13 +246,14 @@ def test_stacked_cjk_uses_vertical_forms_and_turns_other_runs_sideways(typeface)
     assert len({round(g.x, 6) for g in latin}) == 1
 
 
-def test_the_fast_path_gives_what_harfbuzz_gives(typeface, monkeypatch):
-    # Given names of ideographs the chosen face maps (the fast path)
-    names = ["王小明", "欧阳娜娜", "司马 懿", "𠀀𠀁", "龍之介", "諸葛亮"]
-    fast = [shape_text(name, typeface) for name in names]
+@pytest.mark.parametrize("language", [None, "zh-Hans", "zh-Hant", "ja", "ko"])
+def test_the_fast_path_gives_what_harfbuzz_gives(typeface, monkeypatch, language):
+    # Given names of ideographs the chosen face maps (the fast path), with regional forms
+    names = ["王小明", "欧阳娜娜", "司马 懿", "𠀀𠀁", "龍之介", "諸葛亮", "鈴木 直子", "骨 角 今"]
+    fast = [shape_text(name, typeface, language=language) for name in names]
     # When the same names go through itemizing and HarfBuzz
-    monkeypatch.setattr(shaping, "_plain_shape", lambda codes, face: None)
-    shaped = [shape_text(name, typeface) for name in names]
+    monkeypatch.setattr(shaping, "_plain_shape", lambda text, face, language: None)
+    shaped = [shape_text(name, typeface, language=language) for name in names]
     # Then glyphs, positions and runs are the same
     for (glyphs, runs, advance), (expected, expected_runs, expected_advance) in zip(fast, shaped):
         assert [g.gid for g in glyphs] == [g.gid for g in expected]

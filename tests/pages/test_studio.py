@@ -1,12 +1,18 @@
 """The studio page, used as a person would: every file uploaded through the form, progress
 watched live, the poster and its files taken away."""
 
+import io
+import json
 import re
+import sqlite3
 import xml.etree.ElementTree as ElementTree
+from contextlib import closing
 
 import openpyxl
 from PIL import Image, ImageDraw
 from playwright.sync_api import expect
+
+from wordclouds.engine.params import KEYS
 
 # Records every value the percent label shows, in order, from the first moment on.
 RECORD_PERCENTS = """
@@ -165,3 +171,105 @@ def test_retries_and_the_failure_are_shown_and_progress_never_goes_back(page, tm
     shown = page.evaluate("window.percentsShown")
     assert shown == sorted(shown) and shown[-1] < 100
     expect(page.get_by_role("heading", name="Poster", exact=True)).to_be_hidden()
+
+
+def weighted_list(path):
+    """Names in column B, their weights in column C (three names weigh 10, a Japanese and
+    a Chinese name among the rest), an id column A."""
+    book = openpyxl.Workbook()
+    book.active.append(["id", "name", "weight"])
+    names = [f"Person {number}" for number in range(36)] + ["鈴木 直子", "王直"]
+    for number, name in enumerate(names):
+        book.active.append([number + 1, name, 10 if number in (3, 17, 29) else 1])
+    book.save(path)
+    return path
+
+
+def test_weights_locale_and_name_gap_are_set_in_the_studio(page, tmp_path, service):
+    # given a name list with a weight column
+    page.goto("/")
+    page.get_by_label("Name list (.xlsx)").set_input_files(weighted_list(tmp_path / "w.xlsx"))
+    expect(page.locator("#name-preview-table")).to_contain_text("Person 0")
+
+    # the weight column is picked from the preview's columns, and its scaling then opens
+    scaling = page.get_by_label("Size follows weight")
+    expect(scaling).to_be_disabled()
+    page.get_by_label("Weight column").select_option(label="C · weight")
+    expect(page.locator("#name-preview-table td.weight").first).to_have_text("weight")
+    expect(scaling).to_be_enabled()
+    scaling.fill("1")
+    page.get_by_label("Han character forms").select_option(label="Japanese (ja)")
+    gap = page.get_by_label("Gap between names (em)")
+    with_gap = "NAME_GAP" in {key.name for key in KEYS}  # the engine's own table
+    if with_gap:
+        gap.fill("0.5")
+    else:
+        expect(gap).to_have_count(0)
+    page.get_by_label("Width (px)").fill("600")
+    page.get_by_label("Height (px)").fill("400")
+    page.get_by_label("Seed").fill("5")
+
+    # when it is submitted
+    page.get_by_role("button", name="Make the poster").click()
+    expect(page.locator("#job-status")).to_have_text("success", timeout=120_000)
+
+    # then the summary shows every name placed, the weights and the lowest contrast
+    summary = page.locator("#result-summary")
+    expect(summary.locator("[data-key=placed]")).to_have_text("38 of 38")
+    expect(summary.locator("[data-key=weights]")).to_have_text("1–10 (column 2)")
+    job_id = re.search(r"job=([0-9a-f]{32})", page.url).group(1)
+    metrics = page.request.get(f"/api/jobs/{job_id}/files/metrics").json()
+    if "lowest_contrast" in metrics:
+        expect(summary.locator("[data-key=contrast]")).to_have_text(
+            f"{metrics['lowest_contrast']}:1"
+        )
+
+    # and the job ran with what was chosen: the three heavy names are the largest words,
+    # the Han names in the Japanese face
+    matches = page.request.get(f"/api/jobs/{job_id}/locations").json()["matches"]
+    largest = sorted(matches, key=lambda match: -match["font_size"])[:3]
+    assert {match["name"] for match in largest} == {"Person 3", "Person 17", "Person 29"}
+    assert {match["weight"] for match in largest} == {10}
+    assert set(metrics["scripts"]["Han"]["fonts"]) == {"Noto Sans CJK JP"}
+    database = tmp_path / "positions.db"
+    database.write_bytes(page.request.get(f"/api/jobs/{job_id}/files/db").body())
+    with closing(sqlite3.connect(database)) as db:
+        (sent,) = db.execute("SELECT value FROM meta WHERE key = 'params'").fetchone()
+    sent = json.loads(sent)
+    assert (sent["WEIGHT_COL_INDEX"], sent["RELATIVE_SCALING"], sent["LOCALE"]) == (2, 1, "ja")
+    assert sent.get("NAME_GAP") == (0.5 if with_gap else None)
+
+
+def test_on_a_phone_the_studio_is_no_wider_than_the_screen_with_past_jobs(browser, service):
+    # given past jobs (one made here, whatever ran before)
+    context = browser.new_context(base_url=service.url, viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    book = openpyxl.Workbook()
+    book.active.append(["name"])
+    book.active.append(["Anna Karenina-Oblonskaya"])
+    content = io.BytesIO()
+    book.save(content)
+    created = page.request.post(
+        "/api/jobs",
+        multipart={
+            "name_list": {
+                "name": "n.xlsx",
+                "mimeType": "application/octet-stream",
+                "buffer": content.getvalue(),
+            },
+            "params": json.dumps({"WIDTH": 200, "HEIGHT": 100}),
+        },
+    )
+    assert created.status == 201, created.text()
+
+    # when the studio opens on a 390-px screen and lists them
+    page.goto("/")
+    expect(page.locator("#past-jobs tbody tr").first).to_be_visible()
+    expect(page.locator("#past-jobs tbody tr .status").first).not_to_be_empty()
+
+    # then nothing is wider than the screen
+    widths = page.evaluate(
+        "[document.documentElement.scrollWidth, document.body.scrollWidth, window.innerWidth]"
+    )
+    context.close()
+    assert max(widths[:2]) <= widths[2] == 390, widths

@@ -41,9 +41,9 @@ def finished_job_dir(media_root, names_xlsx):
     """A factory: a finished job folder made by the engine, without a database record
     (such a folder is a successful job, docs/architecture.md). Returns the job id."""
 
-    def make(names=None, params=None) -> str:
+    def make(names=None, params=None, path=None) -> str:
         job_id = uuid.uuid4().hex
-        names_path = names_xlsx(names or sample_names(12))
+        names_path = path or names_xlsx(names or sample_names(12))
         engine.generate(
             names_path=names_path, out_dir=jobs_root() / job_id, params=params or SMALL_PARAMS
         )

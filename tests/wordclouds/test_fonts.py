@@ -67,7 +67,15 @@ def test_list_starts_with_the_bundled_cjk_default(api):
         "is_default",
         "created_at",
         "coverage",
+        "faces",
     }
+    assert default["faces"][:5] == [
+        {"index": 0, "family": "Noto Sans CJK JP", "language": "ja"},
+        {"index": 1, "family": "Noto Sans CJK KR", "language": "ko"},
+        {"index": 2, "family": "Noto Sans CJK SC", "language": "zh-Hans"},
+        {"index": 3, "family": "Noto Sans CJK TC", "language": "zh-Hant"},
+        {"index": 4, "family": "Noto Sans CJK HK", "language": None},
+    ]
     for script in ("Latin", "Arabic", "Hebrew", "Thai", "Devanagari", "Hangul", "emoji"):
         assert script in default["coverage"]
 
@@ -87,6 +95,7 @@ def test_upload_stores_the_font_and_lists_it_after_the_default(api, media_root):
         "is_default": False,
         "created_at": record["created_at"],
         "coverage": "",
+        "faces": [],
     }
     assert (media_root / "fonts" / f"{record['id']}.ttf").read_bytes() == content
     listed = api.get("/api/fonts").json()

@@ -6,6 +6,7 @@ import json
 import re
 import shutil
 
+import openpyxl
 import pytest
 from django_q.conf import Conf
 from PIL import Image, ImageDraw
@@ -17,12 +18,12 @@ pytestmark = pytest.mark.django_db
 ISO_UTC = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
 
 
-def png(size=(80, 60), drawable=True, mode="RGB") -> bytes:
+def png(size=(80, 60), drawable=True, mode="RGB", kind="PNG") -> bytes:
     image = Image.new(mode, size, "white")
     if drawable:
         ImageDraw.Draw(image).ellipse((10, 10, size[0] - 10, size[1] - 10), fill="black")
     out = io.BytesIO()
-    image.save(out, format="PNG")
+    image.save(out, format=kind)
     return out.getvalue()
 
 
@@ -143,10 +144,29 @@ def test_a_bad_name_list_is_rejected(post_job, media_root, filename, content, de
     assert_nothing_created(media_root)
 
 
+def test_a_text_cell_in_the_weight_column_is_400_naming_its_row(post_job, media_root, tmp_path):
+    book = openpyxl.Workbook()
+    for row in (["name", "weight"], ["Anna", 3], ["Bruno", "gold"], ["Chloé", 1]):
+        book.active.append(row)
+    book.save(tmp_path / "weighted.xlsx")
+
+    response, _ = post_job(
+        params={"WEIGHT_COL_INDEX": 1},
+        name_list=named("weighted.xlsx", (tmp_path / "weighted.xlsx").read_bytes()),
+    )
+
+    assert response.status_code == 400
+    assert response.json() == {
+        "detail": 'name_list row 3 has a weight that is not a number of at least 0: "gold"'
+    }
+    assert_nothing_created(media_root)
+
+
 @pytest.mark.parametrize(
     "filename, content, detail",
     [
         ("mask.gif", png(), "mask_image must be png/jpg/jpeg"),
+        ("mask.png", png(kind="GIF"), "mask_image must be png/jpg/jpeg"),
         ("mask.png", b"\x89PNG broken", "mask_image is not a readable image"),
         ("mask.jpg", png(drawable=False), "mask_image has no drawable area"),
     ],

@@ -3,11 +3,14 @@ import sqlite3
 import unicodedata
 
 import numpy as np
+import openpyxl
 import pytest
 
 from wordclouds.engine.path_data import path_segments
 from wordclouds.models import Job
 from wordclouds.selectors import jobs_root
+
+from .conftest import SMALL_PARAMS
 
 pytestmark = pytest.mark.django_db
 
@@ -105,7 +108,34 @@ def test_the_result_echoes_the_query_and_gives_the_canvas(api, job_id):
         "box_y",
         "box_width",
         "box_height",
+        "weight",
     ]
+
+
+def test_matches_carry_the_names_weight(api, finished_job_dir, names_xlsx):
+    path = names_xlsx(["Anna", "Bruno"])
+    book = openpyxl.load_workbook(path)
+    for row, weight in ((2, 4), (3, 2.5)):
+        book.active.cell(row=row, column=2, value=weight)
+    book.save(path)
+    job_id = finished_job_dir(names=None, params={**SMALL_PARAMS, "WEIGHT_COL_INDEX": 1}, path=path)
+
+    matches = locations(api, job_id).json()["matches"]
+
+    assert {match["name"]: match["weight"] for match in matches} == {"Anna": 4.0, "Bruno": 2.5}
+
+
+def test_a_positions_db_from_before_weights_answers_weight_1(api, job_id):
+    db = sqlite3.connect(jobs_root() / job_id / "positions.db")
+    db.execute("ALTER TABLE words DROP COLUMN weight")
+    db.commit()
+    db.close()
+
+    exact = locations(api, job_id, name="Anna").json()["matches"]
+    containing = locations(api, job_id, name="ann", mode="contains").json()["matches"]
+
+    assert [match["weight"] for match in exact] == [1.0, 1.0]
+    assert len(containing) == 3 and {match["weight"] for match in containing} == {1.0}
 
 
 def test_exact_ignores_surrounding_space_and_unicode_composition(api, job_id):

@@ -8,7 +8,7 @@ and :func:`placement_outlines` / :func:`path_contours` for redrawing a finished 
 """
 
 from .errors import InputError, LayoutError
-from .fonts import CHAIN_COVERAGE, FontInfo, check_font, default_font_path
+from .fonts import CHAIN_COVERAGE, FontInfo, check_font, default_font_path, font_faces
 from .generate import ARTIFACTS, STAGES, generate
 from .mask import Mask, load_mask
 from .names import Name, first_rows, read_names
@@ -31,6 +31,7 @@ __all__ = [
     "check_font",
     "default_font_path",
     "first_rows",
+    "font_faces",
     "generate",
     "load_mask",
     "parse_params",

@@ -1,5 +1,6 @@
-"""Fonts: validation, the bundled default and fallback chain, choosing a face, and clean glyph
-outlines (overlaps removed) per glyph id."""
+"""Fonts: validation, the bundled default and fallback chain, choosing a face (by coverage and
+by the language a collection's faces declare), and clean glyph outlines (overlaps removed) per
+glyph id."""
 
 import functools
 import importlib.util
@@ -41,6 +42,17 @@ CHAIN_COVERAGE = (
     "Korean Hangul, Arabic, Hebrew, Thai, Devanagari, Tamil, Telugu, Khmer and emoji "
     "(monochrome outlines)"
 )
+
+
+# The languages LOCALE names (BCP 47, as HarfBuzz takes them), and how a face of a collection
+# declares one: its `meta` table's design languages (dlng), else the last word of its family
+# name, as CJK collections name their regional faces (Noto Sans CJK JP, Source Han Sans KR).
+LANGUAGE_TAGS = {
+    "ja": {"ja", "jpan", "jp", "japanese"},
+    "ko": {"ko", "kore", "kr", "korean"},
+    "zh-Hans": {"zh-hans", "hans", "zh-cn", "sc", "gb"},
+    "zh-Hant": {"zh-hant", "hant", "zh-tw", "tc"},
+}
 
 
 def _package_file(package: str, name: str) -> Path:
@@ -166,12 +178,24 @@ class Face:
         self.ascent, self.descent = ascent * self.scale, descent * self.scale
         self._glyphs, self._nominal = {}, {}
 
-    def nominal(self, code: int) -> tuple[int, float]:
-        """The glyph id that ``code`` maps to and its horizontal advance in em, unshaped."""
-        found = self._nominal.get(code)
+    def nominal(self, code: int, language: str | None = None) -> tuple[int, float]:
+        """The glyph id that ``code`` maps to and its horizontal advance in em: the nominal
+        glyph, or with ``language`` the one HarfBuzz gives the character alone in that
+        language (its ``locl`` form, as 直 in Japanese)."""
+        key = (code, language)
+        found = self._nominal.get(key)
         if found is None:
-            gid = self.hb_font.get_nominal_glyph(code)
-            found = self._nominal[code] = (gid, self.hb_font.get_glyph_h_advance(gid) * self.scale)
+            if language is None:
+                gid = self.hb_font.get_nominal_glyph(code)
+                advance = self.hb_font.get_glyph_h_advance(gid)
+            else:
+                buffer = hb.Buffer()
+                buffer.add_codepoints([code])
+                buffer.guess_segment_properties()
+                buffer.script, buffer.language = "Hani", language  # as in a name of ideographs
+                hb.shape(self.hb_font, buffer)
+                gid, advance = buffer.glyph_infos[0].codepoint, buffer.glyph_positions[0].x_advance
+            found = self._nominal[key] = (gid, advance * self.scale)
         return found
 
     def covers(self, text: str) -> bool:
@@ -222,7 +246,7 @@ def merge_overlaps(codes: np.ndarray, points: np.ndarray) -> tuple[np.ndarray, n
     return pen.outline()
 
 
-@functools.lru_cache(maxsize=16)
+@functools.lru_cache(maxsize=32)
 def open_face(path, index: int) -> Face:
     """A loaded face, cached so repeated runs in one process share parsing and glyphs."""
     try:
@@ -262,9 +286,66 @@ def _covered(face: TTFont, chars: np.ndarray) -> int:
     return int(np.count_nonzero(segment_ok & (starts[np.minimum(segment, len(ends) - 1)] <= chars)))
 
 
-def choose_face(path, texts) -> int:
+def _design_languages(face: hb.Face) -> list[str]:
+    """The design languages (``dlng``) of a face's ``meta`` table, lower-cased."""
+    data = face.reference_table("meta").data
+    if len(data) < 16:
+        return []
+    count = int.from_bytes(data[12:16], "big")
+    for k in range(count):
+        record = data[16 + 12 * k : 28 + 12 * k]
+        if record[:4] == b"dlng":
+            offset, length = int.from_bytes(record[4:8], "big"), int.from_bytes(record[8:], "big")
+            text = data[offset : offset + length].decode("ascii", "replace")
+            return [tag.strip().lower() for tag in text.split(",")]
+    return []
+
+
+def _declared_language(face: hb.Face) -> str | None:
+    """The LOCALE language a face declares (see LANGUAGE_TAGS), or None."""
+    family = (
+        face.get_name(hb.OTNameIdPredefined.TYPOGRAPHIC_FAMILY)
+        or face.get_name(hb.OTNameIdPredefined.FONT_FAMILY)
+        or ""
+    ).split()
+    for tag in [*_design_languages(face), family[-1].lower() if family else ""]:
+        for language, names in LANGUAGE_TAGS.items():
+            if tag in names:
+                return language
+    return None
+
+
+@functools.lru_cache(maxsize=32)
+def face_languages(path) -> dict[str, int]:
+    """For a collection, each LOCALE language some face declares and the first such face's
+    index; {} for a single font. Read through HarfBuzz, which maps the file and parses only
+    the name and meta tables: a few milliseconds for the bundled collection."""
+    blob = hb.Blob.from_file_path(str(path))
+    languages = {}
+    count = hb.Face(blob).count
+    for index in range(count if count > 1 else 0):
+        language = _declared_language(hb.Face(blob, index))
+        if language is not None:
+            languages.setdefault(language, index)
+    return languages
+
+
+def font_faces(path) -> list[dict]:
+    """Each face of a font file: ``{"index", "family", "language"}``, the language being the
+    LOCALE one the face declares (see LANGUAGE_TAGS) or None."""
+    blob = hb.Blob.from_file_path(str(path))
+    faces = []
+    for index in range(hb.Face(blob).count or 1):
+        face = hb.Face(blob, index)
+        family = face.get_name(hb.OTNameIdPredefined.FONT_FAMILY) or Path(path).stem
+        faces.append({"index": index, "family": family, "language": _declared_language(face)})
+    return faces
+
+
+def choose_face(path, texts, locale: str = "zh-Hans") -> int:
     """The index of the face of ``path`` that covers most distinct characters of ``texts``
-    (ties: the default font's Simplified Chinese face, else the first face)."""
+    (ties: the face declaring ``locale``, else the default font's Simplified Chinese face,
+    else the first face)."""
     try:
         faces = _faces(path)
         if len(faces) == 1:
@@ -275,7 +356,9 @@ def choose_face(path, texts) -> int:
         coverage = [_covered(face, chars) for face in faces]
     except Exception as error:
         raise InputError(INVALID) from error
-    preferred = DEFAULT_FACE if Path(path) == default_font_path() else 0
+    preferred = face_languages(path).get(
+        locale, DEFAULT_FACE if Path(path) == default_font_path() else 0
+    )
     return min(range(len(faces)), key=lambda i: (-coverage[i], i != preferred, i))
 
 
@@ -286,11 +369,27 @@ class Typeface:
 
     def __init__(self, primary: Face, fallbacks: list[tuple[Path, int]]):
         self.primary = primary
+        self._chain = [(Path(path), index) for path, index in fallbacks]
         self._fallbacks = [
-            (Path(path), index)
-            for path, index in fallbacks
-            if (Path(path), index) != (primary.path, primary.index)
+            (path, index)
+            for path, index in self._chain
+            if (path, index) != (primary.path, primary.index)
         ]
+        self._languages = {}
+
+    def for_language(self, language: str) -> "Typeface":
+        """The same typeface with each collection (the chosen font and the chain's CJK
+        collection) at the face that declares ``language``, where one does: the regional
+        glyph forms come from the face as well as from the shaping language."""
+        found = self._languages.get(language)
+        if found is None:
+            index = face_languages(self.primary.path).get(language, self.primary.index)
+            primary = (
+                self.primary if index == self.primary.index else open_face(self.primary.path, index)
+            )
+            chain = [(path, face_languages(path).get(language, i)) for path, i in self._chain]
+            found = self._languages[language] = Typeface(primary, chain)
+        return found
 
     def faces(self):
         """The faces in the order a run looks for one that covers it, opened as reached."""

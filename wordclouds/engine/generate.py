@@ -112,7 +112,12 @@ def generate(
     report = Progress(progress)
     report.begin("reading_names", "reading names")
     config = parse_params(params)
-    names = read_names(names_path, column=config.data_col_index, skip_rows=config.skip_rows)
+    names = read_names(
+        names_path,
+        column=config.data_col_index,
+        skip_rows=config.skip_rows,
+        weight_column=config.weight_col_index,
+    )
 
     report.begin("preparing_mask", f"read {len(names)} names; preparing the shape")
     if config.mode == "IMAGE" and not mask_path:
@@ -121,12 +126,12 @@ def generate(
 
     report.begin("loading_font", "loading the font")
     font_path = Path(font_path) if font_path else default_font_path()
-    typeface = check_drawable(names, font_path)
+    typeface = check_drawable(names, font_path, config.locale)
     face = typeface.primary
     seed = config.seed if config.seed is not None else random.randrange(2**31)
 
     report.begin("placing_words", f"placing {len(names)} names")
-    shapes = WordShapes(typeface, config.vertical_style)
+    shapes = WordShapes(typeface, config.vertical_style, config.locale)
     placements = place_words(
         names,
         shapes,
@@ -158,6 +163,7 @@ def generate(
         "font_face": face.index,
         "fallback_fonts": [f"{path.name}#{index}" for path, index in fallback_fonts()],
         "vertical_style": config.vertical_style,
+        "locale": config.locale,
         "margin": config.margin,
     }
     partial_db = out_dir / (ARTIFACTS["db"] + ".part")
@@ -166,6 +172,7 @@ def generate(
     os.replace(partial_db, out_dir / ARTIFACTS["db"])
 
     sizes = [p.font_size for p in placements]
+    weights = [name.weight for name in names]
     metrics = {
         "names_read": len(names),
         "names_placed": len({p.name.row for p in placements}),
@@ -174,6 +181,12 @@ def generate(
         "mask_area": mask.area,
         "box_coverage": _coverage((p.box for p in placements), mask.inside),
         "ink_box_coverage": _coverage((p.ink_box for p in placements), mask.inside),
+        "weights": {
+            "column": config.weight_col_index,
+            "relative_scaling": config.relative_scaling,
+            "min": min(weights),
+            "max": max(weights),
+        },
         "seed": seed,
         "canvas": {"width": mask.width, "height": mask.height},
         "font": {"file": font_path.name, "family": face.family, "face": face.index},

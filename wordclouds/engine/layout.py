@@ -1,5 +1,6 @@
-"""Placing every name: font sizes planned from the area left, largest first, each word at the
-first free spot in reading order from a random point of the shape."""
+"""Placing every name: font sizes planned from the area left and the names' weights, heaviest
+(then largest) first, each word at the first free spot in reading order from a random point of
+the shape."""
 
 import math
 from dataclasses import dataclass
@@ -13,6 +14,7 @@ from .occupancy import UNIFORMS_PER_CANDIDATE, best_spot, new_occupancy, stamp
 from .outlines import WordOutline, resolve_style, word_outline
 from .params import Params
 from .raster import coverage
+from .shaping import name_language
 
 # Without MIN_FONT_SIZE, words stay legible at 8 px; only when that cannot hold every name
 # does a last attempt go down to 4 px.
@@ -106,10 +108,12 @@ class Layout:
 
 
 class WordShapes:
-    """Word outlines per (text, vertical), built once per distinct name."""
+    """Word outlines per (text, vertical), built once per distinct name, each in its
+    language (:func:`name_language`: kana Japanese, Hangul Korean, else ``locale``) with the
+    faces that declare it."""
 
-    def __init__(self, typeface, vertical_style):
-        self.typeface, self.vertical_style = typeface, vertical_style
+    def __init__(self, typeface, vertical_style, locale="zh-Hans"):
+        self.typeface, self.vertical_style, self.locale = typeface, vertical_style, locale
         self._outlines = {}
 
     def get(self, text: str, vertical: bool) -> tuple[WordOutline, str]:
@@ -117,7 +121,14 @@ class WordShapes:
         key = (text, vertical)
         if key not in self._outlines:
             style = resolve_style(text, self.vertical_style) if vertical else ""
-            outline = word_outline(text, self.typeface, vertical=vertical, style=style)
+            language = name_language(text, self.locale)
+            outline = word_outline(
+                text,
+                self.typeface.for_language(language),
+                vertical=vertical,
+                style=style,
+                language=language,
+            )
             self._outlines[key] = (outline, style)
         return self._outlines[key]
 
@@ -164,9 +175,13 @@ def place_words(
     if params.min_font_size is None:
         attempts.append((attempts[-1][0], FLOOR_FONT_SIZE))
     unplaced = []
+    weights = np.array([name.weight for name in names])
     for attempt, (fill, min_size) in enumerate(attempts):
         rng = np.random.default_rng([seed, attempt])
-        order = rng.permutation(len(names))
+        # Heavier names first; equal weights (all of them without a weight column) in a
+        # seeded random order.
+        shuffled = rng.permutation(len(names))
+        order = shuffled[np.argsort(-weights[shuffled], kind="stable")]
         layout = Layout(mask, params.margin, rng)
         prefix = f"attempt {attempt + 1} of {len(attempts)}: " if attempt else ""
         if attempt:
@@ -193,11 +208,50 @@ def place_words(
     )
 
 
+def size_profile(weights: np.ndarray, relative_scaling: float) -> np.ndarray:
+    """The planned relative size of each name, for names in placing order (heaviest first):
+    the rank profile ``(1 + k / (N/100))^-0.6`` to the power ``1 - relative_scaling`` times
+    ``(weight / largest weight)^relative_scaling``. Both factors never grow along the order,
+    so a heavier name is never planned smaller; with equal weights (no weight column) it is
+    the rank profile alone, whatever RELATIVE_SCALING."""
+    count = len(weights)
+    profile = (1.0 + np.arange(count) / max(1.0, count / 100)) ** -SIZE_SPREAD
+    heaviest = float(weights.max()) if count else 0.0
+    if heaviest <= 0 or float(weights.min()) == heaviest:
+        return profile
+    return profile ** (1 - relative_scaling) * (weights / heaviest) ** relative_scaling
+
+
+def _weighted_sizes(units, profile, unit_boxes, margin, free, fill, size_range):
+    """Font sizes for weighted names: one scale for all, ``clip(scale × profile)``, so sizes
+    follow the weights exactly (never a lighter name larger), chosen so the words take the
+    area the unweighted planner would give them. That planner solves the scale again
+    before each word against the area left, and the scale grows as it goes: used as is,
+    a later, lighter name could come out larger than a heavier one."""
+    min_size, max_size = size_range
+    unit_w, unit_h = unit_boxes
+    left = free
+    for k in range(len(profile)):  # the unweighted planner's course, without placing
+        size = min(max_size, max(min_size, _planned_sizes(units, fill * left, k) * profile[k]))
+        left -= (unit_w[k] * size + margin) * (unit_h[k] * size + margin)
+    total = free - left
+
+    def area(scale):
+        sizes = np.clip(scale * profile, min_size, max_size)
+        return float(np.sum((unit_w * sizes + margin) * (unit_h * sizes + margin)))
+
+    low, high = 0.0, max_size / max(float(profile[profile > 0].min(initial=1.0)), 1e-9)
+    for _ in range(60):  # bisection: area() never decreases with the scale
+        middle = (low + high) / 2
+        low, high = (middle, high) if area(middle) < total else (low, middle)
+    return np.clip(low * profile, min_size, max_size)
+
+
 def _place_primaries(names, shapes, layout, params, size_range, fill, report):
     min_size, max_size = size_range
     count = len(names)
     margin = layout.margin
-    profile = (1.0 + np.arange(count) / max(1.0, count / 100)) ** -SIZE_SPREAD
+    profile = size_profile(np.array([name.weight for name in names]), params.relative_scaling)
     unit_w, unit_h = _unit_boxes(names, shapes)
     suffix = lambda v: np.cumsum(v[::-1])[::-1]  # noqa: E731 - sums over the words left
     units = (
@@ -207,11 +261,19 @@ def _place_primaries(names, shapes, layout, params, size_range, fill, report):
     )
     placements, unplaced = [], []
     step = max(1, count // 200)
+    weighted = params.weight_col_index is not None
+    if weighted:
+        planned = _weighted_sizes(
+            units, profile, (unit_w, unit_h), margin, layout.free, fill, size_range
+        )
     for k, name in enumerate(names):
         if k % step == 0:
             report(k, count, f"placed {k} of {count} names")
-        scale = _planned_sizes(units, fill * layout.free, k)
-        size = min(max_size, max(min_size, float(scale * profile[k])))
+        if weighted:
+            size = float(planned[k])
+        else:
+            scale = _planned_sizes(units, fill * layout.free, k)
+            size = min(max_size, max(min_size, float(scale * profile[k])))
         vertical = bool(layout.rng.random() >= params.prefer_horizontal)
         placement = _place_one(name, 1, vertical, size, min_size, shapes, layout, params)
         if placement is None:

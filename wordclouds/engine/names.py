@@ -1,5 +1,7 @@
-"""Reading the list of names from the first worksheet of an .xlsx file."""
+"""Reading the list of names (and their weights) from the first worksheet of an .xlsx
+file."""
 
+import math
 import unicodedata
 import zipfile
 from dataclasses import dataclass
@@ -19,10 +21,12 @@ UNREADABLE = "name_list is not a readable xlsx file"
 
 @dataclass(frozen=True)
 class Name:
-    """One cleaned name and the 1-based spreadsheet row it came from."""
+    """One cleaned name, the 1-based spreadsheet row it came from and its weight (1 unless
+    a weight column gives another)."""
 
     text: str
     row: int
+    weight: float = 1.0
 
 
 def clean_cell(value) -> str:
@@ -56,26 +60,36 @@ def _open_workbook(path):
         raise InputError(UNREADABLE) from error
 
 
-def read_names(path, *, column: int, skip_rows: int) -> list[Name]:
+def read_names(
+    path, *, column: int, skip_rows: int, weight_column: int | None = None
+) -> list[Name]:
     """Read the names in 0-based ``column`` of the first worksheet after ``skip_rows`` header
-    rows; empty cells are skipped and duplicates kept.
+    rows; empty cells are skipped.
+
+    Without ``weight_column`` duplicates are kept (each is placed: a repetition). With it,
+    each name's weight is that column's number (an empty cell is 1), and equal names are one
+    name whose weight is the sum of theirs, at the row of the first.
 
     Raises :class:`InputError` when the file is not a readable xlsx (corrupt, another format
-    renamed, zip bomb), when the column holds no names, or when the limits (100,000 names of
-    at most 100 characters) are exceeded.
+    renamed, zip bomb), when the column holds no names, when a weight is not a number of at
+    least 0 (naming its row), or when the limits (100,000 names of at most 100 characters)
+    are exceeded.
     """
     names = []
+    columns = (column,) if weight_column is None else (column, weight_column)
+    first, last = min(columns), max(columns)
     workbook = _open_workbook(path)
     try:
         sheet = workbook.worksheets[0]
         sheet.reset_dimensions()  # some writers record wrong dimensions; read every row
         rows = sheet.iter_rows(
-            min_row=skip_rows + 1, min_col=column + 1, max_col=column + 1, values_only=True
+            min_row=skip_rows + 1, min_col=first + 1, max_col=last + 1, values_only=True
         )
-        for number, (value,) in enumerate(rows, start=skip_rows + 1):
+        for number, cells in enumerate(rows, start=skip_rows + 1):
             if number > skip_rows + MAX_ROWS:
                 raise InputError(f"name_list has more than {MAX_ROWS:,} rows")
-            text = clean_cell(value)
+            cells = (*cells, *(None,) * (last + 1 - first - len(cells)))
+            text = clean_cell(cells[column - first])
             if not text:
                 continue
             if len(text) > MAX_NAME_LENGTH:
@@ -84,7 +98,8 @@ def read_names(path, *, column: int, skip_rows: int) -> list[Name]:
                 )
             if len(names) == MAX_NAMES:
                 raise InputError(f"name_list has more than {MAX_NAMES:,} names")
-            names.append(Name(text, number))
+            weight = 1.0 if weight_column is None else _weight(cells[weight_column - first], number)
+            names.append(Name(text, number, weight))
     except InputError:
         raise
     except Exception as error:
@@ -93,7 +108,35 @@ def read_names(path, *, column: int, skip_rows: int) -> list[Name]:
         workbook.close()
     if not names:
         raise InputError(f"name_list has no names in column {column}")
-    return names
+    return names if weight_column is None else _merged(names)
+
+
+def _weight(value, row: int) -> float:
+    """A weight cell as a number: empty is 1; a number (or text that reads as one) of at
+    least 0; anything else an :class:`InputError` naming the row."""
+    if value is None or isinstance(value, str) and not value.strip():
+        return 1.0
+    try:
+        weight = None if isinstance(value, bool) else float(value)
+    except (TypeError, ValueError):
+        weight = None
+    if weight is None or not math.isfinite(weight) or weight < 0:
+        shown = clean_cell(value)[:20]
+        raise InputError(
+            f'name_list row {row} has a weight that is not a number of at least 0: "{shown}"'
+        )
+    return weight
+
+
+def _merged(names: list[Name]) -> list[Name]:
+    """Equal names as one, weights added, at the first one's row (in first-row order)."""
+    totals = {}
+    for name in names:
+        found = totals.get(name.text)
+        totals[name.text] = (
+            name if found is None else Name(found.text, found.row, found.weight + name.weight)
+        )
+    return list(totals.values())
 
 
 def first_rows(path, *, rows: int, columns: int) -> list[list[str]]:

@@ -47,6 +47,7 @@ class WordOutline:
     bounds: tuple[float, float, float, float]
     frame: tuple[float, float, float, float]
     runs: tuple[tuple[str, str], ...] = ()
+    glyphs: tuple[tuple[int, int], ...] = ()  # (face index, glyph id) of each shaped glyph
 
     def box(self, size: float) -> tuple[int, int, int, int]:
         """The integer pixel box (left, top, width, height) holding the ink at ``size`` px,
@@ -61,12 +62,15 @@ class WordOutline:
         return x - left + frame_left, y - top + frame_top, width, height
 
 
-def word_outline(text: str, typeface: Typeface, *, vertical: bool, style: str) -> WordOutline:
+def word_outline(
+    text: str, typeface: Typeface, *, vertical: bool, style: str, language: str | None = None
+) -> WordOutline:
     """Lay out ``text`` from its shaped glyphs: horizontal on a baseline, or vertical as
     ``rotate`` (turned 90° counter-clockwise, read bottom to top) or ``stack`` (top to
-    bottom, CJK upright in its vertical forms, other runs turned sideways)."""
+    bottom, CJK upright in its vertical forms, other runs turned sideways); CJK runs in
+    ``language`` (see :func:`shape_text`)."""
     stacked = vertical and style == "stack"
-    glyphs, runs, advance = shape_text(text, typeface, stacked=stacked)
+    glyphs, runs, advance = shape_text(text, typeface, stacked=stacked, language=language)
     codes, points, boxes = [], [], []
     for shaped in glyphs:
         glyph = shaped.face.glyph(shaped.gid)
@@ -88,6 +92,7 @@ def word_outline(text: str, typeface: Typeface, *, vertical: bool, style: str) -
     else:
         frame = (0.0, -ascent, advance, descent)
     labels = tuple((run.script, run.face.family) for run in runs)
+    ids = tuple((shaped.face.index, shaped.gid) for shaped in glyphs)
     if not codes:
         # Nothing to ink (a name of spaces): the typographic box alone keeps it placeable.
         return WordOutline(
@@ -98,6 +103,7 @@ def word_outline(text: str, typeface: Typeface, *, vertical: bool, style: str) -
             frame,
             frame,
             labels,
+            ids,
         )
     codes, points = np.concatenate(codes), np.concatenate(points)
     if _any_overlap(boxes):
@@ -113,7 +119,7 @@ def word_outline(text: str, typeface: Typeface, *, vertical: bool, style: str) -
         max(frame[2], bounds[2]),
         max(frame[3], bounds[3]),
     )
-    return WordOutline(codes, points, polygon, ends, bounds, frame, labels)
+    return WordOutline(codes, points, polygon, ends, bounds, frame, labels, ids)
 
 
 def _any_overlap(boxes) -> bool:

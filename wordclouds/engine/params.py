@@ -28,6 +28,7 @@ DEFAULT_PALETTE = (
 )
 MAX_PALETTE = 256
 COLOR_PATTERN = re.compile(r"#[0-9A-Fa-f]{6}")
+LOCALES = ("zh-Hans", "zh-Hant", "ja", "ko")
 SHOWN_KEY_CHARS = 40  # a detail text never echoes more of an unknown key than this
 
 
@@ -172,6 +173,36 @@ KEYS = (
     ),
     Key("SKIP_ROWS", "skip_rows", "integer", 1, "Header rows to skip.", 0, 1_048_576),
     Key(
+        "WEIGHT_COL_INDEX",
+        "weight_col_index",
+        "integer",
+        None,
+        "0-based column of each name's weight, a number of at least 0 (an empty cell is 1); "
+        "heavier names are placed first and drawn larger, and equal names are one name with "
+        "their weights added. Default: none (every name weight 1, duplicates repeated).",
+        0,
+        16_383,
+    ),
+    Key(
+        "RELATIVE_SCALING",
+        "relative_scaling",
+        "number",
+        0.5,
+        "How much font size follows weight: 0 by rank only, 1 in proportion to the weight.",
+        0,
+        1,
+    ),
+    Key(
+        "LOCALE",
+        "locale",
+        "choice",
+        "zh-Hans",
+        "The glyph forms of Han characters (the face of a CJK collection and the OpenType "
+        "language): Simplified or Traditional Chinese, Japanese or Korean. A name with kana is "
+        "drawn Japanese and one with Hangul Korean, whatever the locale.",
+        choices=LOCALES,
+    ),
+    Key(
         "SEED",
         "seed",
         "integer",
@@ -285,6 +316,9 @@ class Params:
     height: int | None = None
     data_col_index: int = 0
     skip_rows: int = 1
+    weight_col_index: int | None = None
+    relative_scaling: float = 0.5
+    locale: str = "zh-Hans"
     seed: int | None = None
     n_repetitions: int = 1
     font_color: str | None = None
@@ -329,6 +363,8 @@ def parse_params(raw: dict) -> Params:
             f"params.HEIGHT must be such that WIDTH×HEIGHT is at most {MAX_CANVAS_PIXELS:,}"
         )
     params = Params(**values, raw=dict(raw))
+    if params.weight_col_index is not None and params.weight_col_index == params.data_col_index:
+        raise InputError("params.WEIGHT_COL_INDEX must differ from DATA_COL_INDEX")
     low, high = params.min_font_size, params.max_font_size
     if low is not None and high is not None and high < low:
         raise InputError("params.MAX_FONT_SIZE must be at least MIN_FONT_SIZE")

@@ -27,7 +27,8 @@ CREATE TABLE words (
     ink_x INTEGER NOT NULL,
     ink_y INTEGER NOT NULL,
     ink_width INTEGER NOT NULL,
-    ink_height INTEGER NOT NULL
+    ink_height INTEGER NOT NULL,
+    weight REAL NOT NULL
 );
 CREATE INDEX words_name ON words (name);
 CREATE INDEX words_name_lower ON words (lower(name));
@@ -42,7 +43,7 @@ def write_positions(path: Path, placements: list[Placement], colors: list[str], 
     try:
         connection.executescript(SCHEMA)
         connection.executemany(
-            "INSERT INTO words VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO words VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 (
                     number,
@@ -56,6 +57,7 @@ def write_positions(path: Path, placements: list[Placement], colors: list[str], 
                     p.repetition,
                     p.name.row,
                     *p.ink_box,
+                    p.name.weight,
                 )
                 for number, (p, color) in enumerate(zip(placements, colors), start=1)
             ),
@@ -90,7 +92,8 @@ def placement_outlines(db_path, font_path=None):
     """
     meta = read_meta(db_path)
     typeface = load_typeface(font_path, int(meta["font_face"]))
-    shapes = WordShapes(typeface, meta["vertical_style"])
+    # A database written before LOCALE existed was drawn in Simplified Chinese forms.
+    shapes = WordShapes(typeface, meta["vertical_style"], meta.get("locale", "zh-Hans"))
     connection = sqlite3.connect(f"file:{Path(db_path)}?mode=ro", uri=True)
     connection.row_factory = sqlite3.Row
     try:

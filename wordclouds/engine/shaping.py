@@ -31,8 +31,22 @@ REGIONAL_INDICATORS = (0x1F1E6, 0x1F1FF)
 ZWJ = "\u200d"
 # unicodedata names whose first word is not the script's name.
 SCRIPT_WORDS = {"CJK": "Han", "FULLWIDTH": "Latin", "HALFWIDTH": "Katakana"}
-# Scripts set upright in a stacked vertical name; the others turn sideways as a unit.
+# Scripts set upright in a stacked vertical name; the others turn sideways as a unit. They
+# are also the runs shaped in the name's language (LOCALE, kana, Hangul: name_language), so
+# `locl` gives their regional forms; other scripts keep HarfBuzz's default language.
 UPRIGHT = {"Han", "Hiragana", "Katakana", "Hangul", "Bopomofo"}
+KANA = re.compile("[\u3040-\u309f\u30a0-\u30ff\u31f0-\u31ff\uff66-\uff9f]")
+HANGUL = re.compile("[\u1100-\u11ff\u3130-\u318f\ua960-\ua97f\uac00-\ud7af\ud7b0-\ud7ff]")
+
+
+def name_language(text: str, locale: str) -> str:
+    """The language a name is drawn in: Japanese when it has kana, Korean when it has
+    Hangul, else ``locale`` (which decides the forms of Han characters)."""
+    if KANA.search(text):
+        return "ja"
+    if HANGUL.search(text):
+        return "ko"
+    return locale
 
 
 IGNORABLE_CODES = frozenset(code for low, high in IGNORABLE for code in range(low, high + 1))
@@ -222,23 +236,29 @@ class ShapedGlyph:
     sideways: bool = False
 
 
-def _shape(codes: list[int], run: Run, direction: str):
+def _shape(codes: list[int], run: Run, direction: str, language: str | None):
     buffer = hb.Buffer()
     buffer.add_codepoints(codes, run.start, run.end - run.start)
     buffer.guess_segment_properties()
     buffer.direction = direction
+    if language and run.script in UPRIGHT:
+        buffer.language = language
     buffer.flags = hb.BufferFlags.REMOVE_DEFAULT_IGNORABLES
     hb.shape(run.face.hb_font, buffer)
     return zip(buffer.glyph_infos, buffer.glyph_positions)
 
 
-def shape_text(text: str, typeface: Typeface, *, stacked: bool = False):
+def shape_text(
+    text: str, typeface: Typeface, *, stacked: bool = False, language: str | None = None
+):
     """Shape ``text``: returns ``(glyphs, runs, advance)`` with the glyphs in display order,
     the runs in logical order and the total advance in em. Horizontal from the origin along
     the baseline; ``stacked`` top to bottom from y = 0 along x = 0, upright scripts with
-    their vertical forms and metrics, other runs turned sideways as a unit."""
+    their vertical forms and metrics, other runs turned sideways as a unit. CJK runs are
+    shaped in ``language`` (BCP 47: ``ja``, ``ko``, ``zh-Hans``, ``zh-Hant``), which picks
+    their ``locl`` forms."""
     if not stacked:
-        plain = _plain_shape(text, typeface.primary)
+        plain = _plain_shape(text, typeface.primary, language)
         if plain is not None:
             return plain
     codes = [ord(char) for char in text]
@@ -249,7 +269,7 @@ def shape_text(text: str, typeface: Typeface, *, stacked: bool = False):
         upright = stacked and run.script in UPRIGHT
         direction = "ttb" if upright else ("rtl" if run.level % 2 else "ltr")
         centre = (run.face.ascent - run.face.descent) / 2
-        for info, position in _shape(codes, run, direction):
+        for info, position in _shape(codes, run, direction, language):
             x, y = position.x_offset * scale, -position.y_offset * scale
             if upright:
                 advance = -position.y_advance * scale
@@ -273,27 +293,29 @@ def shape_text(text: str, typeface: Typeface, *, stacked: bool = False):
     return glyphs, runs, pen
 
 
-def _plain_shape(text: str, face: Face):
+def _plain_shape(text: str, face: Face, language: str | None):
     """The fast path's ``shape_text`` result, or None when the name needs real shaping."""
     if not PLAIN_NAME.fullmatch(text) or not face.covers(text):
         return None
     glyphs, pen = [], 0.0
     for index, char in enumerate(text):
-        gid, advance = face.nominal(ord(char))
+        gid, advance = face.nominal(ord(char), language)
         glyphs.append(ShapedGlyph(face, gid, pen, 0.0, advance, index))
         pen += advance
     return glyphs, [Run(0, len(text), "Han", 0, face)], pen
 
 
-def check_drawable(names, font_path) -> Typeface:
+def check_drawable(names, font_path, locale: str = "zh-Hans") -> Typeface:
     """The typeface for ``names`` (a list of :class:`Name`): the face of ``font_path``
-    (default: the bundled font) covering most of them, then the fallback chain.
+    (default: the bundled font) covering most of them (ties: the face declaring ``locale``),
+    then the fallback chain.
 
     Raises :class:`InputError` naming the first name with a character no face can draw, its
     row and the code points, since a name drawn with a gap is worse than a name refused.
     """
     font_path = Path(font_path) if font_path else default_font_path()
-    typeface = load_typeface(font_path, choose_face(font_path, [name.text for name in names]))
+    texts = [name.text for name in names]
+    typeface = load_typeface(font_path, choose_face(font_path, texts, locale))
     if not undrawable("".join({char for name in names for char in name.text}), typeface):
         return typeface  # every character drawable: no need to find the first bad name
     for name in names:

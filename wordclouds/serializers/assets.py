@@ -7,6 +7,14 @@ from core.serializers import UtcDateTimeField
 from wordclouds.models import Asset, Project, Template
 
 
+class FontFaceSerializer(serializers.Serializer):
+    index = serializers.IntegerField()
+    family = serializers.CharField()
+    language = serializers.CharField(
+        allow_null=True, help_text="zh-Hans, zh-Hant, ja or ko, as LOCALE names it; or null"
+    )
+
+
 class FontSerializer(serializers.Serializer):
     id = serializers.CharField()
     name = serializers.CharField()
@@ -17,6 +25,11 @@ class FontSerializer(serializers.Serializer):
     coverage = serializers.CharField(
         help_text="the scripts the bundled default draws with its fallback fonts; empty for "
         "uploaded fonts, whose missing characters fall back to the same fonts"
+    )
+    faces = FontFaceSerializer(
+        many=True,
+        help_text="the bundled collection's faces and the LOCALE each declares; empty for "
+        "uploaded fonts",
     )
 
 

@@ -22,6 +22,7 @@ class LocationMatchSerializer(serializers.Serializer):
     box_y = serializers.FloatField()
     box_width = serializers.FloatField()
     box_height = serializers.FloatField()
+    weight = serializers.FloatField(help_text="the name's weight (1 without a weight column)")
 
 
 class LocationResultSerializer(serializers.Serializer):

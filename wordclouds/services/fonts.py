@@ -12,7 +12,13 @@ from fontTools.pens.boundsPen import BoundsPen
 from fontTools.ttLib import TTCollection, TTFont
 
 from core.errors import InvalidInput, NotFound
-from wordclouds.engine import CHAIN_COVERAGE, InputError, check_font, default_font_path
+from wordclouds.engine import (
+    CHAIN_COVERAGE,
+    InputError,
+    check_font,
+    default_font_path,
+    font_faces,
+)
 from wordclouds.models import Font, new_id
 from wordclouds.services.form_text import form_text
 from wordclouds.services.stored_files import (
@@ -41,6 +47,7 @@ class FontEntry:
     is_default: bool
     created_at: datetime | None
     coverage: str = ""  # what the bundled font with its fallback chain draws
+    faces: tuple = ()  # the bundled collection's faces and the languages they declare
 
 
 def default_font_file() -> Path:
@@ -64,6 +71,7 @@ def _default_entry(path: Path) -> FontEntry:
         is_default=True,
         created_at=None,
         coverage=f"with its fallback fonts: {CHAIN_COVERAGE}",
+        faces=tuple(font_faces(path)),
     )
 
 

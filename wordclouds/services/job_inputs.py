@@ -22,6 +22,8 @@ PREVIEW_ROWS = 10
 PREVIEW_COLUMNS = 20
 MASK_EXTENSIONS = (".png", ".jpg", ".jpeg")
 MASK_FORMATS = ("PNG", "JPEG")  # Pillow's names of what the bytes are
+# The contract's one sentence for a mask that is not PNG or JPEG, by its name or its bytes.
+MASK_WORDING = "mask_image must be png/jpg/jpeg"
 
 
 @dataclass(frozen=True)
@@ -56,7 +58,7 @@ def job_inputs_check(
         mask_image,
         field="mask_image",
         extensions=MASK_EXTENSIONS,
-        wording="mask_image must be png/jpg/jpeg",
+        wording=MASK_WORDING,
         limit=settings.MASK_IMAGE_MAX_BYTES,
     )
     _check_upload(
@@ -107,7 +109,11 @@ def _contents_check(
 ) -> None:
     """The engine's checks of the files' contents (runs in the forked child)."""
     names = _engine_call(
-        engine.read_names, names_path, column=parsed.data_col_index, skip_rows=parsed.skip_rows
+        engine.read_names,
+        names_path,
+        column=parsed.data_col_index,
+        skip_rows=parsed.skip_rows,
+        weight_column=parsed.weight_col_index,
     )
     if mask_path is not None:
         _engine_call(engine.load_mask, mask_path, params=parsed)
@@ -200,7 +206,7 @@ def _mask_header_check(path: Path) -> None:
     except Exception:  # Pillow raises many kinds on foreign data
         raise InvalidInput("mask_image is not a readable image") from None
     if kind not in MASK_FORMATS:
-        raise InvalidInput("mask_image must be a PNG or JPEG image")
+        raise InvalidInput(MASK_WORDING)
     if width * height > settings.MASK_IMAGE_MAX_PIXELS:
         raise too_large
     side = settings.MASK_MIN_SIDE

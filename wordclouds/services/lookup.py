@@ -29,6 +29,7 @@ MATCH_COLUMNS = (
     "box_y",
     "box_width",
     "box_height",
+    "weight",
 )
 MODES = ("exact", "contains")
 ID_CHUNK = 900  # ids per `IN (...)`, under SQLite's limit of bound parameters
@@ -47,13 +48,13 @@ def locations_find(*, job_id: str, name: str = "", mode: str = "exact") -> dict:
     if mode not in MODES:
         raise InvalidInput("mode must be exact or contains")
     query = _normalized(name)
-    columns = ", ".join(MATCH_COLUMNS)
-    if not query:
-        sql, args = f"SELECT {columns} FROM words ORDER BY id", ()
-    else:
-        sql, args = f"SELECT {columns} FROM words WHERE name = ? ORDER BY id", (query,)
     db_path = positions_db_path(job_id)
     with positions_db(db_path) as connection:
+        columns = _match_columns(connection)
+        if not query:
+            sql, args = f"SELECT {columns} FROM words ORDER BY id", ()
+        else:
+            sql, args = f"SELECT {columns} FROM words WHERE name = ? ORDER BY id", (query,)
         width, height = canvas_size(connection)
         if query and mode == "contains":
             matches = _containing(connection, db_path, query.lower())
@@ -70,6 +71,15 @@ def locations_find(*, job_id: str, name: str = "", mode: str = "exact") -> dict:
     }
 
 
+def _match_columns(connection: sqlite3.Connection) -> str:
+    """The select list of a match record. A positions.db written before names had weights
+    has no `weight` column: every name there weighs 1."""
+    present = {row[1] for row in connection.execute("PRAGMA table_info(words)")}
+    return ", ".join(
+        column if column in present else f"1.0 AS {column}" for column in MATCH_COLUMNS
+    )
+
+
 def _containing(connection: sqlite3.Connection, path: Path, lowered: str) -> list[dict]:
     """Rows whose lower-cased name holds `lowered`, by id. The search runs over the job's
     names lower-cased once and kept (a finished positions.db never changes): a substring
@@ -82,7 +92,7 @@ def _containing(connection: sqlite3.Connection, path: Path, lowered: str) -> lis
     )
     hits = np.unique(np.searchsorted(starts, found, side="right") - 1)
     wanted = ids[hits].tolist()
-    columns = ", ".join(MATCH_COLUMNS)
+    columns = _match_columns(connection)
     rows = []
     for first in range(0, len(wanted), ID_CHUNK):
         chunk = wanted[first : first + ID_CHUNK]

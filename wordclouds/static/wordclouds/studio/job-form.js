@@ -25,6 +25,7 @@ export class JobForm {
     this.mask = new MaskPreview($("mask-canvas"));
     $("name-list").addEventListener("change", () => this.previewNames());
     $("data-col").addEventListener("change", () => this.markColumn());
+    $("weight-col").addEventListener("change", () => this.markColumn());
     $("skip-rows").addEventListener("input", () => this.markColumn());
     $("mask-image").addEventListener("change", () => this.previewMask());
     $("mask-threshold").addEventListener("input", () => this.drawMask());
@@ -101,9 +102,11 @@ export class JobForm {
     });
     table.replaceChildren(head, ...body);
     const header = rows[0] ?? [];
-    $("data-col").replaceChildren(...Array.from({ length: width }, (_, column) => new Option(
-      header[column] ? `${columnName(column)} · ${header[column]}` : columnName(column), column)));
+    const columnOptions = () => Array.from({ length: width }, (_, column) => new Option(
+      header[column] ? `${columnName(column)} · ${header[column]}` : columnName(column), column));
+    $("data-col").replaceChildren(...columnOptions());
     $("data-col").value = this.likelyNamesColumn(rows, width);
+    $("weight-col").replaceChildren(new Option("none", ""), ...columnOptions());
     $("name-preview").hidden = false;
     this.markColumn();
   }
@@ -125,15 +128,19 @@ export class JobForm {
     return best;
   }
 
-  // The chosen column, below the header rows, is what the engine will read.
+  // The chosen column, below the header rows, is what the engine will read; the weight
+  // column beside it is marked too, and its scaling only matters when there is one.
   markColumn() {
     const column = $("data-col").value;
+    const weights = $("weight-col").value;
     const skip = Number($("skip-rows").value) || 0;
     for (const cell of $("name-preview-table").querySelectorAll("[data-column]")) {
       const row = cell.parentElement.rowIndex;
       cell.classList.toggle("chosen", cell.dataset.column === column);
       cell.classList.toggle("read", cell.dataset.column === column && row > skip);
+      cell.classList.toggle("weight", cell.dataset.column === weights);
     }
+    $("relative-scaling").disabled = weights === "";
   }
 
   async previewMask() {
@@ -188,12 +195,18 @@ export class JobForm {
       MARGIN: numberOf("margin"),
       PREFER_HORIZONTAL: numberOf("prefer-horizontal"),
       VERTICAL_STYLE: $("vertical-style").value,
+      LOCALE: $("locale").value,
       BACKGROUND_COLOR: $("transparent").checked ? "transparent" : $("background").value,
     };
     if (hasMask) {
       params.MASK_THRESHOLD = Number($("mask-threshold").value);
       params.COLOR_FROM_MASK = $("color-from-mask").checked;
     }
+    if ($("weight-col").value !== "") {
+      params.WEIGHT_COL_INDEX = Number($("weight-col").value);
+      params.RELATIVE_SCALING = numberOf("relative-scaling");
+    }
+    if ($("name-gap")) params.NAME_GAP = numberOf("name-gap");
     if ($("one-color").checked) params.FONT_COLOR = $("font-color").value;
     else params.PALETTE = this.paletteColors();
     return Object.fromEntries(Object.entries(params).filter(([, value]) => value !== undefined));

@@ -1,6 +1,6 @@
-// A finished job: the poster (zoomable), its downloads, custom.svg fills, the .ai export and
-// the line-spacing check at print size.
-import { api, clearErrors, postJson, saveBlob, showError } from "./api.js";
+// A finished job: the poster (zoomable), a summary of its metrics, its downloads, custom.svg
+// fills, the .ai export and the line-spacing check at print size.
+import { api, apiJson, clearErrors, postJson, saveBlob, showError } from "./api.js";
 
 const $ = (id) => document.getElementById(id);
 const ZOOM_STEP = 1.5;
@@ -17,6 +17,16 @@ const FILL_FIELDS = {
   line: ["line_spacing", "line_width", "line_angle"],
   ring: ["ring_radius", "ring_width", "ring_spacing"],
 };
+// What the summary shows of metrics.json, each only when the metrics have it.
+const SUMMARY = [
+  ["placed", "names placed", (m) => `${m.names_placed} of ${m.names_read}`],
+  ["sizes", "font sizes", (m) => `${m.font_size.min}–${m.font_size.max} px`],
+  ["coverage", "box coverage", (m) => m.box_coverage],
+  ["weights", "weights", (m) => m.weights && m.weights.column !== null
+    ? `${m.weights.min}–${m.weights.max} (column ${m.weights.column})` : undefined],
+  ["contrast", "lowest contrast", (m) => m.lowest_contrast === undefined
+    ? undefined : `${m.lowest_contrast}:1`],
+];
 const SPACING_RESULT = [
   ["spacingMm", "spacing at the percentile", "mm"],
   ["minSpacingMm", "closest approach", "mm"],
@@ -86,10 +96,36 @@ export class JobResult {
       }
       return item;
     }));
+    this.showSummary(job.artifacts.metrics);
     $("custom-preview").hidden = true;
     $("custom-download").hidden = true;
     $("spacing-result").hidden = true;
     $("ai-status").textContent = "";
+  }
+
+  async showSummary(path) {
+    $("result-summary").replaceChildren();
+    $("contrast-warning").hidden = true;
+    let metrics;
+    try {
+      metrics = await apiJson(path);
+    } catch {
+      return; // the downloads still offer the file
+    }
+    for (const [key, label, value] of SUMMARY) {
+      const shown = value(metrics);
+      if (shown === undefined) continue;
+      const term = document.createElement("dt");
+      const detail = document.createElement("dd");
+      term.textContent = label;
+      detail.textContent = shown;
+      detail.dataset.key = key;
+      $("result-summary").append(term, detail);
+    }
+    if (metrics.contrast_warning) {
+      $("contrast-warning").textContent = metrics.contrast_warning;
+      $("contrast-warning").hidden = false;
+    }
   }
 
   hide() {
