@@ -10,14 +10,16 @@ from pathlib import Path
 
 import numpy as np
 
+from .colors import LEAST_CONTRAST, contrast, to_rgb
 from .errors import InputError
 from .fonts import default_font_path, fallback_fonts
 from .layout import WordShapes, place_words
 from .mask import load_mask
 from .names import read_names
+from .neighbours import reading_neighbours
 from .params import parse_params
 from .positions import write_positions
-from .render import render_png, svg_documents, word_colors
+from .render import contrast_background, render_png, svg_documents, word_colors
 from .shaping import check_drawable
 
 STAGES = {  # stage: (percent at its start, percent at its end)
@@ -97,6 +99,20 @@ def _script_counts(names, placements, shapes) -> dict:
     return dict(sorted(scripts.items()))
 
 
+def _contrast_figures(colors, config) -> dict:
+    """The lowest contrast of any word with the background, and a warning when a FONT_COLOR
+    the user fixed is below LEAST_CONTRAST (chosen colours never are)."""
+    background = contrast_background(config)
+    lowest = float(contrast([to_rgb(c) for c in set(colors)], to_rgb(background)).min())
+    figures = {"lowest_contrast": round(lowest, 2)}
+    if lowest < LEAST_CONTRAST:
+        figures["contrast_warning"] = (
+            f"FONT_COLOR {config.font_color} has a contrast of {lowest:.2f}:1 with the "
+            f"background {background}, below {LEAST_CONTRAST:g}:1: it may not read in print"
+        )
+    return figures
+
+
 def generate(
     *, names_path, out_dir, params: dict, mask_path=None, font_path=None, progress=None
 ) -> dict:
@@ -143,7 +159,12 @@ def generate(
     placements.sort(key=lambda p: (p.name.row, p.repetition))
 
     report.begin("rendering", f"drawing {len(placements)} words")
-    colors = word_colors(placements, config, mask, seed)
+    neighbours = reading_neighbours(
+        [p.ink_box for p in placements],
+        [p.font_size for p in placements],
+        [p.vertical for p in placements],
+    )
+    colors = word_colors(placements, config, mask, seed, neighbours)
     svg, svg_stroke = svg_documents(placements, colors, config, mask.width, mask.height)
     png = render_png(placements, colors, config, mask.width, mask.height)
 
@@ -191,6 +212,8 @@ def generate(
         "canvas": {"width": mask.width, "height": mask.height},
         "font": {"file": font_path.name, "family": face.family, "face": face.index},
         "scripts": _script_counts(names, placements, shapes),
+        "reading_neighbours": len(neighbours),
+        **_contrast_figures(colors, config),
     }
     report.finish("done")
     metrics["stage_seconds"] = report.seconds

@@ -7,6 +7,7 @@ import statistics
 import numpy as np
 from PIL import Image
 
+from .colors import readable, shifted, to_hex, to_rgb
 from .layout import Placement
 from .mask import Mask
 from .outlines import placed_path, placed_tenths
@@ -14,23 +15,54 @@ from .params import Params
 from .raster import coverage, flatten, paint
 
 
-def word_colors(placements: list[Placement], params: Params, mask: Mask, seed: int) -> list[str]:
-    """One ``#RRGGBB`` per placement: FONT_COLOR, else the mask image's mean colour under the
-    word's ink box (COLOR_FROM_MASK with an image), else a seeded pick from PALETTE."""
+def contrast_background(params: Params) -> str:
+    """The colour words are kept readable against: BACKGROUND_COLOR, or white (paper) when
+    the background is transparent."""
+    return "#FFFFFF" if params.transparent else params.background_color
+
+
+def word_colors(
+    placements: list[Placement], params: Params, mask: Mask, seed: int, neighbours
+) -> list[str]:
+    """One ``#RRGGBB`` per placement: FONT_COLOR as given, else the mask image's mean colour
+    under the word's ink box (COLOR_FROM_MASK with an image), else a seeded pick from
+    PALETTE; chosen colours are made readable (:func:`colors.readable`), and two
+    reading-direction ``neighbours`` (index pairs) never share one: a palette word takes
+    another palette colour, a mask word a lighter or darker variant of its own."""
     if params.font_color:
         return [params.font_color] * len(placements)
+    background = contrast_background(params)
+    adjacent = [[] for _ in placements]
+    for i, j in neighbours:
+        adjacent[j].append(i)
+        adjacent[i].append(j)
+    chosen = []
     if params.color_from_mask and mask.colors is not None:
-        colors = []
+        means = []
         for placement in placements:
             x, y, width, height = placement.ink_box
             region = mask.colors[y : y + height, x : x + width].reshape(-1, 3)
-            colors.append(
-                "#{:02X}{:02X}{:02X}".format(*tuple(int(v) for v in region.mean(axis=0).round()))
-            )
-        return colors
+            means.append(to_hex(region.mean(axis=0).round()))
+        for k, color in enumerate(readable(means, background)):
+            taken = {chosen[i] for i in adjacent[k] if i < k}
+            step = 0
+            while color in taken and step < 8:
+                step += 1
+                color = shifted(means[k], background, step)
+            chosen.append(color)
+        return chosen
+    palette = list(dict.fromkeys(readable(list(params.palette), background)))
     rng = np.random.default_rng([seed, 1])
-    picks = rng.integers(0, len(params.palette), size=len(placements))
-    return [params.palette[i] for i in picks]
+    picks = rng.integers(0, len(palette), size=len(placements))
+    spare = rng.random(len(placements))
+    for k, pick in enumerate(picks):
+        taken = {chosen[i] for i in adjacent[k] if i < k}
+        free = [c for c in palette if c not in taken]
+        color = palette[pick]
+        if color in taken and free:
+            color = free[int(spare[k] * len(free))]
+        chosen.append(color)
+    return chosen
 
 
 def stroke_widths(placements: list[Placement], params: Params) -> list[float]:
@@ -84,18 +116,14 @@ def render_png(
         canvas = np.zeros((height, width, 4), dtype=np.uint8)
     else:
         canvas = np.empty((height, width, 3), dtype=np.uint8)
-        canvas[:] = _rgb(params.background_color)
+        canvas[:] = to_rgb(params.background_color)
     for placement, color in zip(placements, colors):
         x, y, box_w, box_h = placement.ink_box
         if not placement.outline.codes.size:
             continue
         points = placed_tenths(placement.outline, placement.font_size, x, y) / 10
         polygon, ends = flatten(placement.outline.codes, points)
-        paint(canvas, coverage(polygon, ends, 1.0, x, y, box_h, box_w), x, y, *_rgb(color))
+        paint(canvas, coverage(polygon, ends, 1.0, x, y, box_h, box_w), x, y, *to_rgb(color))
     out = io.BytesIO()
     Image.fromarray(canvas).save(out, format="PNG", compress_level=1)
     return out.getvalue()
-
-
-def _rgb(color: str) -> tuple[int, int, int]:
-    return int(color[1:3], 16), int(color[3:5], 16), int(color[5:7], 16)
