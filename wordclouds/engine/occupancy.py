@@ -13,7 +13,8 @@ import numpy as np
 from numba import njit
 
 CELL_H, CELL_W = 8, 64
-UNIFORMS_PER_CANDIDATE = 34  # random numbers best_spot uses per candidate spot
+START_TRIES = 64  # random points tried for a search's start
+UNIFORMS_PER_CANDIDATE = 2 * START_TRIES + 2  # random numbers best_spot uses per candidate
 
 
 @njit(cache=True)
@@ -118,15 +119,16 @@ def find_fit(runs, row_max, cell_max, width, height, start_x, start_y, top, bott
                 if not viable[x // CELL_W]:
                     x = (x // CELL_W + 1) * CELL_W
                     continue
-                fits = True
+                # Every row that fails says how far right the next fit can start: jump to
+                # the farthest of them.
+                jump = 0
                 for r in range(y, y + height):
                     value = runs[r, x]
                     if value < width:
-                        x += value + 1 if value > 0 else -value
-                        fits = False
-                        break
-                if fits:
+                        jump = max(jump, value + 1 if value > 0 else -value)
+                if jump == 0:
                     return x, y
+                x += jump
             y += 1
     return -1, -1
 
@@ -221,14 +223,29 @@ def contact(runs, x, y, width, height):
 
 
 @njit(cache=True)
-def _random_start(inside, width, height, top, bottom, left, right, uniforms, offset):
-    # Up to 16 tries for a point inside the shape, then the box centred on it.
+def _random_start(inside, cell_max, width, height, top, bottom, left, right, uniforms, offset):
+    # Up to START_TRIES random points for one inside the shape where every cell the box's
+    # rows would cross has a free run as wide as the box (so the first fit is near: late in a dense layout a point drawn from
+    # the whole shape is mostly in filled parts, and the search from it runs hundreds of
+    # rows on); failing that, the last point inside the shape. Then the box centred on it.
     x = y = 0
-    for attempt in range(16):
+    fallback_x = fallback_y = -1
+    for attempt in range(START_TRIES):
         x = left + int(uniforms[offset + 2 * attempt] * (right - left))
         y = top + int(uniforms[offset + 2 * attempt + 1] * (bottom - top))
         if inside[y, x]:
-            break
+            roomy = True
+            first = max(0, y - height // 2) // CELL_H
+            for cy in range(first, min(cell_max.shape[0] - 1, (y + height // 2) // CELL_H) + 1):
+                if cell_max[cy, x // CELL_W] < width:
+                    roomy = False
+                    break
+            if roomy:
+                fallback_x = -1
+                break
+            fallback_x, fallback_y = x, y
+    if fallback_x >= 0:
+        x, y = fallback_x, fallback_y
     return max(0, x - width // 2), max(0, y - height // 2)
 
 
@@ -245,13 +262,13 @@ def best_spot(runs, row_max, cell_max, inside, width, height, bounds, candidates
     for candidate in range(candidates):
         offset = candidate * UNIFORMS_PER_CANDIDATE
         start_x, start_y = _random_start(
-            inside, width, height, top, bottom, left, right, uniforms, offset
+            inside, cell_max, width, height, top, bottom, left, right, uniforms, offset
         )
         x, y = find_fit(runs, row_max, cell_max, width, height, start_x, start_y, top, bottom)
         if x < 0:
             return -1, -1
-        step_x = -1 if uniforms[offset + 32] < 0.5 else 1
-        step_y = -1 if uniforms[offset + 33] < 0.5 else 1
+        step_x = -1 if uniforms[offset + 2 * START_TRIES] < 0.5 else 1
+        step_y = -1 if uniforms[offset + 2 * START_TRIES + 1] < 0.5 else 1
         x, y = settle(runs, x, y, width, height, step_x, step_y, top, bottom)
         snug = contact(runs, x, y, width, height)
         if snug > best_contact:
