@@ -51,7 +51,7 @@ class Layout:
     """The state of one placement attempt: occupancy, free area and failed box sizes."""
 
     def __init__(self, mask: Mask, margin: float, name_gap: float, rng):
-        self.runs, self.row_max, self.cell_max = new_occupancy(~mask.inside)
+        self.runs, self.row_max, self.row_start, self.cell_max = new_occupancy(~mask.inside)
         rows = np.flatnonzero(mask.inside.any(axis=1))
         cols = np.flatnonzero(mask.inside.any(axis=0))
         self.top, self.bottom = int(rows[0]), int(rows[-1]) + 1
@@ -111,7 +111,7 @@ class Layout:
         x, y = x + pad_x, y + pad_y
         cover = coverage(outline.polygon, outline.contour_ends, size, left, top, height, width)
         ink = cover > INK_THRESHOLD
-        stamp(self.runs, self.row_max, self.cell_max, ink, x, y, self.margin)
+        stamp(self.runs, self.row_max, self.row_start, self.cell_max, ink, x, y, self.margin)
         # Neighbours share the gap between them, so each word takes one pad's worth of it.
         self.free -= (width + pad_x + self.margin) * (height + pad_y + self.margin)
         return int(x), int(y), width, height

@@ -4,7 +4,8 @@ Occupancy is stored as run lengths: ``runs[y, x]`` is, for a free pixel, the num
 pixels from x to the right (itself included), and for an occupied pixel minus the number of
 occupied ones. A box of w×h fits at (x, y) exactly when ``runs[r, x] >= w`` for its h rows,
 and a failed test tells how far right the next candidate can be. ``row_max[y]`` is the longest
-free run of row y, so rows that cannot hold the box are skipped whole, and
+free run of row y (starting at ``row_start[y]``, so a stamp elsewhere in the row leaves it as
+it is), so rows that cannot hold the box are skipped whole, and
 ``cell_max[cy, cx]`` is the longest free run starting in a cell of CELL_H rows × CELL_W
 columns, so whole cells are skipped too.
 """
@@ -18,10 +19,10 @@ UNIFORMS_PER_CANDIDATE = 2 * START_TRIES + 2  # random numbers best_spot uses pe
 
 
 @njit(cache=True)
-def _row_runs(runs, row_max, y, left, right):
+def _row_runs(runs, row_max, row_start, y, left, right):
     """Recompute the runs of row y from column ``right`` leftwards, through ``left`` and on
-    until they stop changing, then its longest free run; returns the leftmost column
-    recomputed."""
+    until they stop changing, then its longest free run (``row_max``) and where that starts
+    (``row_start``); returns the leftmost column recomputed."""
     width = runs.shape[1]
     following = runs[y, right + 1] if right + 1 < width else 0
     stop = 0
@@ -36,16 +37,20 @@ def _row_runs(runs, row_max, y, left, right):
             break
         runs[y, x] = value
         following = value
-    longest = 0
-    x = 0
-    while x < width:
-        value = runs[y, x]
-        if value > 0:
-            longest = max(longest, value)
-            x += value
-        else:
-            x -= value
-    row_max[y] = longest
+    if stop <= row_start[y] <= right and row_max[y] > 0:
+        # Runs starting left of ``stop`` or right of ``right`` kept their length and the
+        # others only shrank: unless the longest started in between, it is still the longest.
+        longest = start = 0
+        x = 0
+        while x < width:
+            value = runs[y, x]
+            if value > 0:
+                if value > longest:
+                    longest, start = value, x
+                x += value
+            else:
+                x -= value
+        row_max[y], row_start[y] = longest, start
     return stop
 
 
@@ -68,16 +73,17 @@ def new_occupancy(blocked):
     pixels are occupied."""
     height, width = blocked.shape
     runs = np.empty((height, width), dtype=np.int16)
-    row_max = np.zeros(height, dtype=np.int32)
+    row_max = np.full(height, 1, dtype=np.int32)  # so the first pass measures every row
+    row_start = np.zeros(height, dtype=np.int32)
     cell_max = np.zeros(
         ((height + CELL_H - 1) // CELL_H, (width + CELL_W - 1) // CELL_W), dtype=np.int16
     )
     for y in range(height):
         for x in range(width):
             runs[y, x] = -1 if blocked[y, x] else 1
-        _row_runs(runs, row_max, y, 0, width - 1)
+        _row_runs(runs, row_max, row_start, y, 0, width - 1)
     _refresh_cells(runs, cell_max, 0, height - 1, 0, width - 1)
-    return runs, row_max, cell_max
+    return runs, row_max, row_start, cell_max
 
 
 @njit(cache=True)
@@ -134,7 +140,7 @@ def find_fit(runs, row_max, cell_max, width, height, start_x, start_y, top, bott
 
 
 @njit(cache=True)
-def stamp(runs, row_max, cell_max, ink, x, y, margin):
+def stamp(runs, row_max, row_start, cell_max, ink, x, y, margin):
     """Mark ``ink`` placed with its top-left at (x, y), grown by ``margin`` pixels in every
     direction (a square neighbourhood), as occupied."""
     height, width = ink.shape
@@ -164,7 +170,7 @@ def stamp(runs, row_max, cell_max, ink, x, y, margin):
     last_row = min(canvas_h - 1, y - margin + grown_h - 1)
     changed = left
     for cy in range(first_row, last_row + 1):
-        changed = min(changed, _row_runs(runs, row_max, cy, left, right))
+        changed = min(changed, _row_runs(runs, row_max, row_start, cy, left, right))
     _refresh_cells(runs, cell_max, first_row, last_row, changed, right)
 
 
