@@ -6,6 +6,7 @@ import os
 import random
 import statistics
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -19,7 +20,7 @@ from .names import read_names
 from .neighbours import reading_neighbours
 from .params import parse_params
 from .positions import write_positions
-from .render import contrast_background, render_png, svg_documents, word_colors
+from .render import contrast_background, render_png, word_colors, write_svgs
 from .shaping import check_drawable
 
 STAGES = {  # stage: (percent at its start, percent at its end)
@@ -70,9 +71,17 @@ class Progress:
         self.seconds[self.stage] = round(time.perf_counter() - self.started, 3)
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
+@contextmanager
+def _atomic(path: Path, mode: str = "wb"):
+    """A file written as ``<name>.part`` and renamed to ``path`` once complete (removed if
+    writing fails)."""
     partial = path.with_name(path.name + ".part")
-    partial.write_bytes(data)
+    try:
+        with open(partial, mode, **({} if "b" in mode else {"encoding": "utf-8"})) as file:
+            yield file
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
     os.replace(partial, path)
 
 
@@ -165,15 +174,19 @@ def generate(
         [p.vertical for p in placements],
     )
     colors = word_colors(placements, config, mask, seed, neighbours)
-    svg, svg_stroke = svg_documents(placements, colors, config, mask.width, mask.height)
-    png = render_png(placements, colors, config, mask.width, mask.height)
-
-    report.begin("writing_artifacts", "writing files")
+    # Drawn straight into the files (each renamed once complete), never held whole.
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    _write_atomic(out_dir / ARTIFACTS["png"], png)
-    _write_atomic(out_dir / ARTIFACTS["svg"], svg.encode())
-    _write_atomic(out_dir / ARTIFACTS["svg_stroke"], svg_stroke.encode())
+    size = (mask.width, mask.height)
+    with (
+        _atomic(out_dir / ARTIFACTS["svg"], "w") as fill,
+        _atomic(out_dir / ARTIFACTS["svg_stroke"], "w") as stroke,
+    ):
+        write_svgs(placements, colors, config, size, fill, stroke)
+    with _atomic(out_dir / ARTIFACTS["png"]) as png:
+        render_png(placements, colors, config, size, png)
+
+    report.begin("writing_artifacts", "writing files")
     meta = {
         "canvas_width": mask.width,
         "canvas_height": mask.height,
@@ -218,7 +231,6 @@ def generate(
     report.finish("done")
     metrics["stage_seconds"] = report.seconds
     metrics["total_seconds"] = round(sum(report.seconds.values()), 3)
-    _write_atomic(
-        out_dir / ARTIFACTS["metrics"], json.dumps(metrics, ensure_ascii=False, indent=2).encode()
-    )
+    with _atomic(out_dir / ARTIFACTS["metrics"]) as file:
+        file.write(json.dumps(metrics, ensure_ascii=False, indent=2).encode())
     return metrics

@@ -1,17 +1,16 @@
 """Drawing the placed words: colours, the two SVG documents, and the PNG painted from the same
 outlines, so the image and the vector files agree by construction."""
 
-import io
 import statistics
 
 import numpy as np
-from PIL import Image
 
 from .colors import readable, shifted, to_hex, to_rgb
 from .layout import Placement
 from .mask import Mask
 from .outlines import placed_path, placed_tenths
 from .params import Params
+from .png import write_png
 from .raster import coverage, flatten, paint
 
 
@@ -81,37 +80,39 @@ def _header(width, height):
     )
 
 
-def svg_documents(
-    placements: list[Placement], colors: list[str], params: Params, width: int, height: int
-) -> tuple[str, str]:
-    """The filled SVG (with the background unless transparent) and the stroked one; element
-    ``w<N>`` draws placement N (1-based, in list order)."""
-    fill_parts, stroke_parts = [_header(width, height)], [_header(width, height)]
+def write_svgs(
+    placements: list[Placement], colors: list[str], params: Params, size, fill, stroke
+) -> None:
+    """Write the filled SVG (with the background unless transparent) to the text file
+    ``fill`` and the stroked one to ``stroke``, path by path; element ``w<N>`` draws
+    placement N (1-based, in list order). ``size`` is the canvas's (width, height)."""
+    width, height = size
+    fill.write(_header(width, height))
+    stroke.write(_header(width, height))
     if not params.transparent:
-        fill_parts.append(
+        fill.write(
             f'<rect id="background" width="{width}" height="{height}" '
             f'fill="{params.background_color}"/>\n'
         )
-    for number, (placement, color, stroke) in enumerate(
+    for number, (placement, color, line) in enumerate(
         zip(placements, colors, stroke_widths(placements, params)), start=1
     ):
         d = placed_path(placement.outline, placement.font_size, *placement.ink_box[:2])
-        fill_parts.append(f'<path id="w{number}" fill="{color}" d="{d}"/>\n')
-        stroke_parts.append(
+        fill.write(f'<path id="w{number}" fill="{color}" d="{d}"/>\n')
+        stroke.write(
             f'<path id="w{number}" fill="none" stroke="{color}" '
-            f'stroke-width="{stroke:.3g}" d="{d}"/>\n'
+            f'stroke-width="{line:.3g}" d="{d}"/>\n'
         )
-    fill_parts.append("</svg>\n")
-    stroke_parts.append("</svg>\n")
-    return "".join(fill_parts), "".join(stroke_parts)
+    fill.write("</svg>\n")
+    stroke.write("</svg>\n")
 
 
-def render_png(
-    placements: list[Placement], colors: list[str], params: Params, width: int, height: int
-) -> bytes:
-    """Paint the placements from the very coordinates of the SVG paths (curves flattened,
+def render_png(placements: list[Placement], colors: list[str], params: Params, size, out) -> None:
+    """Write to the binary file ``out`` the PNG of the placements on a ``size`` (width,
+    height) canvas, painted from the very coordinates of the SVG paths (curves flattened,
     anti-aliased by exact pixel coverage) onto the background; RGBA when it is transparent,
     RGB otherwise."""
+    width, height = size
     if params.transparent:
         canvas = np.zeros((height, width, 4), dtype=np.uint8)
     else:
@@ -124,6 +125,4 @@ def render_png(
         points = placed_tenths(placement.outline, placement.font_size, x, y) / 10
         polygon, ends = flatten(placement.outline.codes, points)
         paint(canvas, coverage(polygon, ends, 1.0, x, y, box_h, box_w), x, y, *to_rgb(color))
-    out = io.BytesIO()
-    Image.fromarray(canvas).save(out, format="PNG", compress_level=1)
-    return out.getvalue()
+    write_png(out, canvas)
