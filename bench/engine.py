@@ -10,10 +10,11 @@ Writes the table into the engine section of docs/benchmarks.md. Options: --skip-
 --only CASE (the other cases' rows stay), --slow-peer: the peer on 10,000 names too, which
 takes it about 25 minutes; without it, that row stays as it was last measured.
 
-`--against DIR [--runs N]` instead compares this checkout's engine with another checkout's
-(e.g. `git worktree add ../before SHA`, run with the same virtualenv) on the 3,000- and
-10,000-name cases: one warm-up pair, then N pairs interleaved (other, this, other, this…),
-printing the medians and ranges of CPU and wall time; it writes nothing.
+`--against DIR [--runs N] [--cases CASE…]` instead compares this checkout's engine with
+another checkout's (e.g. `git worktree add ../before SHA`, run with the same virtualenv) on
+the given cases (default the 3,000- and 10,000-name ones): one warm-up pair, then N pairs
+interleaved (other, this, other, this…), printing the medians and ranges of CPU, wall time
+and peak memory, with coverage and font sizes; it writes nothing.
 """
 
 import argparse
@@ -146,27 +147,38 @@ def row(case, engine, result, ours=None):
     )
 
 
-def compare(other: Path, runs: int):
-    """Print CPU and wall medians (ranges) of ``other``'s engine and this one's, interleaved."""
+def compare(other: Path, runs: int, cases):
+    """Print CPU, wall and peak-memory medians (ranges) of ``other``'s engine and this one's,
+    interleaved, with box coverage and the smallest font."""
     with tempfile.TemporaryDirectory() as folder:
-        for case in ("3000", "10000"):
+        for case in cases:
             source, side = CASES[case]
+            names = (
+                FIXTURES / source
+                if isinstance(source, str)
+                else generated_names(Path(folder) / "names_50000.xlsx", source)
+            )
             times = {other: [], ROOT: []}
             for run in range(runs + 1):
                 for checkout in times:
                     result, _ = run_engine(
-                        FIXTURES / source, side, Path(folder) / f"{case}-{run}", checkout=checkout
+                        names, side, Path(folder) / f"{case}-{run}", checkout=checkout
                     )
-                    if run:  # the first pair warms the page cache and is dropped
-                        times[checkout].append((result["cpu"], result["seconds"]))
+                    if run:  # the first pair warms the page cache (and numba's) and is dropped
+                        times[checkout].append(result)
             figures = []
-            for checkout, pairs in times.items():
-                cpu, wall = (sorted(column) for column in zip(*pairs))
+            for checkout, results in times.items():
+                cpu, wall, memory = (
+                    sorted(r[key] for r in results) for key in ("cpu", "seconds", "memory")
+                )
                 figures.append(cpu[len(cpu) // 2])
                 print(
                     f"{case} names, {side}×{side}, {checkout}: CPU {cpu[len(cpu) // 2]:.2f} s "
                     f"({cpu[0]:.2f}–{cpu[-1]:.2f}), wall {wall[len(wall) // 2]:.2f} s "
-                    f"({wall[0]:.2f}–{wall[-1]:.2f})",
+                    f"({wall[0]:.2f}–{wall[-1]:.2f}), peak {memory[len(memory) // 2]:.0f} MB, "
+                    f"placed {results[0]['placed']:,} / {results[0]['names']:,}, "
+                    f"box coverage {results[0]['coverage']:.3f}, "
+                    f"font {results[0]['min_size']:g}–median {results[0]['median_size']:g} px",
                     flush=True,
                 )
             print(f"{case} names: CPU change {figures[1] / figures[0] - 1:+.1%}", flush=True)
@@ -179,9 +191,12 @@ def main():
     parser.add_argument("--only", choices=list(CASES))
     parser.add_argument("--against", type=Path, help="another checkout to compare with")
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument(
+        "--cases", nargs="+", choices=list(CASES), default=["3000", "10000"], help="with --against"
+    )
     args = parser.parse_args()
     if args.against:
-        return compare(args.against.resolve(), args.runs)
+        return compare(args.against.resolve(), args.runs, args.cases)
     font = subprocess.run(
         [
             sys.executable,

@@ -167,7 +167,13 @@ def test_auto_stacks_cjk_and_rotates_latin(tmp_path, names_file):
 
 
 def test_missing_characters_are_drawn_with_the_default_font(tmp_path, names_file, latin_font):
-    out, metrics = run(tmp_path, names_file, ["Anna 王", "李娜", "Bob"], {}, font_path=latin_font)
+    out, metrics = run(
+        tmp_path,
+        names_file,
+        ["Anna 王", "李娜", "Bob"],
+        {"PREFER_HORIZONTAL": 1},  # so the width below is along the line
+        font_path=latin_font,
+    )
     assert metrics["font"]["file"] == "latin-only.otf"
     rows = {row["name"]: d for row, d in placement_outlines(out / "positions.db", latin_font)}
     assert set(rows) == {"Anna 王", "李娜", "Bob"}

@@ -22,9 +22,11 @@ def test_values_are_kept_and_colours_upper_cased():
             "PALETTE": ["#abcdef"],
             "BACKGROUND_COLOR": "transparent",
             "MARGIN": 0,
+            "NAME_GAP": 0.5,
             "WIDTH": 64,
         }
     )
+    assert params.name_gap == 0.5 and parse_params({}).name_gap == 0.3
     assert params.seed == MAX_SEED and params.palette == ("#ABCDEF",)
     assert params.transparent and params.margin == 0.0 and params.width == 64
 
@@ -57,6 +59,9 @@ def test_values_are_kept_and_colours_upper_cased():
         ({"MARGIN": 101}, "params.MARGIN must be a number from 0 to 100"),
         ({"MARGIN": 10**400}, "params.MARGIN must be a number from 0 to 100"),
         ({"MARGIN": float("nan")}, "params.MARGIN must be a number from 0 to 100"),
+        ({"NAME_GAP": -0.1}, "params.NAME_GAP must be a number from 0 to 2"),
+        ({"NAME_GAP": 2.5}, "params.NAME_GAP must be a number from 0 to 2"),
+        ({"NAME_GAP": "0.3"}, "params.NAME_GAP must be a number from 0 to 2"),
         ({"STROKE_WIDTH": 0}, "params.STROKE_WIDTH must be a number above 0 and at most 100"),
         (
             {"STROKE_WIDTH": float("inf")},

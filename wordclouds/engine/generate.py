@@ -6,18 +6,21 @@ import os
 import random
 import statistics
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
 
+from .colors import LEAST_CONTRAST, contrast, to_rgb
 from .errors import InputError
 from .fonts import default_font_path, fallback_fonts
 from .layout import WordShapes, place_words
 from .mask import load_mask
 from .names import read_names
+from .neighbours import reading_neighbours
 from .params import parse_params
 from .positions import write_positions
-from .render import render_png, svg_documents, word_colors
+from .render import contrast_background, render_png, word_colors, write_svgs
 from .shaping import check_drawable
 
 STAGES = {  # stage: (percent at its start, percent at its end)
@@ -68,9 +71,17 @@ class Progress:
         self.seconds[self.stage] = round(time.perf_counter() - self.started, 3)
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
+@contextmanager
+def _atomic(path: Path, mode: str = "wb"):
+    """A file written as ``<name>.part`` and renamed to ``path`` once complete (removed if
+    writing fails)."""
     partial = path.with_name(path.name + ".part")
-    partial.write_bytes(data)
+    try:
+        with open(partial, mode, **({} if "b" in mode else {"encoding": "utf-8"})) as file:
+            yield file
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
     os.replace(partial, path)
 
 
@@ -95,6 +106,20 @@ def _script_counts(names, placements, shapes) -> dict:
             fonts = scripts[script]["fonts"]
             fonts[family] = fonts.get(family, 0) + 1
     return dict(sorted(scripts.items()))
+
+
+def _contrast_figures(colors, config) -> dict:
+    """The lowest contrast of any word with the background, and a warning when a FONT_COLOR
+    the user fixed is below LEAST_CONTRAST (chosen colours never are)."""
+    background = contrast_background(config)
+    lowest = float(contrast([to_rgb(c) for c in set(colors)], to_rgb(background)).min())
+    figures = {"lowest_contrast": round(lowest, 2)}
+    if lowest < LEAST_CONTRAST:
+        figures["contrast_warning"] = (
+            f"FONT_COLOR {config.font_color} has a contrast of {lowest:.2f}:1 with the "
+            f"background {background}, below {LEAST_CONTRAST:g}:1: it may not read in print"
+        )
+    return figures
 
 
 def generate(
@@ -143,16 +168,25 @@ def generate(
     placements.sort(key=lambda p: (p.name.row, p.repetition))
 
     report.begin("rendering", f"drawing {len(placements)} words")
-    colors = word_colors(placements, config, mask, seed)
-    svg, svg_stroke = svg_documents(placements, colors, config, mask.width, mask.height)
-    png = render_png(placements, colors, config, mask.width, mask.height)
-
-    report.begin("writing_artifacts", "writing files")
+    neighbours = reading_neighbours(
+        [p.ink_box for p in placements],
+        [p.font_size for p in placements],
+        [p.vertical for p in placements],
+    )
+    colors = word_colors(placements, config, mask, seed, neighbours)
+    # Drawn straight into the files (each renamed once complete), never held whole.
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    _write_atomic(out_dir / ARTIFACTS["png"], png)
-    _write_atomic(out_dir / ARTIFACTS["svg"], svg.encode())
-    _write_atomic(out_dir / ARTIFACTS["svg_stroke"], svg_stroke.encode())
+    size = (mask.width, mask.height)
+    with (
+        _atomic(out_dir / ARTIFACTS["svg"], "w") as fill,
+        _atomic(out_dir / ARTIFACTS["svg_stroke"], "w") as stroke,
+    ):
+        write_svgs(placements, colors, config, size, fill, stroke)
+    with _atomic(out_dir / ARTIFACTS["png"]) as png:
+        render_png(placements, colors, config, size, png)
+
+    report.begin("writing_artifacts", "writing files")
     meta = {
         "canvas_width": mask.width,
         "canvas_height": mask.height,
@@ -191,11 +225,12 @@ def generate(
         "canvas": {"width": mask.width, "height": mask.height},
         "font": {"file": font_path.name, "family": face.family, "face": face.index},
         "scripts": _script_counts(names, placements, shapes),
+        "reading_neighbours": len(neighbours),
+        **_contrast_figures(colors, config),
     }
     report.finish("done")
     metrics["stage_seconds"] = report.seconds
     metrics["total_seconds"] = round(sum(report.seconds.values()), 3)
-    _write_atomic(
-        out_dir / ARTIFACTS["metrics"], json.dumps(metrics, ensure_ascii=False, indent=2).encode()
-    )
+    with _atomic(out_dir / ARTIFACTS["metrics"]) as file:
+        file.write(json.dumps(metrics, ensure_ascii=False, indent=2).encode())
     return metrics

@@ -50,8 +50,8 @@ class Placement:
 class Layout:
     """The state of one placement attempt: occupancy, free area and failed box sizes."""
 
-    def __init__(self, mask: Mask, margin: float, rng):
-        self.runs, self.row_max, self.cell_max = new_occupancy(~mask.inside)
+    def __init__(self, mask: Mask, margin: float, name_gap: float, rng):
+        self.runs, self.row_max, self.row_start, self.cell_max = new_occupancy(~mask.inside)
         rows = np.flatnonzero(mask.inside.any(axis=1))
         cols = np.flatnonzero(mask.inside.any(axis=0))
         self.top, self.bottom = int(rows[0]), int(rows[-1]) + 1
@@ -59,6 +59,7 @@ class Layout:
         self.inside = mask.inside
         self.free = float(mask.area)
         self.margin = math.ceil(margin)
+        self.name_gap = name_gap
         self.rng = rng
         self.bounds = np.array([self.top, self.bottom, self.left, self.right])
         # Box sizes that found no place: a box at least as large in both sides cannot either.
@@ -78,12 +79,19 @@ class Layout:
         x1, y1 = min(width, box[0] + box[2]), min(height, box[1] + box[3])
         return x0, y0, x1 - x0, y1 - y0
 
-    def try_place(self, outline: WordOutline, size: float):
+    def try_place(self, outline: WordOutline, size: float, vertical: bool):
         """Place ``outline`` at ``size`` px if a spot exists and return its ink box, else
         None. Of a few spots found from random points, each slid in a random direction until
-        it touches something, the snuggest wins: that keeps the free space in few pieces."""
+        it touches something, the snuggest wins: that keeps the free space in few pieces.
+
+        The box searched is the ink box widened along the reading direction (across for a
+        horizontal word, down the column for a vertical one) by :meth:`pad` on each side, so
+        a reading-direction neighbour stays ``NAME_GAP × size`` away (MARGIN elsewhere)."""
         left, top, width, height = outline.box(size)
-        if self._hopeless(width, height):
+        pad = self.pad(size)
+        pad_x, pad_y = (0, pad) if vertical else (pad, 0)
+        search_w, search_h = width + 2 * pad_x, height + 2 * pad_y
+        if self._hopeless(search_w, search_h):
             return None
         uniforms = self.rng.random(CANDIDATES * UNIFORMS_PER_CANDIDATE)
         x, y = best_spot(
@@ -91,20 +99,30 @@ class Layout:
             self.row_max,
             self.cell_max,
             self.inside,
-            width,
-            height,
+            search_w,
+            search_h,
             self.bounds,
             CANDIDATES,
             uniforms,
         )
         if x < 0:
-            self._remember_failure(width, height)
+            self._remember_failure(search_w, search_h)
             return None
+        x, y = x + pad_x, y + pad_y
         cover = coverage(outline.polygon, outline.contour_ends, size, left, top, height, width)
         ink = cover > INK_THRESHOLD
-        stamp(self.runs, self.row_max, self.cell_max, ink, x, y, self.margin)
-        self.free -= (width + self.margin) * (height + self.margin)
+        stamp(self.runs, self.row_max, self.row_start, self.cell_max, ink, x, y, self.margin)
+        # Neighbours share the gap between them, so each word takes one pad's worth of it.
+        self.free -= (width + pad_x + self.margin) * (height + pad_y + self.margin)
         return int(x), int(y), width, height
+
+    def pad(self, size: float) -> int:
+        """Extra room on each side along a word's reading direction: with the MARGIN grown
+        around every placed word's ink, the gap to a word placed earlier is at least
+        ``NAME_GAP × size``. Only the later word pads, since ``a ≥ min(a, b)`` whatever the
+        earlier word's size, and words come roughly largest first, so the pad is mostly
+        that of the smaller word."""
+        return max(0, math.ceil(self.name_gap * size - self.margin))
 
 
 class WordShapes:
@@ -133,15 +151,18 @@ class WordShapes:
         return self._outlines[key]
 
 
-def _unit_boxes(names, shapes):
-    """Width and height of each name's horizontal ink box at 1 px."""
+def _unit_boxes(names, shapes, name_gap):
+    """Width and height of each name's horizontal ink box at 1 px, the width with the
+    NAME_GAP it keeps from its neighbour on the line."""
     bounds = np.array([shapes.get(n.text, False)[0].bounds for n in names]).reshape(-1, 4)
-    return bounds[:, 2] - bounds[:, 0], bounds[:, 3] - bounds[:, 1]
+    return bounds[:, 2] - bounds[:, 0] + name_gap, bounds[:, 3] - bounds[:, 1]
 
 
 def _crowding(names, shapes, size, margin):
-    """The area every name takes, horizontal at ``size`` px with its margin."""
-    unit_w, unit_h = _unit_boxes(names, shapes)
+    """The area every name takes, horizontal at ``size`` px with its margin (not the name
+    gap: counting it starts every list with smaller words and covers less, measured on the
+    3,000-name heart)."""
+    unit_w, unit_h = _unit_boxes(names, shapes, 0.0)
     return float(np.sum((size * unit_w + margin) * (size * unit_h + margin)))
 
 
@@ -182,7 +203,7 @@ def place_words(
         # seeded random order.
         shuffled = rng.permutation(len(names))
         order = shuffled[np.argsort(-weights[shuffled], kind="stable")]
-        layout = Layout(mask, params.margin, rng)
+        layout = Layout(mask, params.margin, params.name_gap, rng)
         prefix = f"attempt {attempt + 1} of {len(attempts)}: " if attempt else ""
         if attempt:
             report(
@@ -252,7 +273,7 @@ def _place_primaries(names, shapes, layout, params, size_range, fill, report):
     count = len(names)
     margin = layout.margin
     profile = size_profile(np.array([name.weight for name in names]), params.relative_scaling)
-    unit_w, unit_h = _unit_boxes(names, shapes)
+    unit_w, unit_h = _unit_boxes(names, shapes, params.name_gap)
     suffix = lambda v: np.cumsum(v[::-1])[::-1]  # noqa: E731 - sums over the words left
     units = (
         suffix(unit_w * unit_h * profile**2),
@@ -290,7 +311,7 @@ def _place_one(name, repetition, vertical, size, min_size, shapes, layout, param
     while True:
         for orientation in orientations:
             outline, style = shapes.get(name.text, orientation)
-            ink_box = layout.try_place(outline, size)
+            ink_box = layout.try_place(outline, size, orientation)
             if ink_box is not None:
                 box = layout.clip(outline.frame_box(size, ink_box[0], ink_box[1]))
                 return Placement(name, repetition, size, orientation, style, outline, ink_box, box)

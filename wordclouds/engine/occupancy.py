@@ -4,7 +4,8 @@ Occupancy is stored as run lengths: ``runs[y, x]`` is, for a free pixel, the num
 pixels from x to the right (itself included), and for an occupied pixel minus the number of
 occupied ones. A box of w×h fits at (x, y) exactly when ``runs[r, x] >= w`` for its h rows,
 and a failed test tells how far right the next candidate can be. ``row_max[y]`` is the longest
-free run of row y, so rows that cannot hold the box are skipped whole, and
+free run of row y (starting at ``row_start[y]``, so a stamp elsewhere in the row leaves it as
+it is), so rows that cannot hold the box are skipped whole, and
 ``cell_max[cy, cx]`` is the longest free run starting in a cell of CELL_H rows × CELL_W
 columns, so whole cells are skipped too.
 """
@@ -13,14 +14,15 @@ import numpy as np
 from numba import njit
 
 CELL_H, CELL_W = 8, 64
-UNIFORMS_PER_CANDIDATE = 34  # random numbers best_spot uses per candidate spot
+START_TRIES = 64  # random points tried for a search's start
+UNIFORMS_PER_CANDIDATE = 2 * START_TRIES + 2  # random numbers best_spot uses per candidate
 
 
 @njit(cache=True)
-def _row_runs(runs, row_max, y, left, right):
+def _row_runs(runs, row_max, row_start, y, left, right):
     """Recompute the runs of row y from column ``right`` leftwards, through ``left`` and on
-    until they stop changing, then its longest free run; returns the leftmost column
-    recomputed."""
+    until they stop changing, then its longest free run (``row_max``) and where that starts
+    (``row_start``); returns the leftmost column recomputed."""
     width = runs.shape[1]
     following = runs[y, right + 1] if right + 1 < width else 0
     stop = 0
@@ -35,16 +37,20 @@ def _row_runs(runs, row_max, y, left, right):
             break
         runs[y, x] = value
         following = value
-    longest = 0
-    x = 0
-    while x < width:
-        value = runs[y, x]
-        if value > 0:
-            longest = max(longest, value)
-            x += value
-        else:
-            x -= value
-    row_max[y] = longest
+    if stop <= row_start[y] <= right and row_max[y] > 0:
+        # Runs starting left of ``stop`` or right of ``right`` kept their length and the
+        # others only shrank: unless the longest started in between, it is still the longest.
+        longest = start = 0
+        x = 0
+        while x < width:
+            value = runs[y, x]
+            if value > 0:
+                if value > longest:
+                    longest, start = value, x
+                x += value
+            else:
+                x -= value
+        row_max[y], row_start[y] = longest, start
     return stop
 
 
@@ -67,16 +73,17 @@ def new_occupancy(blocked):
     pixels are occupied."""
     height, width = blocked.shape
     runs = np.empty((height, width), dtype=np.int16)
-    row_max = np.zeros(height, dtype=np.int32)
+    row_max = np.full(height, 1, dtype=np.int32)  # so the first pass measures every row
+    row_start = np.zeros(height, dtype=np.int32)
     cell_max = np.zeros(
         ((height + CELL_H - 1) // CELL_H, (width + CELL_W - 1) // CELL_W), dtype=np.int16
     )
     for y in range(height):
         for x in range(width):
             runs[y, x] = -1 if blocked[y, x] else 1
-        _row_runs(runs, row_max, y, 0, width - 1)
+        _row_runs(runs, row_max, row_start, y, 0, width - 1)
     _refresh_cells(runs, cell_max, 0, height - 1, 0, width - 1)
-    return runs, row_max, cell_max
+    return runs, row_max, row_start, cell_max
 
 
 @njit(cache=True)
@@ -118,21 +125,22 @@ def find_fit(runs, row_max, cell_max, width, height, start_x, start_y, top, bott
                 if not viable[x // CELL_W]:
                     x = (x // CELL_W + 1) * CELL_W
                     continue
-                fits = True
+                # Every row that fails says how far right the next fit can start: jump to
+                # the farthest of them.
+                jump = 0
                 for r in range(y, y + height):
                     value = runs[r, x]
                     if value < width:
-                        x += value + 1 if value > 0 else -value
-                        fits = False
-                        break
-                if fits:
+                        jump = max(jump, value + 1 if value > 0 else -value)
+                if jump == 0:
                     return x, y
+                x += jump
             y += 1
     return -1, -1
 
 
 @njit(cache=True)
-def stamp(runs, row_max, cell_max, ink, x, y, margin):
+def stamp(runs, row_max, row_start, cell_max, ink, x, y, margin):
     """Mark ``ink`` placed with its top-left at (x, y), grown by ``margin`` pixels in every
     direction (a square neighbourhood), as occupied."""
     height, width = ink.shape
@@ -162,7 +170,7 @@ def stamp(runs, row_max, cell_max, ink, x, y, margin):
     last_row = min(canvas_h - 1, y - margin + grown_h - 1)
     changed = left
     for cy in range(first_row, last_row + 1):
-        changed = min(changed, _row_runs(runs, row_max, cy, left, right))
+        changed = min(changed, _row_runs(runs, row_max, row_start, cy, left, right))
     _refresh_cells(runs, cell_max, first_row, last_row, changed, right)
 
 
@@ -221,14 +229,29 @@ def contact(runs, x, y, width, height):
 
 
 @njit(cache=True)
-def _random_start(inside, width, height, top, bottom, left, right, uniforms, offset):
-    # Up to 16 tries for a point inside the shape, then the box centred on it.
+def _random_start(inside, cell_max, width, height, top, bottom, left, right, uniforms, offset):
+    # Up to START_TRIES random points for one inside the shape where every cell the box's
+    # rows would cross has a free run as wide as the box (so the first fit is near: late in a dense layout a point drawn from
+    # the whole shape is mostly in filled parts, and the search from it runs hundreds of
+    # rows on); failing that, the last point inside the shape. Then the box centred on it.
     x = y = 0
-    for attempt in range(16):
+    fallback_x = fallback_y = -1
+    for attempt in range(START_TRIES):
         x = left + int(uniforms[offset + 2 * attempt] * (right - left))
         y = top + int(uniforms[offset + 2 * attempt + 1] * (bottom - top))
         if inside[y, x]:
-            break
+            roomy = True
+            first = max(0, y - height // 2) // CELL_H
+            for cy in range(first, min(cell_max.shape[0] - 1, (y + height // 2) // CELL_H) + 1):
+                if cell_max[cy, x // CELL_W] < width:
+                    roomy = False
+                    break
+            if roomy:
+                fallback_x = -1
+                break
+            fallback_x, fallback_y = x, y
+    if fallback_x >= 0:
+        x, y = fallback_x, fallback_y
     return max(0, x - width // 2), max(0, y - height // 2)
 
 
@@ -245,13 +268,13 @@ def best_spot(runs, row_max, cell_max, inside, width, height, bounds, candidates
     for candidate in range(candidates):
         offset = candidate * UNIFORMS_PER_CANDIDATE
         start_x, start_y = _random_start(
-            inside, width, height, top, bottom, left, right, uniforms, offset
+            inside, cell_max, width, height, top, bottom, left, right, uniforms, offset
         )
         x, y = find_fit(runs, row_max, cell_max, width, height, start_x, start_y, top, bottom)
         if x < 0:
             return -1, -1
-        step_x = -1 if uniforms[offset + 32] < 0.5 else 1
-        step_y = -1 if uniforms[offset + 33] < 0.5 else 1
+        step_x = -1 if uniforms[offset + 2 * START_TRIES] < 0.5 else 1
+        step_y = -1 if uniforms[offset + 2 * START_TRIES + 1] < 0.5 else 1
         x, y = settle(runs, x, y, width, height, step_x, step_y, top, bottom)
         snug = contact(runs, x, y, width, height)
         if snug > best_contact:

@@ -276,6 +276,17 @@ KEYS = (
     ),
     Key("MARGIN", "margin", "number", 2.0, "Least gap between words, in px.", 0, 100),
     Key(
+        "NAME_GAP",
+        "name_gap",
+        "number",
+        0.3,
+        "Least gap between two words side by side along their reading direction (neighbours "
+        "on a shared line, or along a column for vertical words), in em of the smaller word; "
+        "such neighbours also never share a colour. MARGIN stays the least gap elsewhere.",
+        0,
+        2,
+    ),
+    Key(
         "STROKE_WIDTH",
         "stroke_width",
         "number",
@@ -330,6 +341,7 @@ class Params:
     prefer_horizontal: float = 0.9
     vertical_style: str = "auto"
     margin: float = 2.0
+    name_gap: float = 0.3
     stroke_width: float = 1.0
     enable_stroke_weights: bool = False
     mask_threshold: int = 240

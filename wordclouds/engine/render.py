@@ -1,36 +1,67 @@
 """Drawing the placed words: colours, the two SVG documents, and the PNG painted from the same
 outlines, so the image and the vector files agree by construction."""
 
-import io
 import statistics
 
 import numpy as np
-from PIL import Image
 
+from .colors import readable, shifted, to_hex, to_rgb
 from .layout import Placement
 from .mask import Mask
 from .outlines import placed_path, placed_tenths
 from .params import Params
+from .png import write_png
 from .raster import coverage, flatten, paint
 
 
-def word_colors(placements: list[Placement], params: Params, mask: Mask, seed: int) -> list[str]:
-    """One ``#RRGGBB`` per placement: FONT_COLOR, else the mask image's mean colour under the
-    word's ink box (COLOR_FROM_MASK with an image), else a seeded pick from PALETTE."""
+def contrast_background(params: Params) -> str:
+    """The colour words are kept readable against: BACKGROUND_COLOR, or white (paper) when
+    the background is transparent."""
+    return "#FFFFFF" if params.transparent else params.background_color
+
+
+def word_colors(
+    placements: list[Placement], params: Params, mask: Mask, seed: int, neighbours
+) -> list[str]:
+    """One ``#RRGGBB`` per placement: FONT_COLOR as given, else the mask image's mean colour
+    under the word's ink box (COLOR_FROM_MASK with an image), else a seeded pick from
+    PALETTE; chosen colours are made readable (:func:`colors.readable`), and two
+    reading-direction ``neighbours`` (index pairs) never share one: a palette word takes
+    another palette colour, a mask word a lighter or darker variant of its own."""
     if params.font_color:
         return [params.font_color] * len(placements)
+    background = contrast_background(params)
+    adjacent = [[] for _ in placements]
+    for i, j in neighbours:
+        adjacent[j].append(i)
+        adjacent[i].append(j)
+    chosen = []
     if params.color_from_mask and mask.colors is not None:
-        colors = []
+        means = []
         for placement in placements:
             x, y, width, height = placement.ink_box
             region = mask.colors[y : y + height, x : x + width].reshape(-1, 3)
-            colors.append(
-                "#{:02X}{:02X}{:02X}".format(*tuple(int(v) for v in region.mean(axis=0).round()))
-            )
-        return colors
+            means.append(to_hex(region.mean(axis=0).round()))
+        for k, color in enumerate(readable(means, background)):
+            taken = {chosen[i] for i in adjacent[k] if i < k}
+            step = 0
+            while color in taken and step < 8:
+                step += 1
+                color = shifted(means[k], background, step)
+            chosen.append(color)
+        return chosen
+    palette = list(dict.fromkeys(readable(list(params.palette), background)))
     rng = np.random.default_rng([seed, 1])
-    picks = rng.integers(0, len(params.palette), size=len(placements))
-    return [params.palette[i] for i in picks]
+    picks = rng.integers(0, len(palette), size=len(placements))
+    spare = rng.random(len(placements))
+    for k, pick in enumerate(picks):
+        taken = {chosen[i] for i in adjacent[k] if i < k}
+        free = [c for c in palette if c not in taken]
+        color = palette[pick]
+        if color in taken and free:
+            color = free[int(spare[k] * len(free))]
+        chosen.append(color)
+    return chosen
 
 
 def stroke_widths(placements: list[Placement], params: Params) -> list[float]:
@@ -49,53 +80,49 @@ def _header(width, height):
     )
 
 
-def svg_documents(
-    placements: list[Placement], colors: list[str], params: Params, width: int, height: int
-) -> tuple[str, str]:
-    """The filled SVG (with the background unless transparent) and the stroked one; element
-    ``w<N>`` draws placement N (1-based, in list order)."""
-    fill_parts, stroke_parts = [_header(width, height)], [_header(width, height)]
+def write_svgs(
+    placements: list[Placement], colors: list[str], params: Params, size, fill, stroke
+) -> None:
+    """Write the filled SVG (with the background unless transparent) to the text file
+    ``fill`` and the stroked one to ``stroke``, path by path; element ``w<N>`` draws
+    placement N (1-based, in list order). ``size`` is the canvas's (width, height)."""
+    width, height = size
+    fill.write(_header(width, height))
+    stroke.write(_header(width, height))
     if not params.transparent:
-        fill_parts.append(
+        fill.write(
             f'<rect id="background" width="{width}" height="{height}" '
             f'fill="{params.background_color}"/>\n'
         )
-    for number, (placement, color, stroke) in enumerate(
+    for number, (placement, color, line) in enumerate(
         zip(placements, colors, stroke_widths(placements, params)), start=1
     ):
         d = placed_path(placement.outline, placement.font_size, *placement.ink_box[:2])
-        fill_parts.append(f'<path id="w{number}" fill="{color}" d="{d}"/>\n')
-        stroke_parts.append(
+        fill.write(f'<path id="w{number}" fill="{color}" d="{d}"/>\n')
+        stroke.write(
             f'<path id="w{number}" fill="none" stroke="{color}" '
-            f'stroke-width="{stroke:.3g}" d="{d}"/>\n'
+            f'stroke-width="{line:.3g}" d="{d}"/>\n'
         )
-    fill_parts.append("</svg>\n")
-    stroke_parts.append("</svg>\n")
-    return "".join(fill_parts), "".join(stroke_parts)
+    fill.write("</svg>\n")
+    stroke.write("</svg>\n")
 
 
-def render_png(
-    placements: list[Placement], colors: list[str], params: Params, width: int, height: int
-) -> bytes:
-    """Paint the placements from the very coordinates of the SVG paths (curves flattened,
+def render_png(placements: list[Placement], colors: list[str], params: Params, size, out) -> None:
+    """Write to the binary file ``out`` the PNG of the placements on a ``size`` (width,
+    height) canvas, painted from the very coordinates of the SVG paths (curves flattened,
     anti-aliased by exact pixel coverage) onto the background; RGBA when it is transparent,
     RGB otherwise."""
+    width, height = size
     if params.transparent:
         canvas = np.zeros((height, width, 4), dtype=np.uint8)
     else:
         canvas = np.empty((height, width, 3), dtype=np.uint8)
-        canvas[:] = _rgb(params.background_color)
+        canvas[:] = to_rgb(params.background_color)
     for placement, color in zip(placements, colors):
         x, y, box_w, box_h = placement.ink_box
         if not placement.outline.codes.size:
             continue
         points = placed_tenths(placement.outline, placement.font_size, x, y) / 10
         polygon, ends = flatten(placement.outline.codes, points)
-        paint(canvas, coverage(polygon, ends, 1.0, x, y, box_h, box_w), x, y, *_rgb(color))
-    out = io.BytesIO()
-    Image.fromarray(canvas).save(out, format="PNG", compress_level=1)
-    return out.getvalue()
-
-
-def _rgb(color: str) -> tuple[int, int, int]:
-    return int(color[1:3], 16), int(color[3:5], 16), int(color[5:7], 16)
+        paint(canvas, coverage(polygon, ends, 1.0, x, y, box_h, box_w), x, y, *to_rgb(color))
+    write_png(out, canvas)
