@@ -73,10 +73,14 @@ def make_big_job(job_id: str, jobs: Path, times: int = 10) -> str:
     return big
 
 
-def start_server(folder: Path, port: int) -> subprocess.Popen:
+def start_server(
+    folder: Path, port: int, root: Path = ROOT, database_url: str | None = None
+) -> subprocess.Popen:
+    """daphne on 127.0.0.1:`port` running the code in `root` (default: this checkout) on a
+    freshly migrated database (default: a SQLite file in `folder`), MEDIA_ROOT folder/media."""
     env = {
         **os.environ,
-        "DATABASE_URL": f"sqlite:///{folder / 'bench.sqlite3'}",
+        "DATABASE_URL": database_url or f"sqlite:///{folder / 'bench.sqlite3'}",
         "MEDIA_ROOT": str(folder / "media"),
         "DJANGO_SETTINGS_MODULE": "config.settings",
         "ORDERS_ADMIN_PASSWORD": "bench-password",
@@ -84,13 +88,13 @@ def start_server(folder: Path, port: int) -> subprocess.Popen:
     }
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-        cwd=ROOT,
+        cwd=root,
         env=env,
         check=True,
     )
     server = subprocess.Popen(
         web_command("127.0.0.1", port),
-        cwd=ROOT,
+        cwd=root,
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

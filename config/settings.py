@@ -229,6 +229,12 @@ HEAVY_TIME_LIMIT_SECONDS = float(os.environ.get("HEAVY_TIME_LIMIT_SECONDS", 30))
 HEAVY_MEMORY_LIMIT_MB = int(os.environ.get("HEAVY_MEMORY_LIMIT_MB", 1024))
 # At most this many heavy children at once per web process; more wait for a slot.
 HEAVY_CONCURRENCY = int(os.environ.get("HEAVY_CONCURRENCY", 4))
+# A lookup by name (locations, find) answers at most this many matches, the first by id;
+# `total` still counts all of them. An empty name answers every placement.
+LOOKUP_MATCHES_MAX = int(os.environ.get("LOOKUP_MATCHES_MAX", 1000))
+# Lookups (locations, find) run on this many threads per web process, each keeping its
+# database connection between requests (wordclouds/api/lookup_front.py).
+LOOKUP_DB_READERS = int(os.environ.get("LOOKUP_DB_READERS", 4))
 # A project render draws at most this many pixels: stickers at their box size plus the
 # decoded pixels of their raster assets (422 beyond).
 RENDER_MAX_PIXELS = int(os.environ.get("RENDER_MAX_PIXELS", 300_000_000))

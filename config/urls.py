@@ -9,11 +9,14 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from core.api_docs import RedocView
 from wordclouds.api.health import health
 from wordclouds.api.job_events import job_events
+from wordclouds.api.lookup_front import find, locations
 
 in_front_of_django = [
     # (path pattern, methods, ASGI endpoint)
     (r"/api/health", ("GET", "HEAD"), health),
     (r"/api/jobs/(?P<job_id>[^/]+)/events", ("GET",), job_events),
+    (r"/api/jobs/(?P<job_id>[^/]+)/locations", ("GET", "HEAD"), locations),
+    (r"/api/jobs/(?P<job_id>[^/]+)/find", ("GET", "HEAD"), find),
 ]
 
 urlpatterns = [

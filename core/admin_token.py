@@ -21,13 +21,22 @@ def admin_token_valid(token: str) -> bool:
 
 
 def bearer_token(request) -> str:
-    header = request.headers.get("Authorization", "")
-    scheme, _, token = header.partition(" ")
+    return bearer_token_of(request.headers.get("Authorization", ""))
+
+
+def bearer_token_of(authorization: str) -> str:
+    """The token of an `Authorization: Bearer <token>` header's value, else ''."""
+    scheme, _, token = authorization.partition(" ")
     return token.strip() if scheme.lower() == "bearer" else ""
 
 
 def request_has_admin_token(request) -> bool:
-    token = bearer_token(request)
+    return authorization_has_admin_token(request.headers.get("Authorization", ""))
+
+
+def authorization_has_admin_token(authorization: str) -> bool:
+    """An `Authorization` header's value carries a valid admin token."""
+    token = bearer_token_of(authorization)
     return bool(token) and admin_token_valid(token)
 
 

@@ -153,3 +153,55 @@ class ProjectAsset(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["project", "asset"], name="unique_project_asset")
         ]
+
+
+class PlacementSet(models.Model):
+    """A finished job's placements, loaded from its positions.db (docs/lookup.md): one per
+    job, whether the job has a record or is only a finished folder, so no foreign key to
+    Job. Loaded by the worker with the job's success, else by the first lookup."""
+
+    job_id = models.CharField(primary_key=True, max_length=32)
+    canvas_width = models.FloatField()
+    canvas_height = models.FloatField()
+    loaded_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self):
+        return f"placements of job {self.job_id}"
+
+
+class Placement(models.Model):
+    """One row of positions.db's `words`, as the lookups answer it. `number` is its id
+    there; `name_folded` is the name lower-cased by Python (Unicode, not ASCII only), which
+    `contains` searches (a trigram GIN index on PostgreSQL, migration 0003)."""
+
+    placement_set = models.ForeignKey(
+        PlacementSet,
+        on_delete=models.CASCADE,
+        related_name="placements",
+        db_column="job_id",
+        db_index=False,  # unique_placement_number's index starts with it
+    )
+    number = models.PositiveIntegerField()
+    name = models.TextField()
+    name_folded = models.TextField()
+    x = models.FloatField()
+    y = models.FloatField()
+    font_size = models.FloatField()
+    color = models.CharField(max_length=7)
+    orientation = models.CharField(max_length=10)
+    box_x = models.IntegerField()
+    box_y = models.IntegerField()
+    box_width = models.IntegerField()
+    box_height = models.IntegerField()
+    weight = models.FloatField(default=1.0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["placement_set", "number"], name="unique_placement_number"
+            )
+        ]
+        indexes = [models.Index(fields=["placement_set", "name"], name="placement_name")]
+
+    def __str__(self):
+        return f"{self.placement_set_id}#{self.number} {self.name}"

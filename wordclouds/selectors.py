@@ -227,12 +227,6 @@ def project_list() -> QuerySet[Project]:
     return Project.objects.order_by("-created_at", "id")
 
 
-def positions_db_path(job_id: str) -> Path:
-    """The job's positions.db; 404 `job not found` / `artifact not ready`."""
-    job_get(job_id)
-    return artifact_path(job_id, "db")
-
-
 @contextmanager
 def positions_db(path: Path) -> Iterator[sqlite3.Connection]:
     """A read-only connection (`mode=ro`): the file is never written, nor created."""
@@ -247,9 +241,10 @@ def canvas_size(connection: sqlite3.Connection) -> tuple[int | float, int | floa
             "SELECT key, value FROM meta WHERE key IN ('canvas_width', 'canvas_height')"
         ).fetchall()
     )
-    return _number(meta["canvas_width"]), _number(meta["canvas_height"])
+    return number(meta["canvas_width"]), number(meta["canvas_height"])
 
 
-def _number(value) -> int | float:
-    number = float(value)
-    return int(number) if number.is_integer() else number
+def number(value) -> int | float:
+    """A number as the answers give it: an int when whole (a canvas of 400, not 400.0)."""
+    value = float(value)
+    return int(value) if value.is_integer() else value

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from django.conf import settings
-from django.db import connections
+from django.db import connections, transaction
 
 from core.errors import Conflict, NotFound
 from wordclouds import engine
@@ -26,6 +26,7 @@ from wordclouds.services.jobs import (
     job_start,
     job_succeed,
 )
+from wordclouds.services.placements import placements_store, positions_file_read
 
 logger = logging.getLogger(__name__)
 
@@ -63,7 +64,7 @@ def job_execute(*, job_id: str) -> None:
                 progress=ProgressRecorder(job_id, out_dir, heartbeat),
             )
             tiles_make(job_folder=out_dir)  # the lookup page's zoom pyramid, made once
-        job_succeed(job_id=job_id, artifacts=finished_artifacts(out_dir))
+        _succeed(job_id, out_dir)
     except (JobAbandoned, Conflict, NotFound):
         logger.warning("job %s was failed or deleted while this worker ran it", job_id)
     except FontGone:
@@ -73,6 +74,15 @@ def job_execute(*, job_id: str) -> None:
     except Exception:
         logger.exception("job %s failed", job_id)
         _fail(job_id, INTERNAL_ERROR)
+
+
+def _succeed(job_id: str, out_dir: Path) -> None:
+    """Success and the job's placements in the lookups' table, committed together (a job run
+    again has its placements replaced). The file is read before the transaction opens."""
+    positions = positions_file_read(out_dir / ARTIFACTS["db"][0])
+    with transaction.atomic():
+        job_succeed(job_id=job_id, artifacts=finished_artifacts(out_dir))
+        placements_store(job_id=job_id, positions=positions)
 
 
 def _fail(job_id: str, error: str) -> None:

@@ -1,38 +1,25 @@
-"""Reads of a finished job's position database: name lookups and the occupancy mask.
-
-The database is the engine's positions.db (table `words`, table `meta`, an index on name),
-opened read-only so a lookup can never change a finished job."""
+"""Name lookups and the occupancy mask of a finished job, read from the placements table
+(wordclouds/services/placements.py loads it from the job's positions.db)."""
 
 import io
 import math
-import re
-import sqlite3
 import unicodedata
-from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
+from django.conf import settings
+from django.db.models import QuerySet
 from PIL import Image
 
 from core.errors import InvalidInput
-from wordclouds.selectors import canvas_size, positions_db, positions_db_path
+from wordclouds.models import Placement
+from wordclouds.selectors import job_directory, number
+from wordclouds.services.placements import COLUMNS, placement_set_get
 
-MATCH_COLUMNS = (
-    "id",
-    "name",
-    "x",
-    "y",
-    "font_size",
-    "color",
-    "orientation",
-    "box_x",
-    "box_y",
-    "box_width",
-    "box_height",
-    "weight",
-)
+MATCH_COLUMNS = COLUMNS  # the answer's keys, in order: positions.db's columns
+# Placement's fields in MATCH_COLUMNS order: the answer's `id` is the placement's number.
+MATCH_FIELDS = ("number", *MATCH_COLUMNS[1:])
+CANVAS_FIELDS = ("placement_set__canvas_width", "placement_set__canvas_height")
 MODES = ("exact", "contains")
-ID_CHUNK = 900  # ids per `IN (...)`, under SQLite's limit of bound parameters
 
 
 def _normalized(text: str) -> str:
@@ -43,86 +30,60 @@ def _normalized(text: str) -> str:
 
 def locations_find(*, job_id: str, name: str = "", mode: str = "exact") -> dict:
     """The Location result of the spec: placements whose name equals `name` (exact) or holds
-    it case-insensitively (contains; `%`, `_` and `\\` are plain characters), by id; all
-    placements when `name` is empty. 400 `mode must be exact or contains`."""
+    it case-insensitively (contains; `%`, `_` and `\\` are plain characters), by id, at most
+    LOOKUP_MATCHES_MAX of them with `total` counting all; every placement when `name` is empty.
+    400 `mode must be exact or contains`; 404 `job not found` / `artifact not ready`."""
     if mode not in MODES:
         raise InvalidInput("mode must be exact or contains")
+    job_directory(job_id)  # 404 for anything but 32 hex characters, before any query
     query = _normalized(name)
-    db_path = positions_db_path(job_id)
-    with positions_db(db_path) as connection:
-        columns = _match_columns(connection)
-        if not query:
-            sql, args = f"SELECT {columns} FROM words ORDER BY id", ()
-        else:
-            sql, args = f"SELECT {columns} FROM words WHERE name = ? ORDER BY id", (query,)
-        width, height = canvas_size(connection)
-        if query and mode == "contains":
-            matches = _containing(connection, db_path, query.lower())
-        else:
-            matches = [dict(row) for row in connection.execute(sql, args)]
+    placements = placements_matching(job_id=job_id, query=query, mode=mode)
+    # Each row also brings its job's canvas size (a join on PlacementSet's key): a lookup
+    # with matches is one query. Without any, the job may not be loaded yet (or not exist).
+    rows = placements.values_list(*MATCH_FIELDS, *CANVAS_FIELDS)
+    most = settings.LOOKUP_MATCHES_MAX
+    found = list(rows[:most] if query else rows.all())
+    if found:
+        width, height = found[0][-2:]
+    else:
+        placement_set = placement_set_get(job_id)
+        width, height = placement_set.canvas_width, placement_set.canvas_height
+        found = list(rows[:most] if query else rows.all())
+    matches = [dict(zip(MATCH_COLUMNS, row[: len(MATCH_COLUMNS)])) for row in found]
+    total = placements.count() if query and len(matches) == most else len(matches)
     return {
         "job_id": job_id,
         "query": name,
         "mode": mode,
-        "total": len(matches),
-        "canvas_width": width,
-        "canvas_height": height,
+        "total": total,
+        "canvas_width": number(width),
+        "canvas_height": number(height),
         "matches": matches,
     }
 
 
-def _match_columns(connection: sqlite3.Connection) -> str:
-    """The select list of a match record. A positions.db written before names had weights
-    has no `weight` column: every name there weighs 1."""
-    present = {row[1] for row in connection.execute("PRAGMA table_info(words)")}
-    return ", ".join(
-        column if column in present else f"1.0 AS {column}" for column in MATCH_COLUMNS
-    )
-
-
-def _containing(connection: sqlite3.Connection, path: Path, lowered: str) -> list[dict]:
-    """Rows whose lower-cased name holds `lowered`, by id. The search runs over the job's
-    names lower-cased once and kept (a finished positions.db never changes): a substring
-    search in one string instead of a Python call per row, which held the GIL for 100 ms
-    per request on 100,000 names."""
-    stat = path.stat()
-    text, starts, ids = _lowered_names(str(path), stat.st_mtime_ns, stat.st_size)
-    found = np.array(
-        [match.start() for match in re.finditer(re.escape(lowered), text)], dtype=np.int64
-    )
-    hits = np.unique(np.searchsorted(starts, found, side="right") - 1)
-    wanted = ids[hits].tolist()
-    columns = _match_columns(connection)
-    rows = []
-    for first in range(0, len(wanted), ID_CHUNK):
-        chunk = wanted[first : first + ID_CHUNK]
-        rows += connection.execute(
-            f"SELECT {columns} FROM words WHERE id IN ({', '.join('?' * len(chunk))})", chunk
-        )
-    return sorted((dict(row) for row in rows), key=lambda row: row["id"])
-
-
-@lru_cache(maxsize=16)
-def _lowered_names(path: str, mtime_ns: int, size: int) -> tuple[str, np.ndarray, np.ndarray]:
-    """Every name lower-cased, joined by newlines (names never hold one: the engine folds
-    white space), the offset where each starts, and its row id."""
-    with positions_db(Path(path)) as connection:
-        rows = connection.execute("SELECT id, name FROM words ORDER BY id").fetchall()
-    # Python's lower(), not SQLite's, which folds ASCII only; names are often not ASCII.
-    names = [(name or "").lower() for _, name in rows]
-    lengths = np.array([len(name) + 1 for name in names], dtype=np.int64)
-    starts = np.concatenate(([0], np.cumsum(lengths)[:-1])).astype(np.int64)
-    return "\n".join(names), starts, np.array([row_id for row_id, _ in rows], dtype=np.int64)
+def placements_matching(*, job_id: str, query: str, mode: str) -> QuerySet:
+    """The job's placements matching a cleaned query, by id (every one for an empty query):
+    exact through the index on (job, name), contains through the trigram index on
+    PostgreSQL (migration 0003)."""
+    placements = Placement.objects.filter(placement_set_id=job_id).order_by("number")
+    if "\x00" in query:
+        return placements.none()  # no name holds NUL (nor can PostgreSQL compare one)
+    if query and mode == "contains":
+        # Python's lower() on both sides, as the column was filled: Unicode, not ASCII only.
+        # `__contains` is `LIKE '%x%'` with % _ \ escaped, which gin_trgm_ops serves.
+        return placements.filter(name_folded__contains=query.lower())
+    return placements.filter(name=query) if query else placements
 
 
 def occupancy_mask_png(*, job_id: str) -> bytes:
     """A PNG of the canvas: black, with every placed word's box filled white (8-bit grey).
     A box covers every pixel it touches, so the mask never under-reports occupied space."""
-    with positions_db(positions_db_path(job_id)) as connection:
-        width, height = canvas_size(connection)
-        boxes = connection.execute(
-            "SELECT box_x, box_y, box_width, box_height FROM words"
-        ).fetchall()
+    placement_set = placement_set_get(job_id)
+    width, height = placement_set.canvas_width, placement_set.canvas_height
+    boxes = Placement.objects.filter(placement_set_id=job_id).values_list(
+        "box_x", "box_y", "box_width", "box_height"
+    )
     mask = np.zeros((math.ceil(height), math.ceil(width)), dtype=np.uint8)
     for x, y, w, h in boxes:
         left, top = max(0, math.floor(x)), max(0, math.floor(y))

@@ -1,0 +1,105 @@
+"""A finished job's placements in the database (tables PlacementSet, Placement), loaded from
+its positions.db: by the worker in the transaction that marks the job done, else by the first
+lookup of a job that has none there yet (jobs finished before the table existed, and finished
+folders without a record). The lookups read the table only (docs/lookup.md)."""
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.db import IntegrityError, connection, transaction
+
+from wordclouds.models import Placement, PlacementSet
+from wordclouds.selectors import artifact_path, canvas_size, job_directory, job_get, positions_db
+
+# positions.db's `words` columns the table keeps, in Placement's field names.
+COLUMNS = (
+    "id",
+    "name",
+    "x",
+    "y",
+    "font_size",
+    "color",
+    "orientation",
+    "box_x",
+    "box_y",
+    "box_width",
+    "box_height",
+    "weight",
+)
+TABLE = Placement._meta.db_table
+# Placement's columns in the order a loaded row gives them: the job, positions.db's COLUMNS
+# (its id is the placement's number), the folded name.
+FIELDS = tuple(
+    Placement._meta.get_field(field).column
+    for field in ("placement_set", "number", *COLUMNS[1:], "name_folded")
+)
+
+
+@dataclass(frozen=True)
+class PositionsFile:
+    """What the table takes from one positions.db."""
+
+    canvas_width: float
+    canvas_height: float
+    rows: list[tuple]
+
+
+def positions_file_read(path: Path) -> PositionsFile:
+    """The canvas size and every placement (COLUMNS order, by id) of a positions.db."""
+    with positions_db(path) as connection:
+        width, height = canvas_size(connection)
+        # A positions.db written before names had weights has no `weight`: each weighs 1.
+        present = {row[1] for row in connection.execute("PRAGMA table_info(words)")}
+        columns = ", ".join(
+            column if column in present else f"1.0 AS {column}" for column in COLUMNS
+        )
+        rows = connection.execute(f"SELECT {columns} FROM words ORDER BY id").fetchall()
+    return PositionsFile(width, height, [tuple(row) for row in rows])
+
+
+def placements_store(*, job_id: str, positions: PositionsFile) -> None:
+    """The job's placements, replacing any it had (a job run again): call inside the
+    transaction that marks the job done, so the two commit together."""
+    with transaction.atomic():
+        Placement.objects.filter(placement_set_id=job_id).delete()  # one DELETE, no fetch
+        PlacementSet.objects.filter(job_id=job_id).delete()
+        _insert(job_id, positions)
+
+
+def _insert(job_id: str, positions: PositionsFile) -> PlacementSet:
+    placement_set = PlacementSet.objects.create(
+        job_id=job_id,
+        canvas_width=positions.canvas_width,
+        canvas_height=positions.canvas_height,
+    )
+    with connection.cursor() as cursor:
+        rows = ((job_id, *row, row[1].lower()) for row in positions.rows)
+        if connection.vendor == "postgresql":
+            # COPY: 100,000 rows in 5 s (0.2 s of the worker's CPU) on a busy machine, where
+            # bulk_create took 14 s (4.4 s of CPU) and executemany 19 s.
+            with cursor.cursor.copy(f"COPY {TABLE} ({', '.join(FIELDS)}) FROM STDIN") as copy:
+                for row in rows:
+                    copy.write_row(row)
+        else:
+            marks = ", ".join(["%s"] * len(FIELDS))
+            cursor.executemany(f"INSERT INTO {TABLE} ({', '.join(FIELDS)}) VALUES ({marks})", rows)
+    return placement_set
+
+
+def placement_set_get(job_id: str) -> PlacementSet:
+    """The job's placements in the table. A job with none there yet is looked up (404 `job
+    not found`) and loaded from its positions.db (404 `artifact not ready` without it);
+    lookups arriving together on it load it once: the others wait on the first one's
+    PlacementSet row and read what it committed. A loaded job is a finished one, so a
+    lookup of it costs one query here, not three."""
+    job_directory(job_id)  # 404 for anything but 32 hex characters, before any query
+    found = PlacementSet.objects.filter(job_id=job_id).first()
+    if found is not None:
+        return found
+    job_get(job_id)
+    positions = positions_file_read(artifact_path(job_id, "db"))
+    try:
+        with transaction.atomic():
+            return _insert(job_id, positions)
+    except IntegrityError:
+        return PlacementSet.objects.get(job_id=job_id)
