@@ -1,0 +1,79 @@
+"""Print PDF endpoints: GET /api/jobs/{id}/files/pdf."""
+
+from django.http import HttpResponse
+from django.urls import path
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework.decorators import api_view
+
+from exports.pdf.colour import BLACKS, PROFILES
+from exports.pdf.options import COLOURS, STANDARDS
+from exports.pdf.services import PDF_CONTENT_TYPE, PdfFile, job_pdf
+from exports.views import content_disposition
+from wordclouds.api.lookup import CUSTOM_SVG_PARAMETERS
+
+PDF_PARAMETERS = [
+    OpenApiParameter("width_mm", float, description="trim width, mm (1-5000)"),
+    OpenApiParameter(
+        "height_mm",
+        float,
+        description="trim height, mm (1-5000); one side alone keeps the poster's aspect, "
+        "neither: the poster's own size at 96 px per inch",
+    ),
+    OpenApiParameter("bleed_mm", float, default=3, description="bleed each side, mm (0-25)"),
+    OpenApiParameter(
+        "marks", bool, default=False, description="crop marks outside the bleed, registration"
+    ),
+    OpenApiParameter("standard", str, enum=list(STANDARDS), default="x1a"),
+    OpenApiParameter(
+        "colour", str, enum=list(COLOURS), default="cmyk", description="rgb only with x4 or none"
+    ),
+    OpenApiParameter(
+        "black",
+        str,
+        enum=list(BLACKS),
+        default="k",
+        description="#000000 as 0/0/0/100 (k), 60/40/40/100 (rich) or through the profile (icc)",
+    ),
+    OpenApiParameter("profile", str, enum=list(PROFILES), default="fogra39"),
+    OpenApiParameter(
+        "cut", bool, default=False, description="each word's outline as a spot-colour hairline"
+    ),
+    OpenApiParameter("cut_name", str, default="CutContour", description="the cut line's spot"),
+]
+PDF_RESPONSES = {
+    (200, PDF_CONTENT_TYPE): OpenApiResponse(
+        OpenApiTypes.BINARY,
+        description="the PDF as an attachment named with its size and standard, e.g. "
+        "wordcloud-<job_id>-420x297mm-PDFX-1a.pdf",
+    ),
+    400: OpenApiResponse(description="a bad parameter, named in detail"),
+    422: OpenApiResponse(description="the work is over the heavy-request limits"),
+    503: OpenApiResponse(description="the print profiles are not installed"),
+}
+
+
+def pdf_response(exported: PdfFile) -> HttpResponse:
+    response = HttpResponse(exported.content, content_type=PDF_CONTENT_TYPE)
+    response["Content-Disposition"] = content_disposition(exported.filename)
+    return response
+
+
+@extend_schema(
+    parameters=PDF_PARAMETERS + CUSTOM_SVG_PARAMETERS,
+    responses={
+        **PDF_RESPONSES,
+        404: OpenApiResponse(description="job not found / artifact not ready"),
+        409: OpenApiResponse(description="the job's font no longer exists (custom fills, cut)"),
+    },
+    description="The job's poster as a print-ready PDF/X (docs/exports.md, Print PDF). "
+    "Any custom.svg parameter draws that custom.svg instead of wordcloud.svg.",
+)
+@api_view(["GET"])
+def job_file_pdf(request, job_id: str):
+    return pdf_response(job_pdf(job_id=job_id, query=request.query_params))
+
+
+urlpatterns = [
+    path("jobs/<str:job_id>/files/pdf", job_file_pdf, name="job-file-pdf"),
+]
