@@ -10,7 +10,7 @@ from pathlib import Path
 from django.conf import settings
 from PIL import Image, ImageCms
 
-from config.errors import ServiceError
+from core.errors import ServiceError
 
 RGB = tuple[float, float, float]
 CMYK = tuple[float, float, float, float]

@@ -6,7 +6,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from config.errors import InvalidInput
+from core.errors import InvalidInput
 from exports.pdf.colour import BLACKS, DEFAULT_PROFILE, PROFILES
 from wordclouds.services.custom_svg import FALSE, TRUE
 

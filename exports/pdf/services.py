@@ -5,17 +5,14 @@ as the SVG, in a forked child with the heavy-work limits (config/isolated.py).""
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 
-from config.errors import NotFound
-from config.isolated import run_heavy
+from core.errors import NotFound
+from core.isolated import run_heavy
 from exports.pdf.options import PdfOptions, download_name, pdf_options, trim_size_mm
 from exports.pdf.writer import page_boxes, write_pdf
 from exports.svg_reader import read_svg
+from wordclouds.drawing.custom_svg import CustomSvgOptions
 from wordclouds.selectors import artifact_path, job_get
-from wordclouds.services.custom_svg import (
-    CustomSvgOptions,
-    custom_svg_options,
-    custom_svg_render,
-)
+from wordclouds.services.custom_svg import custom_svg_options, custom_svg_render
 
 PDF_CONTENT_TYPE = "application/pdf"
 CUSTOM_SVG_QUERY = tuple(field.name for field in fields(CustomSvgOptions))

@@ -17,8 +17,8 @@ import pikepdf
 from exports.pdf.colour import PROFILES, CmykConverter, profile_bytes, srgb_profile_bytes
 from exports.pdf.options import MM, PdfOptions
 from exports.pdf.preflight import preflight_or_fail
-from exports.svg_geometry import Matrix, Subpath
 from exports.svg_reader import Drawing, Shape
+from wordclouds.engine.svg_geometry import Matrix, Subpath
 
 PRODUCT = "Word-cloud poster service"
 CUT_WIDTH_PT = 0.25  # the cut line: a hairline, as cutting plotters' software expects
