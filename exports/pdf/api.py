@@ -1,15 +1,25 @@
-"""Print PDF endpoints: GET /api/jobs/{id}/files/pdf."""
+"""Print PDF endpoints: GET /api/jobs/{id}/files/pdf and POST /api/exports/pdf."""
 
 from django.http import HttpResponse
 from django.urls import path
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    inline_serializer,
+)
+from rest_framework import serializers
 from rest_framework.decorators import api_view
+from rest_framework.parsers import JSONParser
+from rest_framework.views import APIView
 
+from core.errors import TooLarge
 from exports.pdf.colour import BLACKS, PROFILES
 from exports.pdf.options import COLOURS, STANDARDS
-from exports.pdf.services import PDF_CONTENT_TYPE, PdfFile, job_pdf
-from exports.views import content_disposition
+from exports.pdf.services import PDF_CONTENT_TYPE, PdfFile, job_pdf, upload_pdf
+from exports.services import SVG_TOO_LARGE, request_too_large
+from exports.views import JsonBodyAnyAccept, content_disposition
 from wordclouds.api.lookup import CUSTOM_SVG_PARAMETERS
 
 PDF_PARAMETERS = [
@@ -74,6 +84,45 @@ def job_file_pdf(request, job_id: str):
     return pdf_response(job_pdf(job_id=job_id, query=request.query_params))
 
 
+class PdfExportView(APIView):
+    content_negotiation_class = JsonBodyAnyAccept
+    parser_classes = [JSONParser]
+
+    @extend_schema(
+        request=inline_serializer(
+            "PdfExportRequest",
+            {
+                "svg": serializers.CharField(help_text="the SVG document, at most 25 MB"),
+                "filename": serializers.CharField(
+                    required=False, help_text="download stem; sanitised, size and standard added"
+                ),
+                **{
+                    parameter.name: serializers.CharField(
+                        required=False, help_text=parameter.description or ""
+                    )
+                    for parameter in PDF_PARAMETERS
+                },
+            },
+        ),
+        responses={
+            **PDF_RESPONSES,
+            413: OpenApiResponse(description="`svg exceeds 25 MB`"),
+            422: OpenApiResponse(
+                description="names the unsupported content found (as the .ai export), or the "
+                "work is over the heavy-request limits"
+            ),
+        },
+        description="An uploaded SVG as a print-ready PDF/X, with the options of the job "
+        "PDF (as JSON fields); `cut` outlines every filled shape but the background.",
+    )
+    def post(self, request):
+        if request_too_large(int(request.META.get("CONTENT_LENGTH") or 0)):
+            raise TooLarge(SVG_TOO_LARGE)
+        body = request.data if isinstance(request.data, dict) else {}
+        return pdf_response(upload_pdf(body=body))
+
+
 urlpatterns = [
     path("jobs/<str:job_id>/files/pdf", job_file_pdf, name="job-file-pdf"),
+    path("exports/pdf", PdfExportView.as_view(), name="exports-pdf"),
 ]

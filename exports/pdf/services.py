@@ -1,6 +1,6 @@
-"""Print PDFs of what the service draws (docs/exports.md, "Print PDF"): a job's poster (its
-wordcloud.svg, or its custom.svg in an engraving fill style) drawn from the same outlines
-as the SVG, in a forked child with the heavy-work limits (config/isolated.py)."""
+"""Print PDFs (docs/exports.md, "Print PDF"): a job's poster (its wordcloud.svg, or its
+custom.svg in an engraving fill style) or an uploaded SVG, drawn from the same outlines as
+the SVG, in a forked child with the heavy-work limits (config/isolated.py)."""
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
@@ -9,6 +9,7 @@ from core.errors import NotFound
 from core.isolated import run_heavy
 from exports.pdf.options import PdfOptions, download_name, pdf_options, trim_size_mm
 from exports.pdf.writer import page_boxes, write_pdf
+from exports.services import export_stem, svg_document
 from exports.svg_reader import read_svg
 from wordclouds.drawing.custom_svg import CustomSvgOptions
 from wordclouds.selectors import artifact_path, job_get
@@ -60,3 +61,17 @@ def svg_pdf(
     cut = read_svg(outlines).shapes if outlines is not None else ()
     boxes = page_boxes(options, width_mm, height_mm)
     return write_pdf(drawing, options, boxes, title=title, cut=cut), width_mm, height_mm
+
+
+def upload_pdf(*, body: Mapping) -> PdfFile:
+    """The print PDF of an SVG sent as JSON `{svg, filename, <options>}`: the 25 MB rule and
+    the reader's 400/422 as for the .ai export; `cut` outlines every filled shape but the
+    background."""
+    options = pdf_options(body)
+    data = svg_document(body.get("svg"))
+    stem = export_stem(body.get("filename"), ".pdf")
+    outlines = data if options.cut else None
+    pdf, width_mm, height_mm = run_heavy(
+        "print.pdf", svg_pdf, data, options, title=stem, outlines=outlines
+    )
+    return PdfFile(pdf, download_name(stem, width_mm, height_mm, options.standard))

@@ -8,6 +8,7 @@ the press profile as the OutputIntent. Vectors stay vectors: each shape is one P
 import io
 import math
 import uuid
+import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -87,7 +88,7 @@ def write_pdf(
     pdf = pikepdf.new()
     page = Page(pdf, drawing, options, boxes)
     content = page.draw(cut)
-    stream = pikepdf.Stream(pdf, content.encode("ascii"))
+    stream = _flate(pdf, content.encode("ascii"))
     page_dict = pdf.add_blank_page(page_size=boxes.media[2:])
     page_dict.obj.MediaBox = pikepdf.Array(_box(boxes.media))
     page_dict.obj.BleedBox = pikepdf.Array(_box(boxes.bleed_box))
@@ -223,7 +224,7 @@ class Page:
         return f"/{name} CS {values} SC" if stroke else f"/{name} cs {values} sc"
 
     def _srgb(self) -> pikepdf.Object:
-        profile = pikepdf.Stream(self.pdf, srgb_profile_bytes())
+        profile = _flate(self.pdf, srgb_profile_bytes())
         profile.N = 3
         return pikepdf.Array([pikepdf.Name.ICCBased, self.pdf.make_indirect(profile)])
 
@@ -268,7 +269,7 @@ class Page:
     def _cut(self, out: list[str], cut: Iterable[Shape]):
         """Each cut shape's outline stroked in the spot colour, overprinting what is under
         it, so the process plates stay as they are."""
-        shapes = list(cut)
+        shapes = [shape for shape in cut if shape.fill is not None]
         if not shapes:
             return
         name = self._separation("Cut", self.options.cut_name, (0, 1, 0, 0))
@@ -277,6 +278,8 @@ class Page:
         )
         out.append(f"/Overprint gs /{name} CS 1 SCN")
         for shape in shapes:
+            if self._is_background(shape):
+                continue
             unit = _matrix_scale(shape.matrix) or 1.0
             out.append("q " + " ".join(_n(v) for v in shape.matrix) + " cm")
             out.append(f"{_n(CUT_WIDTH_PT / (self.scale * unit))} w 1 j 1 J [] 0 d")
@@ -350,7 +353,7 @@ def _identify(pdf: pikepdf.Pdf, options: PdfOptions, title: str):
     if options.standard == "x1a":
         info_dict.GTS_PDFXConformance = "PDF/X-1a:2001"
     press = PROFILES[options.profile]
-    profile = pikepdf.Stream(pdf, profile_bytes(options.profile))
+    profile = _flate(pdf, profile_bytes(options.profile))
     profile.N = 4
     pdf.Root.OutputIntents = pikepdf.Array(
         [
@@ -404,13 +407,19 @@ def _xmp(title: str, now: datetime) -> str:
 <?xpacket end="w"?>"""
 
 
+def _flate(pdf: pikepdf.Pdf, data: bytes) -> pikepdf.Stream:
+    """A stream compressed here at zlib's fastest level (qpdf's own pass takes 20 times longer on a
+    poster's page; the content is 25 % larger than at level 6, a third of the SVG)."""
+    return pikepdf.Stream(pdf, zlib.compress(data, 1), Filter=pikepdf.Name.FlateDecode)
+
+
 def _save(pdf: pikepdf.Pdf, standard: str) -> bytes:
     out = io.BytesIO()
     pdf.save(
         out,
         force_version=VERSIONS[standard],
         object_stream_mode=pikepdf.ObjectStreamMode.disable,
-        compress_streams=True,
+        compress_streams=False,
         stream_decode_level=pikepdf.StreamDecodeLevel.none,
         fix_metadata_version=False,
     )
