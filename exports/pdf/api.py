@@ -4,10 +4,8 @@ from django.http import HttpResponse
 from django.urls import path
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
-    OpenApiParameter,
     OpenApiResponse,
     extend_schema,
-    inline_serializer,
 )
 from rest_framework import serializers
 from rest_framework.decorators import api_view
@@ -15,42 +13,70 @@ from rest_framework.parsers import JSONParser
 from rest_framework.views import APIView
 
 from core.errors import TooLarge
-from exports.pdf.colour import BLACKS, PROFILES
-from exports.pdf.options import COLOURS, STANDARDS
+from exports.pdf.colour import BLACKS, DEFAULT_PROFILE, PROFILES
+from exports.pdf.options import (
+    BLEED_MAX_MM,
+    COLOURS,
+    SIZE_MAX_MM,
+    SIZE_MIN_MM,
+    SPOT_NAME,
+    STANDARDS,
+)
 from exports.pdf.services import PDF_CONTENT_TYPE, PdfFile, job_pdf, upload_pdf
 from exports.services import SVG_TOO_LARGE, request_too_large
 from exports.views import JsonBodyAnyAccept, content_disposition
 from wordclouds.api.lookup import CUSTOM_SVG_PARAMETERS
 
-PDF_PARAMETERS = [
-    OpenApiParameter("width_mm", float, description="trim width, mm (1-5000)"),
-    OpenApiParameter(
-        "height_mm",
-        float,
-        description="trim height, mm (1-5000); one side alone keeps the poster's aspect, "
-        "neither: the poster's own size at 96 px per inch",
-    ),
-    OpenApiParameter("bleed_mm", float, default=3, description="bleed each side, mm (0-25)"),
-    OpenApiParameter(
-        "marks", bool, default=False, description="crop marks outside the bleed, registration"
-    ),
-    OpenApiParameter("standard", str, enum=list(STANDARDS), default="x1a"),
-    OpenApiParameter(
-        "colour", str, enum=list(COLOURS), default="cmyk", description="rgb only with x4 or none"
-    ),
-    OpenApiParameter(
-        "black",
-        str,
-        enum=list(BLACKS),
+
+class PdfOptionsSerializer(serializers.Serializer):
+    """The options' schema (query parameters, or fields of the upload's JSON body); the values
+    are read and checked by exports/pdf/options.py, which names a bad one in its 400."""
+
+    width_mm = serializers.FloatField(
+        required=False, min_value=SIZE_MIN_MM, max_value=SIZE_MAX_MM, help_text="trim width, mm"
+    )
+    height_mm = serializers.FloatField(
+        required=False,
+        min_value=SIZE_MIN_MM,
+        max_value=SIZE_MAX_MM,
+        help_text="trim height, mm; one side alone keeps the poster's aspect, neither: the "
+        "poster's own size at 96 px per inch",
+    )
+    bleed_mm = serializers.FloatField(
+        required=False, min_value=0, max_value=BLEED_MAX_MM, default=3, help_text="each side"
+    )
+    marks = serializers.BooleanField(
+        required=False, default=False, help_text="crop marks outside the bleed, registration"
+    )
+    standard = serializers.ChoiceField(STANDARDS, required=False, default="x1a")
+    colour = serializers.ChoiceField(
+        COLOURS, required=False, default="cmyk", help_text="rgb only with x4 or none"
+    )
+    black = serializers.ChoiceField(
+        BLACKS,
+        required=False,
         default="k",
-        description="#000000 as 0/0/0/100 (k), 60/40/40/100 (rich) or through the profile (icc)",
-    ),
-    OpenApiParameter("profile", str, enum=list(PROFILES), default="fogra39"),
-    OpenApiParameter(
-        "cut", bool, default=False, description="each word's outline as a spot-colour hairline"
-    ),
-    OpenApiParameter("cut_name", str, default="CutContour", description="the cut line's spot"),
-]
+        help_text="#000000 as 0/0/0/100 (k), 60/40/40/100 (rich) or through the profile (icc)",
+    )
+    profile = serializers.ChoiceField(tuple(PROFILES), required=False, default=DEFAULT_PROFILE)
+    cut = serializers.BooleanField(
+        required=False, default=False, help_text="outlines as a spot-colour hairline"
+    )
+    cut_name = serializers.RegexField(
+        f"^{SPOT_NAME.pattern}$",
+        required=False,
+        default="CutContour",
+        help_text="the cut line's spot colour",
+    )
+
+
+class PdfExportRequestSerializer(PdfOptionsSerializer):
+    svg = serializers.CharField(help_text="the SVG document, at most 25 MB")
+    filename = serializers.CharField(
+        required=False, help_text="download stem; sanitised, size and standard added"
+    )
+
+
 PDF_RESPONSES = {
     (200, PDF_CONTENT_TYPE): OpenApiResponse(
         OpenApiTypes.BINARY,
@@ -70,7 +96,7 @@ def pdf_response(exported: PdfFile) -> HttpResponse:
 
 
 @extend_schema(
-    parameters=PDF_PARAMETERS + CUSTOM_SVG_PARAMETERS,
+    parameters=[PdfOptionsSerializer, *CUSTOM_SVG_PARAMETERS],
     responses={
         **PDF_RESPONSES,
         404: OpenApiResponse(description="job not found / artifact not ready"),
@@ -89,21 +115,7 @@ class PdfExportView(APIView):
     parser_classes = [JSONParser]
 
     @extend_schema(
-        request=inline_serializer(
-            "PdfExportRequest",
-            {
-                "svg": serializers.CharField(help_text="the SVG document, at most 25 MB"),
-                "filename": serializers.CharField(
-                    required=False, help_text="download stem; sanitised, size and standard added"
-                ),
-                **{
-                    parameter.name: serializers.CharField(
-                        required=False, help_text=parameter.description or ""
-                    )
-                    for parameter in PDF_PARAMETERS
-                },
-            },
-        ),
+        request=PdfExportRequestSerializer,
         responses={
             **PDF_RESPONSES,
             413: OpenApiResponse(description="`svg exceeds 25 MB`"),
