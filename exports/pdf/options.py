@@ -15,7 +15,7 @@ STANDARDS = ("x1a", "x4", "none")
 COLOURS = ("cmyk", "rgb")
 # PDF's largest page is 200 inches (14,400 units); a trim of 5 m leaves room for bleed and marks.
 SIZE_MAX_MM = 5000.0
-SIZE_MIN_MM = 1.0
+SIZE_MIN_MM = 2.0  # PDF's smallest page is 3 units (1.06 mm), with no bleed
 BLEED_MAX_MM = 25.0
 SPOT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _.-]{0,62}")
 OPTION_NAMES = (
@@ -113,9 +113,11 @@ def trim_size_mm(options: PdfOptions, poster_width: float, poster_height: float)
         width = height * poster_width / poster_height
     elif height is None:
         height = width * poster_height / poster_width
+    side = "width_mm" if options.width_mm is None else "height_mm"
     if max(width, height) > SIZE_MAX_MM:
-        side = "width_mm" if options.width_mm is None else "height_mm"
         raise InvalidInput(f"{side} from the poster's aspect exceeds {SIZE_MAX_MM:g} mm")
+    if min(width, height) < SIZE_MIN_MM:
+        raise InvalidInput(f"{side} from the poster's aspect is below {SIZE_MIN_MM:g} mm")
     return width, height
 
 

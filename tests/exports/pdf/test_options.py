@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 @pytest.mark.parametrize(
     ("query", "detail"),
     [
-        ("width_mm=0", "width_mm must be from 1 to 5000"),
+        ("width_mm=1.9", "width_mm must be from 2 to 5000"),
         ("height_mm=abc", "height_mm must be a number"),
         ("width_mm=nan", "width_mm must be a number"),
         ("bleed_mm=-1", "bleed_mm must be from 0 to 25"),
@@ -32,6 +32,7 @@ pytestmark = pytest.mark.django_db
             "'-', starting with a letter or digit",
         ),
         ("height_mm=4000", "width_mm from the poster's aspect exceeds 5000 mm"),
+        ("width_mm=2.5", "height_mm from the poster's aspect is below 2 mm"),
         ("fill=hatch", "fill must be one of fill, dot, line, ring"),
     ],
 )
