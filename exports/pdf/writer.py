@@ -114,7 +114,6 @@ class Page:
         )
         self.colour_spaces: dict[str, pikepdf.Object] = {}
         self.states: dict[str, pikepdf.Dictionary] = {}
-        self.xobjects: dict[str, pikepdf.Object] = {}
         trim_x, trim_y, trim_x1, trim_y1 = boxes.trim
         self.scale = min(boxes.trim_width / drawing.width, boxes.trim_height / drawing.height)
         # drawing points (y down) -> page points (y up), centred in the trim box
@@ -130,10 +129,6 @@ class Page:
         if self.states:
             resources.ExtGState = pikepdf.Dictionary(
                 {f"/{name}": state for name, state in self.states.items()}
-            )
-        if self.xobjects:
-            resources.XObject = pikepdf.Dictionary(
-                {f"/{name}": xobject for name, xobject in self.xobjects.items()}
             )
         return resources
 
