@@ -16,7 +16,7 @@ CJK = ["李雷", "韩梅梅", "王芳", "张伟", "刘洋", "陈静", "杨光", 
 POSTERS = {
     "scripts": (
         CORPUS,
-        {"WIDTH": 1280, "HEIGHT": 960, "SEED": 3, "BACKGROUND_COLOR": "#FFF3E0"},
+        {"WIDTH": 1600, "HEIGHT": 1200, "SEED": 3, "BACKGROUND_COLOR": "#FFF3E0"},
     ),
     "mask": (CJK + ["Anna Berg", "Chloé", "Dmitri", "Émile"], {"MODE": "IMAGE", "SEED": 3}),
     "vertical": (
