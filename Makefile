@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
 PORT ?= 8000
 
-.PHONY: run test lint setup static migrate system-deps container-deps bench
+.PHONY: run test lint setup static migrate system-deps container-deps bench profiles
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -29,15 +29,23 @@ $(WARM): $(INSTALLED) $(wildcard wordclouds/engine/*.py)
 # Ghostscript and Scribus are the real readers the export tests check the .ai files with;
 # Chromium is the browser the page tests (tests/pages/) drive; Pango's pango-view and
 # HarfBuzz's hb-shape are the independent shapers the engine's drawing of names is checked
-# against (tests/engine/).
+# against (tests/engine/); qpdf and Poppler (pdfinfo, pdffonts, pdftoppm) check and render the
+# print PDFs (tests/exports/pdf/).
 system-deps:
 	@command -v gs >/dev/null && command -v scribus >/dev/null && command -v chromium >/dev/null \
-		&& command -v pango-view >/dev/null && command -v hb-shape >/dev/null || { \
-		echo "installing ghostscript, scribus, chromium, pango-view and hb-shape from Debian's packages"; \
+		&& command -v pango-view >/dev/null && command -v hb-shape >/dev/null \
+		&& command -v qpdf >/dev/null && command -v pdftoppm >/dev/null || { \
+		echo "installing ghostscript, scribus, chromium, pango-view, hb-shape, qpdf and poppler-utils from Debian's packages"; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update -q && \
 		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -q \
-			ghostscript scribus chromium pango1.0-tools libharfbuzz-bin >/dev/null; }
+			ghostscript scribus chromium pango1.0-tools libharfbuzz-bin qpdf poppler-utils >/dev/null; }
+
+# The press profiles of the print PDF (docs/exports.md, "Profiles"): extracted from Debian's
+# non-free icc-profiles package into ICC_PROFILE_DIR, without installing it.
+ICC_PROFILE_DIR ?= var/icc-profiles
+profiles:
+	@deploy/icc-profiles.sh $(ICC_PROFILE_DIR)
 
 # Podman, its compose front end, runc and debootstrap build and run the images (deploy/).
 container-deps:
@@ -56,7 +64,7 @@ static: setup
 migrate: static
 	$(PY) manage.py migrate --noinput
 
-run: migrate $(WARM)
+run: migrate profiles $(WARM)
 	PORT=$(PORT) $(PY) manage.py runall
 
 # ruff's lint and format checks (settings in pyproject.toml); `ruff format .` fixes the format.
@@ -64,7 +72,7 @@ lint: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
-test: lint system-deps static
+test: lint system-deps profiles static
 	$(PY) -m pytest
 
 bench: setup

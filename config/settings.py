@@ -235,6 +235,9 @@ LOOKUP_MATCHES_MAX = int(os.environ.get("LOOKUP_MATCHES_MAX", 1000))
 # Lookups (locations, find) run on this many threads per web process, each keeping its
 # database connection between requests (wordclouds/api/lookup_front.py).
 LOOKUP_DB_READERS = int(os.environ.get("LOOKUP_DB_READERS", 4))
+# The press profiles of the print PDF (docs/exports.md, "Profiles"), put there by
+# `make profiles` (deploy/icc-profiles.sh) from Debian's icc-profiles package.
+ICC_PROFILE_DIR = Path(os.environ.get("ICC_PROFILE_DIR", BASE_DIR / "var" / "icc-profiles"))
 # A project render draws at most this many pixels: stickers at their box size plus the
 # decoded pixels of their raster assets (422 beyond).
 RENDER_MAX_PIXELS = int(os.environ.get("RENDER_MAX_PIXELS", 300_000_000))

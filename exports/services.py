@@ -36,17 +36,22 @@ def request_too_large(content_length: int) -> bool:
 def ai_filename(raw: object) -> str:
     """The download name: the last path component, without control characters, quotes or
     separators, at most 200 characters, ending in `.ai`."""
+    return export_stem(raw, ".ai") + ".ai"
+
+
+def export_stem(raw: object, extension: str) -> str:
+    """A client's file name made safe, without `extension` (any case): the last path
+    component, control characters, quotes and separators as `_`, at most 200 characters."""
     name = unicodedata.normalize("NFC", raw if isinstance(raw, str) else "")
     name = re.split(r"[/\\]", name)[-1]
     name = _UNSAFE_RE.sub("_", name).strip(" ._")
-    if name.lower().endswith(".ai"):
-        name = name[:-3].rstrip(" ._")
-    return (name[:200] or DEFAULT_FILENAME) + ".ai"
+    if name.lower().endswith(extension):
+        name = name[: -len(extension)].rstrip(" ._")
+    return name[:200] or DEFAULT_FILENAME
 
 
-def ai_export(*, svg: object, filename: object) -> AiFile:
-    """The SVG converted by the converter service; its 400/413/422 pass through with their
-    detail, and an unreachable converter is 502 `converter unavailable`."""
+def svg_document(svg: object) -> bytes:
+    """The SVG of a JSON body as UTF-8 bytes: 400 `svg is required`, 413 over 25 MB."""
     if not isinstance(svg, str) or not svg.strip():
         raise InvalidInput(SVG_REQUIRED)
     # The JSON string is already text: a declared encoding (GB2312, Latin-1...) no longer
@@ -54,6 +59,13 @@ def ai_export(*, svg: object, filename: object) -> AiFile:
     data = _XML_ENCODING_RE.sub(r'\1"UTF-8"', svg, count=1).encode("utf-8")
     if len(data) > settings.SVG_EXPORT_MAX_BYTES:
         raise TooLarge(SVG_TOO_LARGE)
+    return data
+
+
+def ai_export(*, svg: object, filename: object) -> AiFile:
+    """The SVG converted by the converter service; its 400/413/422 pass through with their
+    detail, and an unreachable converter is 502 `converter unavailable`."""
+    data = svg_document(svg)
     name = ai_filename(filename)
     url = f"http://{settings.CONVERTER_HOST}:{settings.CONVERTER_PORT}/convert"
     try:

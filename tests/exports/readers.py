@@ -19,6 +19,7 @@ from PIL import Image
 from exports.svg_text import bundled_font_path
 
 INK_THRESHOLD = 200  # a pixel is ink when its darkest channel is below this
+SUPERSAMPLING = 4  # renderings are drawn this many times finer each way, then averaged
 
 
 def render_svg(svg: str, *, zoom: float = 2.0) -> np.ndarray:
@@ -34,13 +35,20 @@ def render_svg(svg: str, *, zoom: float = 2.0) -> np.ndarray:
 
 
 def render_ai(data: bytes, *, width: int, height: int, dpi: float = 192.0) -> np.ndarray:
-    """Ghostscript's rendering of the file, `width` x `height` pixels at `dpi`. Drawn 4 x 4
-    times finer without anti-aliasing and averaged down, so that each pixel holds its true
-    coverage, as resvg's do (Ghostscript's own anti-aliasing thins 1-px strokes); fill and
-    stroke adjustment, which widen shapes by a fraction of a device pixel, are off."""
-    factor = 4
+    """Ghostscript's rendering of the .ai file, `width` x `height` pixels at `dpi`."""
+    return render_ghostscript(data, width=width, height=height, dpi=dpi)
+
+
+def render_ghostscript(
+    data: bytes, *, width: int, height: int, dpi: float, options: tuple[str, ...] = ()
+) -> np.ndarray:
+    """Ghostscript's rendering of a PostScript or PDF file, `width` x `height` pixels at
+    `dpi`. Drawn 4 x 4 times finer without anti-aliasing and averaged down, so that each
+    pixel holds its true coverage, as resvg's do (Ghostscript's own anti-aliasing thins 1-px
+    strokes); fill and stroke adjustment, which widen shapes by a fraction of a device pixel,
+    are off. `options`: more Ghostscript options (e.g. -dUseTrimBox)."""
     with tempfile.TemporaryDirectory() as folder:
-        source, target = Path(folder) / "in.ai", Path(folder) / "out.png"
+        source, target = Path(folder) / "in", Path(folder) / "out.png"
         source.write_bytes(data)
         subprocess.run(
             [
@@ -50,8 +58,9 @@ def render_ai(data: bytes, *, width: int, height: int, dpi: float = 192.0) -> np
                 "-dBATCH",
                 "-dNOPAUSE",
                 "-sDEVICE=png16m",
-                f"-r{dpi * factor}",
-                f"-g{width * factor}x{height * factor}",
+                f"-r{dpi * SUPERSAMPLING}",
+                f"-g{width * SUPERSAMPLING}x{height * SUPERSAMPLING}",
+                *options,
                 f"-sOutputFile={target}",
                 "-c",
                 "0 0 .setfilladjust2 false setstrokeadjust",
@@ -61,8 +70,17 @@ def render_ai(data: bytes, *, width: int, height: int, dpi: float = 192.0) -> np
             check=True,
             timeout=120,
         )
-        fine = np.asarray(Image.open(target).convert("RGB"), dtype=np.float32)
-    return fine.reshape(height, factor, width, factor, 3).mean(axis=(1, 3)).round().astype(np.uint8)
+        return averaged(Image.open(target), width, height)
+
+
+def averaged(fine: Image.Image, width: int, height: int) -> np.ndarray:
+    """A rendering made SUPERSAMPLING times finer, averaged down to `width` x `height`."""
+    pixels = np.asarray(fine.convert("RGB"), dtype=np.float32)
+    factor = SUPERSAMPLING
+    pixels = pixels[: height * factor, : width * factor]
+    return (
+        pixels.reshape(height, factor, width, factor, 3).mean(axis=(1, 3)).round().astype(np.uint8)
+    )
 
 
 def ink(image: np.ndarray) -> np.ndarray:

@@ -1,0 +1,140 @@
+"""Print PDF endpoints: GET /api/jobs/{id}/files/pdf and POST /api/exports/pdf."""
+
+from django.http import HttpResponse
+from django.urls import path
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiResponse,
+    extend_schema,
+)
+from rest_framework import serializers
+from rest_framework.decorators import api_view
+from rest_framework.parsers import JSONParser
+from rest_framework.views import APIView
+
+from core.errors import TooLarge
+from exports.pdf.colour import BLACKS, DEFAULT_PROFILE, PROFILES
+from exports.pdf.options import (
+    BLEED_MAX_MM,
+    COLOURS,
+    SIZE_MAX_MM,
+    SIZE_MIN_MM,
+    SPOT_NAME,
+    STANDARDS,
+)
+from exports.pdf.services import PDF_CONTENT_TYPE, PdfFile, job_pdf, upload_pdf
+from exports.services import SVG_TOO_LARGE, request_too_large
+from exports.views import JsonBodyAnyAccept, content_disposition
+from wordclouds.api.lookup import CUSTOM_SVG_PARAMETERS
+
+
+class PdfOptionsSerializer(serializers.Serializer):
+    """The options' schema (query parameters, or fields of the upload's JSON body); the values
+    are read and checked by exports/pdf/options.py, which names a bad one in its 400."""
+
+    width_mm = serializers.FloatField(
+        required=False, min_value=SIZE_MIN_MM, max_value=SIZE_MAX_MM, help_text="trim width, mm"
+    )
+    height_mm = serializers.FloatField(
+        required=False,
+        min_value=SIZE_MIN_MM,
+        max_value=SIZE_MAX_MM,
+        help_text="trim height, mm; one side alone keeps the poster's aspect, neither: the "
+        "poster's own size at 96 px per inch",
+    )
+    bleed_mm = serializers.FloatField(
+        required=False, min_value=0, max_value=BLEED_MAX_MM, default=3, help_text="each side"
+    )
+    marks = serializers.BooleanField(
+        required=False, default=False, help_text="crop marks outside the bleed, registration"
+    )
+    standard = serializers.ChoiceField(STANDARDS, required=False, default="x1a")
+    colour = serializers.ChoiceField(
+        COLOURS, required=False, default="cmyk", help_text="rgb only with x4 or none"
+    )
+    black = serializers.ChoiceField(
+        BLACKS,
+        required=False,
+        default="k",
+        help_text="#000000 as 0/0/0/100 (k), 60/40/40/100 (rich) or through the profile (icc)",
+    )
+    profile = serializers.ChoiceField(tuple(PROFILES), required=False, default=DEFAULT_PROFILE)
+    cut = serializers.BooleanField(
+        required=False, default=False, help_text="outlines as a spot-colour hairline"
+    )
+    cut_name = serializers.RegexField(
+        f"^{SPOT_NAME.pattern}$",
+        required=False,
+        default="CutContour",
+        help_text="the cut line's spot colour",
+    )
+
+
+class PdfExportRequestSerializer(PdfOptionsSerializer):
+    svg = serializers.CharField(help_text="the SVG document, at most 25 MB")
+    filename = serializers.CharField(
+        required=False, help_text="download stem; sanitised, size and standard added"
+    )
+
+
+PDF_RESPONSES = {
+    (200, PDF_CONTENT_TYPE): OpenApiResponse(
+        OpenApiTypes.BINARY,
+        description="the PDF as an attachment named with its size and standard, e.g. "
+        "wordcloud-<job_id>-420x297mm-PDFX-1a.pdf",
+    ),
+    400: OpenApiResponse(description="a bad parameter, named in detail"),
+    422: OpenApiResponse(description="the work is over the heavy-request limits"),
+    503: OpenApiResponse(description="the print profiles are not installed"),
+}
+
+
+def pdf_response(exported: PdfFile) -> HttpResponse:
+    response = HttpResponse(exported.content, content_type=PDF_CONTENT_TYPE)
+    response["Content-Disposition"] = content_disposition(exported.filename)
+    return response
+
+
+@extend_schema(
+    parameters=[PdfOptionsSerializer, *CUSTOM_SVG_PARAMETERS],
+    responses={
+        **PDF_RESPONSES,
+        404: OpenApiResponse(description="job not found / artifact not ready"),
+        409: OpenApiResponse(description="the job's font no longer exists (custom fills, cut)"),
+    },
+    description="The job's poster as a print-ready PDF/X (docs/exports.md, Print PDF). "
+    "Any custom.svg parameter draws that custom.svg instead of wordcloud.svg.",
+)
+@api_view(["GET"])
+def job_file_pdf(request, job_id: str):
+    return pdf_response(job_pdf(job_id=job_id, query=request.query_params))
+
+
+class PdfExportView(APIView):
+    content_negotiation_class = JsonBodyAnyAccept
+    parser_classes = [JSONParser]
+
+    @extend_schema(
+        request=PdfExportRequestSerializer,
+        responses={
+            **PDF_RESPONSES,
+            413: OpenApiResponse(description="`svg exceeds 25 MB`"),
+            422: OpenApiResponse(
+                description="names the unsupported content found (as the .ai export), or the "
+                "work is over the heavy-request limits"
+            ),
+        },
+        description="An uploaded SVG as a print-ready PDF/X, with the options of the job "
+        "PDF (as JSON fields); `cut` outlines every filled shape but the background.",
+    )
+    def post(self, request):
+        if request_too_large(int(request.META.get("CONTENT_LENGTH") or 0)):
+            raise TooLarge(SVG_TOO_LARGE)
+        body = request.data if isinstance(request.data, dict) else {}
+        return pdf_response(upload_pdf(body=body))
+
+
+urlpatterns = [
+    path("jobs/<str:job_id>/files/pdf", job_file_pdf, name="job-file-pdf"),
+    path("exports/pdf", PdfExportView.as_view(), name="exports-pdf"),
+]

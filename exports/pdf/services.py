@@ -1,0 +1,77 @@
+"""Print PDFs (docs/exports.md, "Print PDF"): a job's poster (its wordcloud.svg, or its
+custom.svg in an engraving fill style) or an uploaded SVG, drawn from the same outlines as
+the SVG, in a forked child with the heavy-work limits (config/isolated.py)."""
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+
+from core.errors import NotFound
+from core.isolated import run_heavy
+from exports.pdf.options import PdfOptions, download_name, pdf_options, trim_size_mm
+from exports.pdf.writer import page_boxes, write_pdf
+from exports.services import export_stem, svg_document
+from exports.svg_reader import read_svg
+from wordclouds.drawing.custom_svg import CustomSvgOptions
+from wordclouds.selectors import artifact_path, job_get
+from wordclouds.services.custom_svg import custom_svg_options, custom_svg_render
+
+PDF_CONTENT_TYPE = "application/pdf"
+CUSTOM_SVG_QUERY = tuple(field.name for field in fields(CustomSvgOptions))
+
+
+@dataclass(frozen=True)
+class PdfFile:
+    content: bytes
+    filename: str
+
+
+def job_pdf(*, job_id: str, query: Mapping) -> PdfFile:
+    """The print PDF of a job's poster. Any custom.svg parameter in `query` draws the
+    custom.svg of those parameters instead of wordcloud.svg; `cut` adds the words' outlines
+    (custom.svg's plain fill) as the cut line."""
+    options = pdf_options(query)
+    custom = any(query.get(name) for name in CUSTOM_SVG_QUERY)
+    job_options = custom_svg_options(query) if custom else None
+    view = job_get(job_id)
+    if job_options is not None:
+        svg = custom_svg_render(job_id=job_id, options=job_options).encode()
+    else:
+        if view.record is not None and "svg" not in view.artifacts:
+            raise NotFound("artifact not ready")
+        svg = artifact_path(job_id, "svg").read_bytes()
+    outlines = (
+        custom_svg_render(job_id=job_id, options=CustomSvgOptions()).encode()
+        if options.cut
+        else None
+    )
+    stem = f"wordcloud-{job_id}"
+    data, width_mm, height_mm = run_heavy(
+        "print.pdf", svg_pdf, svg, options, title=stem, outlines=outlines
+    )
+    return PdfFile(data, download_name(stem, width_mm, height_mm, options.standard))
+
+
+def svg_pdf(
+    svg: bytes, options: PdfOptions, *, title: str, outlines: bytes | None = None
+) -> tuple[bytes, float, float]:
+    """(PDF bytes, trim width mm, trim height mm) of an SVG document; `outlines`: an SVG
+    of the same canvas whose shapes are the cut line."""
+    drawing = read_svg(svg)
+    width_mm, height_mm = trim_size_mm(options, drawing.width, drawing.height)
+    cut = read_svg(outlines).shapes if outlines is not None else ()
+    boxes = page_boxes(options, width_mm, height_mm)
+    return write_pdf(drawing, options, boxes, title=title, cut=cut), width_mm, height_mm
+
+
+def upload_pdf(*, body: Mapping) -> PdfFile:
+    """The print PDF of an SVG sent as JSON `{svg, filename, <options>}`: the 25 MB rule and
+    the reader's 400/422 as for the .ai export; `cut` outlines every filled shape but the
+    background."""
+    options = pdf_options(body)
+    data = svg_document(body.get("svg"))
+    stem = export_stem(body.get("filename"), ".pdf")
+    outlines = data if options.cut else None
+    pdf, width_mm, height_mm = run_heavy(
+        "print.pdf", svg_pdf, data, options, title=stem, outlines=outlines
+    )
+    return PdfFile(pdf, download_name(stem, width_mm, height_mm, options.standard))
