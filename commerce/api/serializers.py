@@ -63,6 +63,10 @@ def _json_type_error(field, value) -> str:
         return "must be true or false"
     if isinstance(field, serializers.CharField) and not isinstance(value, str):
         return "must be a string"
+    if isinstance(field, serializers.CharField) and field.max_length is not None:
+        # as sent, not after DRF trims white space: the schema's maxLength counts it all
+        if len(value) > field.max_length:
+            return field.error_messages["max_length"].format(max_length=field.max_length)
     if isinstance(field, serializers.IntegerField) and not _is_int(value):
         return "must be an integer"
     return ""

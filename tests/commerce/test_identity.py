@@ -33,6 +33,16 @@ def test_first_login_creates_the_user_and_answers_a_token(identity_platform):
     assert body["token"]
 
 
+def test_a_code_over_its_length_is_400_before_white_space_is_trimmed(identity_platform):
+    code = "\f" + identity_platform.login_code("openid-1").ljust(256, "*")
+
+    response = post_login(code)
+
+    assert response.status_code == 400
+    assert response.json() == {"detail": "code: Ensure this field has no more than 256 characters."}
+    assert not EndUser.objects.exists()
+
+
 def test_second_login_finds_the_same_user(identity_platform):
     first = post_login(identity_platform.login_code("openid-1")).json()
 
