@@ -29,15 +29,19 @@ $(WARM): $(INSTALLED) $(wildcard wordclouds/engine/*.py)
 # Ghostscript and Scribus are the real readers the export tests check the .ai files with;
 # Chromium is the browser the page tests (tests/pages/) drive; Pango's pango-view and
 # HarfBuzz's hb-shape are the independent shapers the engine's drawing of names is checked
-# against (tests/engine/).
+# against (tests/engine/); OpenStack Swift (proxy with its S3 API, object, container and
+# account servers) is the S3-compatible store the storage tests run against
+# (deploy/swift/run.sh).
 system-deps:
 	@command -v gs >/dev/null && command -v scribus >/dev/null && command -v chromium >/dev/null \
-		&& command -v pango-view >/dev/null && command -v hb-shape >/dev/null || { \
-		echo "installing ghostscript, scribus, chromium, pango-view and hb-shape from Debian's packages"; \
+		&& command -v pango-view >/dev/null && command -v hb-shape >/dev/null \
+		&& command -v swift-proxy-server >/dev/null && command -v swift-object-server >/dev/null || { \
+		echo "installing ghostscript, scribus, chromium, pango-view, hb-shape and swift from Debian's packages"; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-		$$SUDO apt-get update -q && \
+		$$SUDO apt-get -o DPkg::Lock::Timeout=600 update -q && \
 		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -q \
-			ghostscript scribus chromium pango1.0-tools libharfbuzz-bin >/dev/null; }
+			ghostscript scribus chromium pango1.0-tools libharfbuzz-bin \
+			swift-proxy swift-object swift-container swift-account >/dev/null; }
 
 # Podman, its compose front end, runc and debootstrap build and run the images (deploy/).
 container-deps:

@@ -6,10 +6,12 @@ from tests.processes import DatabaseTemplate
 
 @pytest.fixture(autouse=True)
 def media_root(tmp_path, settings):
-    """Every test writes its files into its own temporary MEDIA_ROOT."""
+    """Every test writes its files into its own temporary MEDIA_ROOT (the local file
+    storage) and keeps its working files in its own SCRATCH_ROOT."""
     root = tmp_path / "media"
     root.mkdir()
     settings.MEDIA_ROOT = root
+    settings.SCRATCH_ROOT = tmp_path / "scratch"
     return root
 
 

@@ -34,6 +34,7 @@ class Service:
             **os.environ,
             "DATABASE_URL": self.database.url,
             "MEDIA_ROOT": str(folder / "media"),
+            "SCRATCH_ROOT": str(folder / "scratch"),
             "Q_NAME": f"e2e-{uuid.uuid4().hex[:8]}",
             "PYTHONUNBUFFERED": "1",
             "CONVERTER_PORT": str(free_port()),

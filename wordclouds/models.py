@@ -153,3 +153,14 @@ class ProjectAsset(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["project", "asset"], name="unique_project_asset")
         ]
+
+
+class WorkerBeat(models.Model):
+    """The last time a worker answered the ping of `manage.py runcluster` (one row, shared
+    by every worker and web process: docs/architecture.md, "The worker dying")."""
+
+    id = models.PositiveSmallIntegerField(primary_key=True, default=1)
+    at = models.DateTimeField()
+
+    def __str__(self):
+        return f"worker seen {self.at}"
