@@ -4,13 +4,15 @@ hung, a worker killed while it stores) cost neither a job nor a lie (docs/archit
 "Files")."""
 
 import sqlite3
+import subprocess
+import sys
 import time
 from urllib.parse import urlsplit
 
 import httpx
 import pytest
 
-from tests.processes import Service
+from tests.processes import BASE_DIR, Service
 from tests.storage.conftest import NAMES, redirected
 from wordclouds.storage import FOREVER
 
@@ -156,3 +158,40 @@ def test_a_worker_killed_while_it_stores_never_leaves_a_success(service, swift, 
     assert job["status"] == "failed" and job["artifacts"] == {}, job
     assert redirected(f"{service.url}/api/jobs/{job_id}/files/png").status_code == 404
     assert urlsplit(service.url).hostname == "127.0.0.1"
+
+
+def test_a_media_folder_is_copied_into_the_bucket_and_its_jobs_recorded(
+    tmp_path, database_template, swift, names_xlsx
+):
+    from wordclouds import engine
+
+    media = tmp_path / "old-media"
+    job_id = "c0" * 16
+    engine.generate(
+        names_path=names_xlsx(NAMES), out_dir=media / "jobs" / job_id, params={"SEED": 3}
+    )
+    (media / "jobs" / ".incoming-x").mkdir()
+    (media / "jobs" / ".incoming-x" / "names.xlsx").write_bytes(b"half")
+    (tmp_path / "service").mkdir()
+    service = Service(tmp_path / "service", database_template, **swift.environment())
+    copy = subprocess.run(
+        [sys.executable, "manage.py", "media_to_store", str(media)],
+        cwd=BASE_DIR,
+        env=service.env,
+        capture_output=True,
+        text=True,
+    )
+    assert copy.returncode == 0, copy.stderr
+    assert "1 record-less job(s) recorded" in copy.stdout
+    try:
+        service.start(worker=False)
+        listed = httpx.get(f"{service.url}/api/jobs", timeout=10).json()
+        assert [job["job_id"] for job in listed] == [job_id]
+        png = httpx.get(
+            f"{service.url}/api/jobs/{job_id}/files/png", timeout=10, follow_redirects=True
+        )
+        assert png.content == (media / "jobs" / job_id / "wordcloud.png").read_bytes()
+    finally:
+        service.stop()
+    stored = swift.client().list_objects_v2(Bucket="wordclouds", Prefix="jobs/.incoming")
+    assert stored["KeyCount"] == 0

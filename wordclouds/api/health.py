@@ -27,11 +27,13 @@ _store = {"status": None, "checked": 0.0, "pending": None}
 async def _store_reported() -> dict:
     """The last answer of the store check; the first one is waited for (a few seconds at
     most: the store's own timeouts)."""
-    loop = asyncio.get_running_loop()
-    if _store["pending"] is None and time.monotonic() - _store["checked"] > STORE_CHECK_SECONDS:
-        _store["pending"] = loop.run_in_executor(store_checks, store_status)
-    if _store["status"] is None or _store["pending"].done():
-        status = await _store["pending"]
+    pending = _store["pending"]
+    if pending is None and time.monotonic() - _store["checked"] > STORE_CHECK_SECONDS:
+        pending = _store["pending"] = asyncio.get_running_loop().run_in_executor(
+            store_checks, store_status
+        )
+    if pending is not None and (_store["status"] is None or pending.done()):
+        status = await pending
         _store.update(status=status, checked=time.monotonic(), pending=None)
     return _store["status"]
 
