@@ -70,6 +70,9 @@ pipeline = catch_errors gatekeeper healthcheck proxy-logging cache listing_forma
 [app:proxy-server]
 use = egg:swift#proxy
 account_autocreate = true
+# Pages of the service fetch downloads they were redirected to (the studio's SVG): any origin
+# may read an object whose presigned URL it has.
+cors_allow_origin = *
 # A store on one machine answers within these (a hung server is the client's timeout to judge).
 node_timeout = 10
 conn_timeout = 1
