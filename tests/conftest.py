@@ -3,7 +3,6 @@ from rest_framework.test import APIClient
 
 from tests.processes import DatabaseTemplate
 
-
 LOCAL_FILES = {
     "BACKEND": "django.core.files.storage.FileSystemStorage",
     "OPTIONS": {"allow_overwrite": True},

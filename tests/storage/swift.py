@@ -10,8 +10,8 @@ from pathlib import Path
 
 import httpx
 
+from core.processes import kill_session
 from tests.processes import BASE_DIR, free_port
-from wordclouds.management.commands.runall import kill_session
 
 ACCESS_KEY = "wordclouds:store"
 SECRET_KEY = "wordclouds-secret"
