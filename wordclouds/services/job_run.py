@@ -86,7 +86,9 @@ def job_execute(*, job_id: str) -> None:
             _with_store(
                 job_id, heartbeat, "storing the results", lambda: _outputs_stored(job_id, out_dir)
             )
-        job_succeed(job_id=job_id, artifacts=artifacts)
+            # While the outputs are still in scratch: what the success's transaction records
+            # may be read from them (out_dir/positions.db).
+            job_succeed(job_id=job_id, artifacts=artifacts)
     except (JobAbandoned, Conflict, NotFound):
         logger.warning("job %s was failed or deleted while this worker ran it", job_id)
     except FontGone:
