@@ -30,16 +30,20 @@ $(WARM): $(INSTALLED) $(wildcard wordclouds/engine/*.py)
 # Chromium is the browser the page tests (tests/pages/) drive; Pango's pango-view and
 # HarfBuzz's hb-shape are the independent shapers the engine's drawing of names is checked
 # against (tests/engine/); qpdf and Poppler (pdfinfo, pdffonts, pdftoppm) check and render the
-# print PDFs (tests/exports/pdf/).
+# print PDFs (tests/exports/pdf/); OpenStack Swift (proxy with its S3 API, object, container
+# and account servers) is the S3-compatible store the storage tests run against
+# (deploy/swift/run.sh).
 system-deps:
 	@command -v gs >/dev/null && command -v scribus >/dev/null && command -v chromium >/dev/null \
 		&& command -v pango-view >/dev/null && command -v hb-shape >/dev/null \
-		&& command -v qpdf >/dev/null && command -v pdftoppm >/dev/null || { \
-		echo "installing ghostscript, scribus, chromium, pango-view, hb-shape, qpdf and poppler-utils from Debian's packages"; \
+		&& command -v qpdf >/dev/null && command -v pdftoppm >/dev/null \
+		&& command -v swift-proxy-server >/dev/null && command -v swift-object-server >/dev/null || { \
+		echo "installing ghostscript, scribus, chromium, pango-view, hb-shape, qpdf, poppler-utils and swift from Debian's packages"; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-		$$SUDO apt-get update -q && \
+		$$SUDO apt-get -o DPkg::Lock::Timeout=600 update -q && \
 		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -q \
-			ghostscript scribus chromium pango1.0-tools libharfbuzz-bin qpdf poppler-utils >/dev/null; }
+			ghostscript scribus chromium pango1.0-tools libharfbuzz-bin qpdf poppler-utils \
+			swift-proxy swift-object swift-container swift-account >/dev/null; }
 
 # The press profiles of the print PDF (docs/exports.md, "Profiles"): extracted from Debian's
 # non-free icc-profiles package into ICC_PROFILE_DIR, without installing it.

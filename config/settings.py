@@ -111,13 +111,69 @@ STATIC_URL = "static/"
 # DEBUG on, servestatic also reads the apps' static folders directly.
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "var" / "static"))
 STATICFILES_DIRS = [BASE_DIR / "static"]
+MEDIA_URL = "media/"
+MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "media"))
+# This process's own working files (job inputs and outputs while a job runs, the cache of
+# stored files read): never shared, may be emptied whenever the process is stopped.
+SCRATCH_ROOT = Path(os.environ.get("SCRATCH_ROOT", BASE_DIR / "var" / "scratch"))
+
+# Files (inputs, artifacts, fonts, assets): an S3-compatible bucket when S3_BUCKET is set,
+# else MEDIA_ROOT (wordclouds/storage.py; docs/settings.md). The web process's alias gives up
+# on a store that does not answer within STORAGE_TIMEOUT_SECONDS (503 file storage
+# unavailable); the worker's waits longer and retries more.
+S3_BUCKET = os.environ.get("S3_BUCKET", "")
+S3_ENDPOINT_URL = os.environ.get("S3_ENDPOINT_URL", "")
+S3_PUBLIC_ENDPOINT_URL = os.environ.get("S3_PUBLIC_ENDPOINT_URL", "") or S3_ENDPOINT_URL
+S3_ACCESS_KEY_ID = os.environ.get("S3_ACCESS_KEY_ID", "")
+S3_SECRET_ACCESS_KEY = os.environ.get("S3_SECRET_ACCESS_KEY", "")
+S3_REGION = os.environ.get("S3_REGION", "us-east-1")
+S3_URL_SECONDS = int(os.environ.get("S3_URL_SECONDS", 300))
+STORAGE_TIMEOUT_SECONDS = float(os.environ.get("STORAGE_TIMEOUT_SECONDS", 1))
+STORAGE_RETRIES = int(os.environ.get("STORAGE_RETRIES", 1))
+STORAGE_WORKER_TIMEOUT_SECONDS = float(os.environ.get("STORAGE_WORKER_TIMEOUT_SECONDS", 20))
+STORAGE_WORKER_RETRIES = int(os.environ.get("STORAGE_WORKER_RETRIES", 3))
+# A worker whose store fails keeps the job waiting (stage waiting_for_storage) and tries
+# again, after 1, 2, 4... s and at most STORAGE_BACKOFF_MAX_SECONDS apart, for this long
+# before it fails the job.
+STORAGE_WAIT_SECONDS = float(os.environ.get("STORAGE_WAIT_SECONDS", 300))
+STORAGE_BACKOFF_MAX_SECONDS = float(os.environ.get("STORAGE_BACKOFF_MAX_SECONDS", 10))
+
+
+def _files_storage(timeout: float, retries: int) -> dict:
+    if not S3_BUCKET:
+        return {
+            "BACKEND": "django.core.files.storage.FileSystemStorage",
+            "OPTIONS": {"allow_overwrite": True},  # in MEDIA_ROOT
+        }
+    from botocore.config import Config
+
+    return {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": S3_BUCKET,
+            "endpoint_url": S3_ENDPOINT_URL or None,
+            "access_key": S3_ACCESS_KEY_ID,
+            "secret_key": S3_SECRET_ACCESS_KEY,
+            "region_name": S3_REGION,
+            "file_overwrite": True,
+            "default_acl": None,
+            "client_config": Config(
+                signature_version="s3v4",
+                s3={"addressing_style": "path"},
+                connect_timeout=timeout,
+                read_timeout=timeout,
+                retries={"total_max_attempts": retries + 1, "mode": "standard"},
+            ),
+        },
+    }
+
+
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "default": _files_storage(STORAGE_TIMEOUT_SECONDS, STORAGE_RETRIES),
+    "worker": _files_storage(STORAGE_WORKER_TIMEOUT_SECONDS, STORAGE_WORKER_RETRIES),
     # Compressed copies, names without hashes: templates render before any collectstatic.
     "staticfiles": {"BACKEND": "servestatic.storage.CompressedStaticFilesStorage"},
 }
-MEDIA_URL = "media/"
-MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "media"))
 
 # Upload limits (bytes); each answered with 413 naming the field.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 30 * 1024 * 1024

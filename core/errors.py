@@ -100,7 +100,11 @@ def api_exception_handler(exc, context):
     if error is not None:
         if error is not exc:
             log_refused(error, context.get("view").__class__.__name__)
-        return Response({"detail": error.detail}, status=error.status_code)
+        return Response(
+            {"detail": error.detail},
+            status=error.status_code,
+            headers=getattr(error, "headers", None),
+        )
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     response = exception_handler(exc, context)
@@ -138,7 +142,11 @@ class ApiErrorMiddleware(MiddlewareMixin):
         if error is not None:
             if error is not exception:
                 log_refused(error, request.path)
-            return JsonResponse({"detail": error.detail}, status=error.status_code)
+            return JsonResponse(
+                {"detail": error.detail},
+                status=error.status_code,
+                headers=getattr(error, "headers", None),
+            )
         if isinstance(exception, Http404):
             return JsonResponse({"detail": "not found"}, status=404)
         logger.exception("unhandled error on %s", request.path)

@@ -402,16 +402,20 @@ def readme_job_and_ports(folder: Path) -> None:
     book.save(folder / "names.xlsx")
     job_id = submit(folder / "names.xlsx", {"SEED": 42, "WIDTH": 800, "HEIGHT": 600})
     events, _ = stream(events_url(job_id))
-    png = http.get(f"/api/jobs/{job_id}/files/png")
+    # The download is a redirect to the store's presigned URL on STORE_PORT.
+    png = http.get(f"/api/jobs/{job_id}/files/png", follow_redirects=True)
     products = httpx.get(f"{COMMERCE}/api/products", timeout=10)
     jobs_on_commerce = httpx.get(f"{COMMERCE}/api/jobs", timeout=10)
     check(
         "README's first job on the web port; commerce API on its port",
         events[-1][1:3] == ("end", {"status": "success"})
         and png.status_code == 200
+        and png.content.startswith(b"\x89PNG")
+        and [answer.status_code for answer in png.history] == [302]
         and products.status_code == 200
         and jobs_on_commerce.status_code == 404,
-        f"job stream ended {events[-1][2]}, PNG {len(png.content)} bytes; "
+        f"job stream ended {events[-1][2]}, PNG {len(png.content)} bytes from {png.url.host}:"
+        f"{png.url.port} (redirected); "
         f"GET /api/products on the commerce port {products.status_code}, "
         f"/api/jobs there {jobs_on_commerce.status_code}",
     )

@@ -2,7 +2,7 @@
 # The scale and fault check (docs/deploy.md): installs podman and friends (make container-deps),
 # builds the images, brings the stack up under its own project name with fresh secrets and
 # volumes, runs deploy/check.py against it, and tears it all down again, volumes included.
-# Host ports: WEB_PORT and COMMERCE_PORT if set, else free ones (a developer's `make run` may
+# Host ports: WEB_PORT, COMMERCE_PORT and STORE_PORT if set, else free ones (a developer's `make run` may
 # hold 8000). The machine's own PostgreSQL and Redis are never touched: the stack's stay on
 # its internal network.
 set -euo pipefail
@@ -14,6 +14,7 @@ secret() { "$PY" -c 'import secrets; print(secrets.token_urlsafe(32))'; }
 
 export COMPOSE_PROJECT_NAME="${COMPOSE_PROJECT_NAME:-wordcloud-check}"
 export WEB_PORT="${WEB_PORT:-$(free_port)}" COMMERCE_PORT="${COMMERCE_PORT:-$(free_port)}"
+export STORE_PORT="${STORE_PORT:-$(free_port)}" S3_SECRET_ACCESS_KEY="$(secret)"
 export SECRET_KEY="$(secret)" ORDERS_ADMIN_PASSWORD="$(secret)" POSTGRES_PASSWORD="$(secret)"
 
 started=$SECONDS

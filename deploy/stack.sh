@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The compose stack with podman on machines like the build machines (docs/deploy.md):
-#   deploy/stack.sh build        the base (deploy/base-image.sh) if missing, then the four images
+#   deploy/stack.sh build        the base (deploy/base-image.sh) if missing, then the five images
 #   deploy/stack.sh up           start in order, waiting for each part to be healthy
 #   deploy/stack.sh down [-v]    stop and remove the containers (-v: and the volumes)
 #   deploy/stack.sh ps|logs ...  passed to podman-compose
@@ -43,7 +43,7 @@ build() {
     fi
     local secret=() target
     [ -s "$CA_BUNDLE" ] && secret=(--secret "id=cacert,src=$CA_BUNDLE")
-    for target in app proxy postgres redis; do
+    for target in app proxy postgres redis store; do
         echo "building localhost/wordcloud-$target:latest"
         podman build --quiet --file Containerfile --target "$target" "${secret[@]}" \
             --build-arg "BASE_IMAGE=$BASE_IMAGE" --tag "localhost/wordcloud-$target:latest" . >/dev/null
@@ -51,8 +51,8 @@ build() {
 }
 
 up() {
-    compose up -d --no-build postgres redis
-    wait_healthy postgres redis
+    compose up -d --no-build postgres redis store
+    wait_healthy postgres redis store
     compose up -d --no-build --no-deps migrate
     local status
     status="$(podman wait "$(container migrate)")"

@@ -25,15 +25,25 @@ class Service:
     loopback, with their own media folder and database (see DatabaseTemplate; REDIS_URL
     passes through unless given). Tests talk to it over HTTP only."""
 
-    def __init__(self, folder: Path, template: "DatabaseTemplate", **environment):
+    def __init__(
+        self,
+        folder: Path,
+        template: "DatabaseTemplate",
+        *,
+        database: "_Database | None" = None,
+        **environment,
+    ):
+        """`database`: another service's, shared (it is dropped by its owner only)."""
         self.folder = folder
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.database = template.copy(folder)
+        self.owns_database = database is None
+        self.database = database or template.copy(folder)
         self.env = {
             **os.environ,
             "DATABASE_URL": self.database.url,
             "MEDIA_ROOT": str(folder / "media"),
+            "SCRATCH_ROOT": str(folder / "scratch"),
             "Q_NAME": f"e2e-{uuid.uuid4().hex[:8]}",
             "PYTHONUNBUFFERED": "1",
             "CONVERTER_PORT": str(free_port()),
@@ -78,7 +88,8 @@ class Service:
                     pass
             kill_session(process.pid)  # whatever is left of it
             process.wait()
-        self.database.drop()
+        if self.owns_database:
+            self.database.drop()
 
     def submit(self, names_path: Path, params: dict) -> str:
         with names_path.open("rb") as names:

@@ -205,3 +205,14 @@ class Placement(models.Model):
 
     def __str__(self):
         return f"{self.placement_set_id}#{self.number} {self.name}"
+
+
+class WorkerBeat(models.Model):
+    """The last time a worker answered the ping of `manage.py runcluster` (one row, shared
+    by every worker and web process: docs/architecture.md, "The worker dying")."""
+
+    id = models.PositiveSmallIntegerField(primary_key=True, default=1)
+    at = models.DateTimeField()
+
+    def __str__(self):
+        return f"worker seen {self.at}"

@@ -1,8 +1,10 @@
 """The app's reads: where a job's files (its zoom tiles among them) live, finding a job
 whether or not it has a database record, a job's positions database, assets and projects.
 
-A directory under MEDIA_ROOT/jobs/ that holds a finished position database but has no
-record is a successful job for every job endpoint (docs/architecture.md)."""
+A job's files are kept under the keys `jobs/<id>/...` of the file storage
+(wordclouds/storage.py). A job folder that holds a finished position database but has no
+record is a successful job for every job endpoint (docs/architecture.md, "Job folders
+without a record")."""
 
 import json
 import sqlite3
@@ -10,16 +12,16 @@ from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import lru_cache
 from pathlib import Path
 
-from django.conf import settings
 from django.db.models import QuerySet
 
 from core.errors import NotFound
-from wordclouds import engine
+from wordclouds import engine, storage
 from wordclouds.drawing.tiles import FOLDER as TILES_FOLDER
 from wordclouds.drawing.tiles import INDEX as TILES_INDEX
-from wordclouds.drawing.tiles import TILE_FORMAT
+from wordclouds.drawing.tiles import TILE_FORMAT, TILE_SIZE
 from wordclouds.models import Asset, Job, JobEvent, Project
 
 # kind -> (content type, download extension) of each file the engine writes
@@ -34,30 +36,39 @@ DOWNLOADS = {
 ARTIFACTS = {kind: (name, *DOWNLOADS[kind]) for kind, name in engine.ARTIFACTS.items()}
 
 
-def jobs_root() -> Path:
-    return Path(settings.MEDIA_ROOT) / "jobs"
+JOBS = "jobs"
 
 
-def _is_job_id(text: str) -> bool:
+def is_job_id(text: str) -> bool:
     return len(text) == 32 and all(c in "0123456789abcdef" for c in text)
 
 
-def job_directory(job_id: str) -> Path:
-    """The job's folder; job ids are 32 hex characters, anything else is not a job."""
-    if not _is_job_id(job_id):
+def job_id_checked(job_id: str) -> str:
+    """The job id itself; job ids are 32 hex characters, anything else is not a job (404)."""
+    if not is_job_id(job_id):
         raise NotFound("job not found")
-    return jobs_root() / job_id
+    return job_id
+
+
+def job_key(job_id: str, name: str) -> str:
+    """The storage key of a file of the job."""
+    return f"{JOBS}/{job_id_checked(job_id)}/{name}"
+
+
+def artifact_key(job_id: str, kind: str) -> str:
+    """404 `unknown artifact kind`."""
+    if kind not in ARTIFACTS:
+        raise NotFound("unknown artifact kind")
+    return job_key(job_id, ARTIFACTS[kind][0])
 
 
 def artifact_path(job_id: str, kind: str) -> Path:
-    """Path of a finished artifact; 404 `unknown artifact kind` / `artifact not ready`.
-    The caller has already established that the job exists."""
-    if kind not in ARTIFACTS:
-        raise NotFound("unknown artifact kind")
-    path = job_directory(job_id) / ARTIFACTS[kind][0]
-    if not path.is_file():
-        raise NotFound("artifact not ready")
-    return path
+    """A local file holding a finished artifact (storage.local_path); 404 `unknown artifact
+    kind` / `artifact not ready`. The caller has already established that the job exists."""
+    try:
+        return storage.local_path(artifact_key(job_id, kind))
+    except FileNotFoundError:
+        raise NotFound("artifact not ready") from None
 
 
 @dataclass(frozen=True)
@@ -74,7 +85,6 @@ class JobView:
     artifacts: dict[str, str]
     created_at: datetime
     updated_at: datetime
-    directory: Path
     record: Job | None = None
 
 
@@ -103,47 +113,48 @@ def _view_of_record(job: Job) -> JobView:
         artifacts=artifact_urls(job.id, job.artifacts),
         created_at=job.created_at,
         updated_at=job.updated_at,
-        directory=jobs_root() / job.id,
         record=job,
     )
 
 
-def _view_of_directory(directory: Path) -> JobView:
-    """A finished directory without a record: a successful job dated by its mtime."""
-    modified = datetime.fromtimestamp(directory.stat().st_mtime, tz=UTC)
-    present = [kind for kind, (name, _, _) in ARTIFACTS.items() if (directory / name).is_file()]
+def _view_of_directory(job_id: str) -> JobView:
+    """A finished folder without a record: a successful job dated by its position database."""
+    files = storage.files()
+    with storage.answers():
+        modified = files.get_modified_time(artifact_key(job_id, "db")).astimezone(UTC)
+        present = [kind for kind in ARTIFACTS if files.exists(artifact_key(job_id, kind))]
     return JobView(
-        job_id=directory.name,
+        job_id=job_id,
         status=Job.Status.SUCCESS,
         stage="done",
         progress_percent=100,
         message="finished",
         error="",
-        artifacts=artifact_urls(directory.name, present),
+        artifacts=artifact_urls(job_id, present),
         created_at=modified,
         updated_at=modified,
-        directory=directory,
     )
 
 
-def _is_finished_directory(directory: Path) -> bool:
-    return (directory / ARTIFACTS["db"][0]).is_file()
+def _is_finished_folder(job_id: str) -> bool:
+    return storage.exists(artifact_key(job_id, "db"))
 
 
 def job_get(job_id: str) -> JobView:
-    """The job with this id: its record, else a finished directory that has no record;
+    """The job with this id: its record, else a finished folder that has no record;
     404 `job not found` otherwise."""
-    directory = job_directory(job_id)
+    job_key(job_id, "")
     job = Job.objects.filter(id=job_id).first()
     if job is not None:
         return _view_of_record(job)
-    if _is_finished_directory(directory):
-        return _view_of_directory(directory)
+    if _is_finished_folder(job_id):
+        return _view_of_directory(job_id)
     raise NotFound("job not found")
 
 
 def job_list(*, status: str | None = None, limit: int = 100) -> list[JobView]:
-    """Jobs newest first: records, and finished directories that have no record."""
+    """Jobs newest first: records, and (local folder only) finished folders that have no
+    record."""
     jobs = Job.objects.all()
     if status:
         jobs = jobs.filter(status=status)
@@ -155,14 +166,14 @@ def job_list(*, status: str | None = None, limit: int = 100) -> list[JobView]:
 
 
 def _record_less_finished_jobs() -> list[JobView]:
-    root = jobs_root()
-    if not root.is_dir():
+    """Folders put into MEDIA_ROOT/jobs by hand. The bucket is never listed: there every job
+    has its row (`manage.py media_to_store` makes one for each such folder it copies)."""
+    files = storage.files()
+    if not storage.is_local(files) or not files.exists(JOBS):
         return []
-    ids = {entry.name for entry in root.iterdir() if _is_job_id(entry.name)}
+    ids = {name for name in files.listdir(JOBS)[0] if is_job_id(name)}
     ids -= set(Job.objects.filter(id__in=ids).values_list("id", flat=True))
-    return [
-        _view_of_directory(root / job_id) for job_id in ids if _is_finished_directory(root / job_id)
-    ]
+    return [_view_of_directory(job_id) for job_id in ids if _is_finished_folder(job_id)]
 
 
 def job_events(*, job_id: str, after: int = 0, limit: int | None = None):
@@ -177,25 +188,34 @@ def job_recent_events(*, job_id: str, count: int = 50) -> list[JobEvent]:
     return list(reversed(latest))
 
 
-def _tiles_folder(job_id: str) -> Path:
-    """404 `job not found`, or `artifact not ready` before the worker made the pyramid (a job
-    folder from before tiles existed has none: the page shows its PNG instead)."""
-    job_get(job_id)
-    folder = job_directory(job_id) / TILES_FOLDER
-    if not (folder / TILES_INDEX).is_file():
-        raise NotFound("artifact not ready")
-    return folder
-
-
 def tiles_index(*, job_id: str) -> dict:
-    return json.loads((_tiles_folder(job_id) / TILES_INDEX).read_text())
+    """404 `job not found`, or `artifact not ready` before the worker stored the pyramid (a
+    job from before tiles existed has none: the page shows its PNG instead)."""
+    job_get(job_id)
+    return _stored_tiles_index(job_id)
 
 
-def tile_path(*, job_id: str, level: int, column: int, row: int) -> Path:
-    path = _tiles_folder(job_id) / str(level) / f"{column}_{row}.{TILE_FORMAT}"
-    if not path.is_file():
+@lru_cache(maxsize=256)
+def _stored_tiles_index(job_id: str) -> dict:
+    """A stored index never changes (a missing one is not kept: it may come)."""
+    try:
+        return json.loads(storage.read_bytes(job_key(job_id, f"{TILES_FOLDER}/{TILES_INDEX}")))
+    except FileNotFoundError:
+        raise NotFound("artifact not ready") from None
+
+
+def tile_key(*, job_id: str, level: int, column: int, row: int) -> str:
+    """The storage key of one tile; 404 `tile not found` outside the pyramid, judged from
+    its index (no request to the store)."""
+    index = tiles_index(job_id=job_id)
+    if not 0 <= level < index["levels"]:
         raise NotFound("tile not found")
-    return path
+    width, height = index["width"], index["height"]
+    for _ in range(index["levels"] - 1 - level):
+        width, height = -(-width // 2), -(-height // 2)
+    if not (0 <= column < -(-width // TILE_SIZE) and 0 <= row < -(-height // TILE_SIZE)):
+        raise NotFound("tile not found")
+    return job_key(job_id, f"{TILES_FOLDER}/{level}/{column}_{row}.{TILE_FORMAT}")
 
 
 def asset_get(asset_id: str) -> Asset:

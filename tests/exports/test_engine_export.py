@@ -11,8 +11,8 @@ import pytest
 
 from exports.converter import convert
 from tests.exports.readers import ink_iou, render_ai, render_svg, scribus_import
+from tests.wordclouds.conftest import jobs_root
 from wordclouds import engine
-from wordclouds.selectors import jobs_root
 
 NAMES = [
     "李雷",

@@ -81,12 +81,22 @@ def row_counts(service: Service) -> dict[str, int]:
 
 
 def media_files(service: Service) -> set[str]:
+    """The stored files: the keys of the S3 bucket when the service has one, else the files
+    of its media folder."""
+    if service.env.get("S3_BUCKET"):
+        import boto3
+
+        client = boto3.client(
+            "s3",
+            endpoint_url=service.env["S3_ENDPOINT_URL"],
+            aws_access_key_id=service.env["S3_ACCESS_KEY_ID"],
+            aws_secret_access_key=service.env["S3_SECRET_ACCESS_KEY"],
+            region_name=service.env.get("S3_REGION", "us-east-1"),
+        )
+        pages = client.get_paginator("list_objects_v2").paginate(Bucket=service.env["S3_BUCKET"])
+        return {item["Key"] for page in pages for item in page.get("Contents", [])}
     root = service.folder / "media"
-    return {
-        str(path.relative_to(root))
-        for path in root.rglob("*")
-        if path.is_file() and ".worker" not in path.parts
-    }
+    return {str(path.relative_to(root)) for path in root.rglob("*") if path.is_file()}
 
 
 class Refusal:

@@ -6,6 +6,7 @@ import re
 import sqlite3
 import time
 
+import httpx
 import openpyxl
 import pytest
 import segno
@@ -44,9 +45,21 @@ def job(service, tmp_path_factory):
     return job_id
 
 
+def positions_db(service, job_id: str):
+    """The job's positions.db as its download gives it (from the store on S3)."""
+    database = service.folder / f"positions-{job_id}.db"
+    if not database.is_file():
+        answer = httpx.get(
+            f"{service.url}/api/jobs/{job_id}/files/db", timeout=30, follow_redirects=True
+        )
+        answer.raise_for_status()
+        database.write_bytes(answer.content)
+    return database
+
+
 def boxes(service, job_id: str, name: str) -> list[dict]:
     """The boxes of `name` as positions.db holds them, in id order."""
-    database = service.folder / "media" / "jobs" / job_id / "positions.db"
+    database = positions_db(service, job_id)
     with sqlite3.connect(database) as connection:
         rows = connection.execute(
             "SELECT box_x, box_y, box_width, box_height FROM words WHERE name = ? ORDER BY id",
@@ -56,7 +69,7 @@ def boxes(service, job_id: str, name: str) -> list[dict]:
 
 
 def canvas_width(service, job_id: str) -> float:
-    database = service.folder / "media" / "jobs" / job_id / "positions.db"
+    database = positions_db(service, job_id)
     with sqlite3.connect(database) as connection:
         return float(
             connection.execute("SELECT value FROM meta WHERE key = 'canvas_width'").fetchone()[0]

@@ -7,15 +7,21 @@ from pathlib import Path
 
 import openpyxl
 import pytest
+from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from tests.names import sample_names
 from wordclouds import engine
-from wordclouds.selectors import jobs_root
 from wordclouds.services.job_run import job_execute
 from wordclouds.services.jobs import job_create
 
 SMALL_PARAMS = {"WIDTH": 400, "HEIGHT": 300, "SEED": 7}
+
+
+def jobs_root() -> Path:
+    """Where the local file storage keeps jobs (MEDIA_ROOT/jobs): for tests that put a job
+    folder there by hand, as an operator would."""
+    return Path(settings.MEDIA_ROOT) / "jobs"
 
 
 @pytest.fixture

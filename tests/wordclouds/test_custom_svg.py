@@ -10,9 +10,9 @@ import resvg_py
 from defusedxml import ElementTree
 from PIL import Image
 
+from tests.wordclouds.conftest import jobs_root
 from wordclouds import engine
 from wordclouds.models import Job
-from wordclouds.selectors import jobs_root
 
 pytestmark = pytest.mark.django_db
 

@@ -26,7 +26,7 @@ def test_list_is_newest_first_and_includes_finished_folders_without_a_record(
 ):
     old_folder = finished_job_dir()
     an_hour_ago = time.time() - 3600
-    os.utime(media_root / "jobs" / old_folder, (an_hour_ago, an_hour_ago))
+    os.utime(media_root / "jobs" / old_folder / "positions.db", (an_hour_ago, an_hour_ago))
     done = finished_job()
     waiting = queued_job()
 

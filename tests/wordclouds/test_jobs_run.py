@@ -12,7 +12,6 @@ from django.utils import timezone
 from core.errors import Conflict
 from tests.names import sample_names
 from wordclouds.models import Font, Job
-from wordclouds.selectors import jobs_root
 from wordclouds.services.job_run import (
     FONT_GONE,
     INTERNAL_ERROR,
@@ -84,9 +83,13 @@ def test_names_that_do_not_fit_fail_with_the_engines_sentence(queued_job):
     assert job.events.order_by("seq").last().message == job.error
 
 
-def test_an_unexpected_error_fails_with_a_generic_sentence(queued_job):
+def test_an_unexpected_error_fails_with_a_generic_sentence(queued_job, monkeypatch):
     job_id = queued_job()
-    (jobs_root() / job_id / "wordcloud.png").mkdir()  # the engine cannot write its image
+
+    def broken(**kwargs):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr("wordclouds.services.job_run.tiles_make", broken)
 
     job_run(job_id)
 
@@ -120,7 +123,7 @@ def test_moves_from_the_wrong_status_are_refused(queued_job):
 def test_progress_is_throttled_and_never_decreases(queued_job):
     job_id = queued_job()
     job_start(job_id=job_id, worker_pid=1)
-    record = ProgressRecorder(job_id, jobs_root() / job_id, Heartbeat(job_id))
+    record = ProgressRecorder(job_id, Heartbeat(job_id))
     started = time.monotonic()
 
     record("placing_words", 40, "placing")
@@ -145,7 +148,7 @@ def test_progress_is_throttled_and_never_decreases(queued_job):
 def test_a_worker_stops_when_its_job_was_failed_meanwhile(queued_job):
     job_id = queued_job()
     job_start(job_id=job_id, worker_pid=1)
-    record = ProgressRecorder(job_id, jobs_root() / job_id, Heartbeat(job_id))
+    record = ProgressRecorder(job_id, Heartbeat(job_id))
     job_fail(job_id=job_id, error=STALE_ERROR)
 
     with pytest.raises(JobAbandoned):

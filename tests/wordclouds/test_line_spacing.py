@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 from svgpathtools import Line, parse_path
 
+from tests.wordclouds.conftest import jobs_root
 from wordclouds.drawing.line_spacing import spacing_figures
 from wordclouds.models import Job
-from wordclouds.selectors import jobs_root
 
 pytestmark = pytest.mark.django_db
 

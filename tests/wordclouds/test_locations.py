@@ -6,9 +6,9 @@ import numpy as np
 import openpyxl
 import pytest
 
+from tests.wordclouds.conftest import jobs_root
 from wordclouds.engine.path_data import path_segments
 from wordclouds.models import Job
-from wordclouds.selectors import jobs_root
 
 from .conftest import SMALL_PARAMS
 

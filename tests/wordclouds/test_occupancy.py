@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from tests.wordclouds.conftest import jobs_root
 from wordclouds.models import Job
-from wordclouds.selectors import jobs_root
 
 pytestmark = pytest.mark.django_db
 

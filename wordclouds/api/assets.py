@@ -1,6 +1,5 @@
 """Assets: uploaded files and imported job artifacts."""
 
-from django.http import FileResponse
 from django.urls import path
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -9,6 +8,7 @@ from rest_framework.decorators import api_view, parser_classes
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
+from wordclouds import storage
 from wordclouds.selectors import asset_get, asset_list
 from wordclouds.serializers.assets import (
     AssetImportSerializer,
@@ -20,7 +20,7 @@ from wordclouds.services.assets import (
     asset_delete,
     asset_import_from_job,
 )
-from wordclouds.services.stored_files import SNIFFED_CONTENT_TYPES, media_path
+from wordclouds.services.stored_files import SNIFFED_CONTENT_TYPES
 
 NOT_FOUND = OpenApiResponse(description="asset not found")
 
@@ -112,11 +112,8 @@ def asset_detail(request, asset_id: str):
 @api_view(["GET"])
 def asset_download(request, asset_id: str):
     asset = asset_get(asset_id)
-    return FileResponse(
-        media_path(asset.file).open("rb"),
-        as_attachment=True,
-        filename=asset.filename,
-        content_type=asset.content_type,
+    return storage.download_response(
+        asset.file, filename=asset.filename, content_type=asset.content_type
     )
 
 

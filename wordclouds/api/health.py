@@ -3,6 +3,7 @@ it answers at once however busy the web process is."""
 
 import asyncio
 import inspect
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 from django.db import Error
@@ -11,16 +12,38 @@ from core.endpoints import answer
 from core.serializers import UtcDateTimeField
 from wordclouds.api.kept_connection import on_kept_connection
 from wordclouds.services.worker import worker_status
+from wordclouds.storage import store_status
 
 # Health's own thread: its checks never queue behind the event streams' reads, and it keeps
 # its one database connection between checks (wordclouds/api/kept_connection.py).
 checks = ThreadPoolExecutor(1, thread_name_prefix="health")
+# The store is checked on a thread of its own, at most every STORE_CHECK_SECONDS, and health
+# reports the last answer without waiting for the next: a hung store never holds health.
+store_checks = ThreadPoolExecutor(1, thread_name_prefix="health-store")
+STORE_CHECK_SECONDS = 2.0
+_store = {"status": None, "checked": 0.0, "pending": None}
+
+
+async def _store_reported() -> dict:
+    """The last answer of the store check; the first one is waited for (a few seconds at
+    most: the store's own timeouts)."""
+    pending = _store["pending"]
+    if pending is None and time.monotonic() - _store["checked"] > STORE_CHECK_SECONDS:
+        pending = _store["pending"] = asyncio.get_running_loop().run_in_executor(
+            store_checks, store_status
+        )
+    if pending is not None and (_store["status"] is None or pending.done()):
+        status = await pending
+        _store.update(status=status, checked=time.monotonic(), pending=None)
+    return _store["status"]
 
 
 async def health(scope, receive, send) -> None:
-    """200 {"ok": true, "worker": {...}} while the database answers and a worker was seen
-    within WORKER_DEAD_SECONDS (its last heartbeat, the queued jobs and the age of the oldest);
-    503 {"ok": false} otherwise."""
+    """200 {"ok": true, "worker": {...}, "store": {...}} while the database answers and a
+    worker was seen within WORKER_DEAD_SECONDS (its last heartbeat, the queued jobs and the
+    age of the oldest); 503 {"ok": false} otherwise. `store` reports the file storage
+    (`backend` local or s3, `ok` whether it answered its last check); a store that is away
+    does not make health fail, since job status and lookups go on without it."""
     try:
         worker = await asyncio.get_running_loop().run_in_executor(
             checks, on_kept_connection, worker_status
@@ -29,7 +52,9 @@ async def health(scope, receive, send) -> None:
         return await answer(send, 503, {"ok": False})
     if worker["last_heartbeat"]:
         worker["last_heartbeat"] = UtcDateTimeField().to_representation(worker["last_heartbeat"])
-    await answer(send, 200 if worker["alive"] else 503, {"ok": worker["alive"], "worker": worker})
+    store = await _store_reported()
+    body = {"ok": worker["alive"], "worker": worker, "store": store}
+    await answer(send, 200 if worker["alive"] else 503, body)
 
 
 def document_health(result, generator, request, public):
@@ -41,8 +66,17 @@ def document_health(result, generator, request, public):
                 "properties": {
                     "ok": {"type": "boolean"},
                     "worker": {"$ref": "#/components/schemas/HealthWorker"},
+                    "store": {"$ref": "#/components/schemas/HealthStore"},
                 },
                 "required": ["ok", "worker"],
+            },
+            "HealthStore": {
+                "type": "object",
+                "properties": {
+                    "ok": {"type": "boolean"},
+                    "backend": {"type": "string", "enum": ["local", "s3"]},
+                },
+                "required": ["ok", "backend"],
             },
             "HealthWorker": {
                 "type": "object",

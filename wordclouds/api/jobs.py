@@ -1,6 +1,5 @@
 """Job endpoints: create, list, status, detail, result, downloads, and the event stream."""
 
-from django.http import FileResponse
 from django.urls import path
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiRequest, OpenApiResponse, extend_schema
@@ -11,10 +10,11 @@ from rest_framework.response import Response
 
 from core.errors import InvalidInput, NotFound
 from core.schema import upload_names
+from wordclouds import storage
 from wordclouds.selectors import (
     ARTIFACTS,
     JobView,
-    artifact_path,
+    artifact_key,
     job_get,
     job_list,
     job_recent_events,
@@ -148,10 +148,11 @@ def job_file(request, job_id: str, kind: str):
     view = job_get(job_id)
     if kind in ARTIFACTS and view.record is not None and kind not in view.artifacts:
         raise NotFound("artifact not ready")  # on disk, but the engine may still write it
-    _, content_type, extension = ARTIFACTS.get(kind, (None, None, None))
-    response = FileResponse(
-        artifact_path(job_id, kind).open("rb"),
-        as_attachment=inline == "0",
+    key = artifact_key(job_id, kind)
+    _, content_type, extension = ARTIFACTS[kind]
+    response = storage.download_response(
+        key,
+        inline=inline == "1",
         filename=f"wordcloud-{job_id}.{extension}",
         content_type=content_type,
     )

@@ -1,7 +1,6 @@
 """The zoom pyramid of a finished job's poster (wordclouds/drawing/tiles.py), public like
 the job's other files: the lookup page reads the index, then the tiles it shows."""
 
-from django.http import FileResponse
 from django.urls import path
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
@@ -9,10 +8,9 @@ from rest_framework import serializers
 from rest_framework.decorators import api_view
 from rest_framework.response import Response
 
-from wordclouds.selectors import tile_path, tiles_index
-
-# A job's files never change once written: a browser may keep a tile for good.
-FOREVER = "public, max-age=31536000, immutable"
+from wordclouds import storage
+from wordclouds.selectors import tile_key, tiles_index
+from wordclouds.storage import FOREVER
 
 
 @extend_schema(
@@ -45,13 +43,16 @@ def tiles(request, job_id: str):
 )
 @api_view(["GET"])
 def tile(request, job_id: str, level: int, column: int, row: int):
-    """One 256-pixel tile (smaller at the right and bottom edges)."""
-    response = FileResponse(
-        tile_path(job_id=job_id, level=level, column=column, row=row).open("rb"),
+    """One 256-pixel tile (smaller at the right and bottom edges): the tile, or with the S3
+    storage a redirect to it."""
+    name = f"{column}_{row}.jpg"
+    return storage.download_response(
+        tile_key(job_id=job_id, level=level, column=column, row=row),
+        filename=name,
         content_type="image/jpeg",
+        inline=True,
+        immutable=True,
     )
-    response["Cache-Control"] = FOREVER
-    return response
 
 
 urlpatterns = [

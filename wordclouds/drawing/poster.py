@@ -23,11 +23,10 @@ from django.conf import settings
 from PIL import Image, ImageOps
 
 from core.errors import Unprocessable
-from wordclouds import engine
+from wordclouds import engine, storage
 from wordclouds.drawing.sticker_svg import SVG_NS, sticker_svg_element
 from wordclouds.engine.svg_geometry import svg_number
 from wordclouds.models import Asset, Project
-from wordclouds.services.stored_files import media_path
 
 SVG_CONTENT_TYPE = "image/svg+xml"
 # A sticker far larger than the poster is rasterised at most at this multiple of the poster's
@@ -78,7 +77,7 @@ def _check_work(drawn: list) -> None:
         pixels += size[0] * size[1]
         if asset.content_type != SVG_CONTENT_TYPE:
             try:
-                with Image.open(media_path(asset.file)) as image:
+                with Image.open(storage.local_path(asset.file)) as image:
                     pixels += image.width * image.height
             except (OSError, ValueError) as error:
                 raise Unprocessable(
@@ -95,7 +94,7 @@ def _sticker_raster(asset: Asset, index: int, size: tuple[int, int]) -> Image.Im
     """The sticker's pixels at `size` (its box, bounded), premultiplied for resampling."""
     try:
         if asset.content_type == SVG_CONTENT_TYPE:
-            element = sticker_svg_element(media_path(asset.file), index)
+            element = sticker_svg_element(storage.local_path(asset.file), index)
             element.set("width", str(size[0]))
             element.set("height", str(size[1]))
             svg = ElementTree.tostring(element, encoding="unicode")
@@ -106,7 +105,7 @@ def _sticker_raster(asset: Asset, index: int, size: tuple[int, int]) -> Image.Im
             )
             image = Image.open(BytesIO(png))
         else:
-            image = ImageOps.exif_transpose(Image.open(media_path(asset.file)))
+            image = ImageOps.exif_transpose(Image.open(storage.local_path(asset.file)))
             image = image.convert("RGBA").resize(size, Image.Resampling.LANCZOS)
         return image.convert("RGBa")
     except (OSError, ValueError, SyntaxError) as error:
@@ -200,11 +199,11 @@ def render_svg(project: Project) -> bytes:
 def _svg_sticker(asset: Asset, index: int, sticker: dict) -> ElementTree.Element:
     box = {key: svg_number(sticker[key]) for key in ("x", "y", "width", "height")}
     if asset.content_type == SVG_CONTENT_TYPE:
-        element = sticker_svg_element(media_path(asset.file), index)
+        element = sticker_svg_element(storage.local_path(asset.file), index)
         for key, value in box.items():
             element.set(key, value)
         return element
-    data = base64.b64encode(media_path(asset.file).read_bytes()).decode("ascii")
+    data = base64.b64encode(storage.local_path(asset.file).read_bytes()).decode("ascii")
     return ElementTree.Element(
         f"{{{SVG_NS}}}image",
         {

@@ -1,4 +1,4 @@
-"""Assets: uploaded files and imported job artifacts (MEDIA_ROOT/assets/<id><ext>)."""
+"""Assets: uploaded files and imported job artifacts (stored as assets/<id><ext>)."""
 
 from collections.abc import Iterable
 from pathlib import PurePath
@@ -13,10 +13,9 @@ from wordclouds.selectors import ARTIFACTS, artifact_path, job_get
 from wordclouds.services.form_text import form_text
 from wordclouds.services.stored_files import (
     StoredFile,
-    copy_into,
+    file_chunks,
     remove_after_commit,
-    removed_unless_saved,
-    store_file,
+    stored_file,
     upload_size_check,
 )
 
@@ -32,8 +31,8 @@ def _checked_labels(*, name: str, type: str) -> tuple[str, str]:
 
 
 def _saved(stored: StoredFile, **fields) -> Asset:
-    """The row for a file already in place; the file goes if the row cannot be made."""
-    with removed_unless_saved(stored), transaction.atomic():
+    """The row for a file just stored (stored_file removes it if the row cannot be made)."""
+    with transaction.atomic():
         return Asset.objects.create(
             file=stored.relative,
             content_type=stored.content_type,
@@ -50,9 +49,9 @@ def asset_create(*, upload: UploadedFile | None, name: str = "", type: str = "")
     name, type = _checked_labels(name=name, type=type)
     upload_size_check(upload, field="file", limit=settings.ASSET_MAX_BYTES)
     asset_id = new_id()
-    stored = store_file(chunks=upload.chunks(), folder=FOLDER, stem=asset_id)
-    filename = PurePath(upload.name or "").name[:255] or PurePath(stored.relative).name
-    return _saved(stored, id=asset_id, name=name, type=type or UPLOAD_TYPE, filename=filename)
+    with stored_file(chunks=upload.chunks(), folder=FOLDER, stem=asset_id) as stored:
+        filename = PurePath(upload.name or "").name[:255] or PurePath(stored.relative).name
+        return _saved(stored, id=asset_id, name=name, type=type or UPLOAD_TYPE, filename=filename)
 
 
 def asset_import_from_job(*, job_id: str, kind: str = "", name: str = "", type: str = "") -> Asset:
@@ -62,16 +61,16 @@ def asset_import_from_job(*, job_id: str, kind: str = "", name: str = "", type: 
     job = job_get(job_id)
     source = artifact_path(job.job_id, kind)
     asset_id = new_id()
-    stored = copy_into(source, folder=FOLDER, stem=asset_id)
-    return _saved(
-        stored,
-        id=asset_id,
-        name=name,
-        type=type or IMPORT_TYPE,
-        job_id=job.job_id,
-        kind=kind,
-        filename=f"wordcloud-{job.job_id}.{ARTIFACTS[kind][2]}",
-    )
+    with stored_file(chunks=file_chunks(source), folder=FOLDER, stem=asset_id) as stored:
+        return _saved(
+            stored,
+            id=asset_id,
+            name=name,
+            type=type or IMPORT_TYPE,
+            job_id=job.job_id,
+            kind=kind,
+            filename=f"wordcloud-{job.job_id}.{ARTIFACTS[kind][2]}",
+        )
 
 
 def _project_labels(projects: Iterable[Project]) -> str:

@@ -10,10 +10,10 @@ from pathlib import Path
 
 from core.errors import Conflict, InvalidInput
 from core.isolated import run_heavy
-from wordclouds import engine
+from wordclouds import engine, storage
 from wordclouds.drawing.custom_svg import DENSE, CustomSvgOptions, custom_svg_drawn
 from wordclouds.selectors import JobView, artifact_path, job_get, positions_db
-from wordclouds.services.jobs import FontGone, job_font_path, job_input_folder
+from wordclouds.services.jobs import FontGone, job_font_path, job_input_key
 
 FILLS = ("fill", "dot", "line", "ring")
 FONT_MISSING = "the job's font no longer exists"
@@ -84,10 +84,10 @@ def drawn_font_path(job: JobView, meta: dict) -> Path | None:
             raise Conflict(FONT_MISSING) from None
     if meta.get("font") in (None, Path(engine.default_font_path()).name):
         return None
-    path = job_input_folder(job.job_id) / meta["font"]
-    if not path.is_file():
-        raise Conflict(FONT_MISSING)
-    return path
+    try:
+        return storage.local_path(job_input_key(job.job_id, meta["font"]))
+    except FileNotFoundError:
+        raise Conflict(FONT_MISSING) from None
 
 
 def custom_svg_render(*, job_id: str, options: CustomSvgOptions) -> str:

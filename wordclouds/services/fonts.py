@@ -1,4 +1,4 @@
-"""Fonts: the bundled default and uploaded ones (MEDIA_ROOT/fonts/<id><ext>)."""
+"""Fonts: the bundled default and uploaded ones (stored as fonts/<id><ext>)."""
 
 from dataclasses import dataclass
 from datetime import datetime
@@ -21,12 +21,7 @@ from wordclouds.engine import (
 )
 from wordclouds.models import Font, new_id
 from wordclouds.services.form_text import form_text
-from wordclouds.services.stored_files import (
-    remove_after_commit,
-    removed_unless_saved,
-    store_file,
-    upload_size_check,
-)
+from wordclouds.services.stored_files import remove_after_commit, stored_file, upload_size_check
 
 DEFAULT_FONT_ID = "__default__"
 FONT_EXTENSIONS = (".ttf", ".ttc", ".otf")
@@ -137,18 +132,26 @@ def font_create(*, upload: UploadedFile | None, name: str = "") -> Font:
         raise InvalidInput("file must be .ttf, .ttc or .otf")
     upload_size_check(upload, field="file", limit=settings.FONT_MAX_BYTES)
     font_id = new_id()
-    stored = store_file(chunks=upload.chunks(), folder=FOLDER, stem=font_id, extension=extension)
-    with removed_unless_saved(stored):
-        family = _checked_family(stored.path)
-        with transaction.atomic():
-            return Font.objects.create(
-                id=font_id,
-                name=name or (family or PurePath(filename).stem)[:NAME_MAX],
-                family=family[:NAME_MAX],
-                filename=filename[:255],
-                file=stored.relative,
-                size=stored.size,
-            )
+    checked = {}
+
+    def check(path: Path) -> None:
+        checked["family"] = _checked_family(path)
+
+    with (
+        stored_file(
+            chunks=upload.chunks(), folder=FOLDER, stem=font_id, extension=extension, check=check
+        ) as stored,
+        transaction.atomic(),
+    ):
+        family = checked["family"]
+        return Font.objects.create(
+            id=font_id,
+            name=name or (family or PurePath(filename).stem)[:NAME_MAX],
+            family=family[:NAME_MAX],
+            filename=filename[:255],
+            file=stored.relative,
+            size=stored.size,
+        )
 
 
 @transaction.atomic

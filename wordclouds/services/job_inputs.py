@@ -12,7 +12,7 @@ from PIL import Image
 
 from core.errors import InvalidInput, TooLarge
 from core.isolated import run_heavy
-from wordclouds import engine
+from wordclouds import engine, storage
 from wordclouds.models import Font
 from wordclouds.services.fonts import DEFAULT_FONT_ID, FONT_EXTENSIONS, font_glyphs_check
 from wordclouds.services.stored_files import upload_size_check
@@ -146,13 +146,19 @@ def name_list_preview(*, name_list: UploadedFile | None) -> list[list[str]]:
         return _engine_call(engine.first_rows, path, rows=PREVIEW_ROWS, columns=PREVIEW_COLUMNS)
 
 
-def font_id_path(font_id: str) -> Path | None:
-    """The file of a font id: the bundled font for `__default__`, an uploaded font's file,
-    or None when there is no such font."""
+def font_id_path(font_id: str, *, worker: bool = False) -> Path | None:
+    """A local file of a font id: the bundled font for `__default__`, an uploaded font's
+    file (storage.local_path: kept in this process's cache once fetched), or None when there
+    is no such font or its file is gone."""
     if font_id == DEFAULT_FONT_ID:
         return Path(engine.default_font_path())
     font = Font.objects.filter(id=font_id).first()
-    return Path(settings.MEDIA_ROOT) / font.file if font else None
+    if font is None:
+        return None
+    try:
+        return storage.local_path(font.file, worker=worker)
+    except FileNotFoundError:
+        return None
 
 
 def _font_id_check(font_id: str) -> None:

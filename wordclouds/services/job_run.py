@@ -1,27 +1,32 @@
-"""Running a job in the worker: the engine with a progress callback that moves the job
-along, and a heartbeat that shows the worker is alive while the engine is silent."""
+"""Running a job in the worker: its inputs fetched from the file storage into a scratch
+folder, the engine with a progress callback that moves the job along, a heartbeat that shows
+the worker is alive while the engine is silent, and every output stored before the job
+succeeds. While the store fails, the job waits (stage `waiting_for_storage`) and the transfer
+is tried again with growing pauses, for STORAGE_WAIT_SECONDS at most."""
 
 import logging
 import os
 import re
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from django.conf import settings
 from django.db import connections, transaction
 
 from core.errors import Conflict, NotFound
-from wordclouds import engine
+from wordclouds import engine, storage
 from wordclouds.drawing.tiles import tiles_make
 from wordclouds.models import Job
-from wordclouds.selectors import ARTIFACTS, jobs_root
+from wordclouds.selectors import ARTIFACTS, job_key
 from wordclouds.services.jobs import (
     FontGone,
     job_fail,
     job_font_path,
     job_heartbeat,
-    job_input_folder,
+    job_input_key,
+    job_input_names,
     job_progress,
     job_start,
     job_succeed,
@@ -38,6 +43,16 @@ INTERNAL_ERROR = (
     "submit the job again, and if it fails again, contact support"
 )
 FONT_GONE = "the font chosen for this job was deleted; choose another font and submit again"
+STORAGE_GONE = (
+    "the job's files could not be read or stored because the file storage did not answer; "
+    "submit the job again"
+)
+WAITING_STAGE = "waiting_for_storage"
+UPLOADS_AT_ONCE = 8
+
+
+class StorageGaveUp(Exception):
+    """The store failed for longer than STORAGE_WAIT_SECONDS."""
 
 
 class JobAbandoned(Exception):
@@ -46,29 +61,40 @@ class JobAbandoned(Exception):
 
 def job_execute(*, job_id: str) -> None:
     """Run a queued job to success or failure. A job that is not queued (already run, or
-    picked up twice) is left alone, so running this twice is harmless."""
+    picked up twice) is left alone, so running this twice is harmless. `success` is
+    recorded only once every output is stored (a re-run stores the same keys again)."""
     try:
         job = job_start(job_id=job_id, worker_pid=os.getpid())
     except (Conflict, NotFound):
         logger.info("job %s is not queued; left alone", job_id)
         return
-    out_dir = jobs_root() / job_id
     try:
-        with Heartbeat(job_id) as heartbeat:
+        with Heartbeat(job_id) as heartbeat, storage.scratch_dir(f"job-{job_id}-") as work:
+            inputs, font_path = _with_store(
+                job_id, heartbeat, "reading the job's files", lambda: _inputs_fetched(job, work)
+            )
+            out_dir = work / "out"
             engine.generate(
-                names_path=job_input_folder(job_id) / job.name_list,
+                names_path=inputs / job.name_list,
                 out_dir=out_dir,
                 params=job.params,
-                mask_path=_mask_path(job),
-                font_path=job_font_path(job),
-                progress=ProgressRecorder(job_id, out_dir, heartbeat),
+                mask_path=inputs / job.mask_image if job.mask_image else None,
+                font_path=font_path,
+                progress=ProgressRecorder(job_id, heartbeat),
             )
             tiles_make(job_folder=out_dir)  # the lookup page's zoom pyramid, made once
-        _succeed(job_id, out_dir)
+            _with_store(
+                job_id, heartbeat, "storing the results", lambda: _outputs_stored(job_id, out_dir)
+            )
+            # While the outputs are still in scratch: the success's transaction loads the
+            # placements from out_dir/positions.db.
+            _succeed(job_id, out_dir)
     except (JobAbandoned, Conflict, NotFound):
         logger.warning("job %s was failed or deleted while this worker ran it", job_id)
     except FontGone:
         _fail(job_id, FONT_GONE)
+    except StorageGaveUp:
+        _fail(job_id, STORAGE_GONE)
     except (engine.InputError, engine.LayoutError) as error:
         _fail(job_id, str(error))
     except Exception:
@@ -85,15 +111,68 @@ def _succeed(job_id: str, out_dir: Path) -> None:
         placements_store(job_id=job_id, positions=positions)
 
 
+def _inputs_fetched(job: Job, work: Path) -> tuple[Path, Path | None]:
+    """The job's stored inputs copied into work/input/, and its font's local file: its own
+    upload there, or the file of its font id, fetched once into this process's cache of
+    stored files (storage.local_path) and kept there for the next job."""
+    folder = work / "input"
+    for name in job_input_names(job):
+        storage.fetch(job_input_key(job.id, name), folder / name, worker=True)
+    if job.font_file:
+        return folder, folder / job.font_file
+    return folder, job_font_path(job, worker=True)
+
+
+def _outputs_stored(job_id: str, out_dir: Path) -> None:
+    """Every file the engine and the tiles made, stored under jobs/<id>/ (the same keys
+    again on a re-run), several at once."""
+    paths = [path for path in sorted(out_dir.rglob("*")) if path.is_file()]
+
+    def store(path: Path) -> None:
+        try:
+            storage.save(job_key(job_id, path.relative_to(out_dir).as_posix()), path, worker=True)
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(UPLOADS_AT_ONCE, thread_name_prefix=f"store-{job_id}") as pool:
+        for done in [pool.submit(store, path) for path in paths]:
+            done.result()
+
+
+def _with_store(job_id: str, heartbeat: "Heartbeat", doing: str, action):
+    """`action()`, tried again while the store is unavailable: the job shows stage
+    waiting_for_storage with a sentence, pauses grow 1, 2, 4... s up to
+    STORAGE_BACKOFF_MAX_SECONDS, and after STORAGE_WAIT_SECONDS StorageGaveUp."""
+    deadline = time.monotonic() + settings.STORAGE_WAIT_SECONDS
+    pause, attempt = 1.0, 1
+    while True:
+        try:
+            return action()
+        except storage.StorageUnavailable:
+            if heartbeat.abandoned:
+                raise JobAbandoned(job_id) from None
+            if time.monotonic() + pause > deadline:
+                raise StorageGaveUp from None
+            message = (
+                f"file storage unavailable while {doing}; "
+                f"trying again in {pause:g} s (attempt {attempt})"
+            )
+            logger.warning("job %s: %s", job_id, message)
+            try:
+                job_progress(
+                    job_id=job_id, stage=WAITING_STAGE, percent=0, message=message, artifacts=[]
+                )
+            except (Conflict, NotFound):
+                raise JobAbandoned(job_id) from None
+            time.sleep(pause)
+            pause, attempt = min(pause * 2, settings.STORAGE_BACKOFF_MAX_SECONDS), attempt + 1
+
+
 def _fail(job_id: str, error: str) -> None:
     try:
         job_fail(job_id=job_id, error=error)
     except (Conflict, NotFound):
         logger.warning("job %s was already finished when it failed: %s", job_id, error)
-
-
-def _mask_path(job: Job) -> Path | None:
-    return job_input_folder(job.id) / job.mask_image if job.mask_image else None
 
 
 def finished_artifacts(out_dir: Path) -> list[str]:
@@ -102,40 +181,33 @@ def finished_artifacts(out_dir: Path) -> list[str]:
 
 
 class ProgressRecorder:
-    """The engine's progress callback: `(stage, percent, message)`."""
+    """The engine's progress callback: `(stage, percent, message)`. No artifact is listed
+    before the job succeeds: its files are stored only then."""
 
-    def __init__(self, job_id: str, out_dir: Path, heartbeat: "Heartbeat"):
+    def __init__(self, job_id: str, heartbeat: "Heartbeat"):
         self.job_id = job_id
-        self.out_dir = out_dir
         self.heartbeat = heartbeat
         self.stage = None
         self.kind = None
         self.written_at = 0.0
-        self.artifacts = []
 
     def __call__(self, stage: str, percent: float, message: str) -> None:
         if self.heartbeat.abandoned:
             raise JobAbandoned(self.job_id)
         now = time.monotonic()
-        artifacts = finished_artifacts(self.out_dir)  # the engine renames each when complete
         # Only counts are throttled: a message of another kind (an attempt retried with
         # smaller words) is written at once, so the events tell every retry.
         kind = re.sub(r"\d+", "#", message)
         if (
             stage == self.stage
-            and artifacts == self.artifacts
             and kind == self.kind
             and now - self.written_at < PROGRESS_WRITE_SECONDS
         ):
             return
-        self.stage, self.written_at, self.artifacts, self.kind = stage, now, artifacts, kind
+        self.stage, self.written_at, self.kind = stage, now, kind
         try:
             job_progress(
-                job_id=self.job_id,
-                stage=stage,
-                percent=percent,
-                message=message,
-                artifacts=artifacts,
+                job_id=self.job_id, stage=stage, percent=percent, message=message, artifacts=[]
             )
         except (Conflict, NotFound):
             raise JobAbandoned(self.job_id) from None

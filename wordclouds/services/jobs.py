@@ -5,8 +5,6 @@ is one function that locks the row, checks the source status (Conflict otherwise
 the time and appends the status event in the same transaction."""
 
 import logging
-import shutil
-import uuid
 from datetime import timedelta
 from pathlib import Path
 
@@ -17,8 +15,9 @@ from django.utils import timezone
 
 from core.errors import Conflict, NotFound
 from core.pipeline import Move, allowed
+from wordclouds import storage
 from wordclouds.models import Job, JobEvent, new_id
-from wordclouds.selectors import artifact_urls, jobs_root
+from wordclouds.selectors import artifact_urls, job_key
 from wordclouds.services.events import job_event_append
 from wordclouds.services.job_inputs import JobInputs, font_id_path, job_inputs_check
 
@@ -30,24 +29,33 @@ STAGE_DONE = "done"
 STAGE_FAILED = "failed"
 
 
-def job_input_folder(job_id: str) -> Path:
-    return jobs_root() / job_id / INPUT_FOLDER
+def job_input_key(job_id: str, name: str) -> str:
+    """The storage key of one of the job's inputs (jobs/<id>/input/<name>)."""
+    return job_key(job_id, f"{INPUT_FOLDER}/{name}")
+
+
+def job_input_names(inputs: Job | JobInputs) -> list[str]:
+    """The names of the input files stored with the job."""
+    return [name for name in (inputs.name_list, inputs.mask_image, inputs.font_file) if name]
 
 
 class FontGone(Exception):
     """The font chosen for a job (its upload or its font id) no longer exists."""
 
 
-def job_font_path(job: Job) -> Path | None:
-    """The font file chosen for the job: its uploaded font, else its font id's file, else
-    None (the engine's bundled default). FontGone when that file is no longer there."""
+def job_font_path(job: Job, *, worker: bool = False) -> Path | None:
+    """A local file of the font chosen for the job: its uploaded font, else its font id's
+    file, else None (the engine's bundled default). FontGone when that file is no longer
+    there."""
     if job.font_file:
-        path = job_input_folder(job.id) / job.font_file
-    elif job.font_id:
-        path = font_id_path(job.font_id)
-    else:
+        try:
+            return storage.local_path(job_input_key(job.id, job.font_file), worker=worker)
+        except FileNotFoundError:
+            raise FontGone from None
+    if not job.font_id:
         return None
-    if path is None or not path.is_file():
+    path = font_id_path(job.font_id, worker=worker)
+    if path is None:
         raise FontGone
     return path
 
@@ -60,10 +68,10 @@ def job_create(
     font_file: UploadedFile | None = None,
     font_id: str = "",
 ) -> Job:
-    """Check the inputs, store them in the job's folder, create the queued job and enqueue
-    its run once the row is committed. A rejected request leaves no file and no row."""
-    staging = _staging_folder()
-    try:
+    """Check the inputs in a scratch folder, store them under the job's keys, create the
+    queued job and enqueue its run once the row is committed. A rejected request leaves no
+    file and no row."""
+    with storage.scratch_dir("incoming-") as staging:
         inputs = job_inputs_check(
             folder=staging,
             params=params,
@@ -72,36 +80,27 @@ def job_create(
             font_file=font_file,
             font_id=font_id,
         )
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
-    return _job_store(inputs, staging)
+        return _job_store(inputs, staging)
 
 
 def job_rerun(*, job_id: str) -> Job:
     """A new job from the stored inputs of `job_id` (the admin's re-run action)."""
     job = Job.objects.filter(id=job_id).first()
-    if job is None or not job_input_folder(job_id).is_dir():
+    if job is None or not storage.exists(job_input_key(job_id, job.name_list)):
         raise NotFound("job not found")
     if job.font_id and font_id_path(job.font_id) is None:
         raise Conflict("the job's font no longer exists")
-    staging = _staging_folder()
-    shutil.copytree(job_input_folder(job_id), staging, dirs_exist_ok=True)
-    inputs = JobInputs(
-        params=job.params,
-        name_list=job.name_list,
-        mask_image=job.mask_image,
-        font_file=job.font_file,
-        font_id=job.font_id,
-    )
-    return _job_store(inputs, staging)
-
-
-def _staging_folder() -> Path:
-    # Not a 32-hex name, so listings never take it for a job.
-    folder = jobs_root() / f".incoming-{uuid.uuid4().hex}"
-    folder.mkdir(parents=True)
-    return folder
+    with storage.scratch_dir("rerun-") as staging:
+        for name in job_input_names(job):
+            storage.fetch(job_input_key(job_id, name), staging / name)
+        inputs = JobInputs(
+            params=job.params,
+            name_list=job.name_list,
+            mask_image=job.mask_image,
+            font_file=job.font_file,
+            font_id=job.font_id,
+        )
+        return _job_store(inputs, staging)
 
 
 def _job_store(inputs: JobInputs, staging: Path) -> Job:
@@ -109,10 +108,10 @@ def _job_store(inputs: JobInputs, staging: Path) -> Job:
     transaction is a block rather than a decorator so that the clean-up also covers a
     failing commit."""
     job_id = new_id()
-    folder = jobs_root() / job_id
+    keys = [job_input_key(job_id, name) for name in job_input_names(inputs)]
     try:
-        folder.mkdir()
-        staging.rename(folder / INPUT_FOLDER)
+        for key, name in zip(keys, job_input_names(inputs), strict=True):
+            storage.save(key, staging / name)
         with transaction.atomic():
             job = Job.objects.create(
                 id=job_id,
@@ -126,8 +125,7 @@ def _job_store(inputs: JobInputs, staging: Path) -> Job:
             job_event_append(job=job, type=JobEvent.Type.STATUS, message="job queued")
             transaction.on_commit(lambda: _enqueue(job_id))
     except BaseException:
-        shutil.rmtree(folder, ignore_errors=True)
-        shutil.rmtree(staging, ignore_errors=True)
+        storage.delete(keys)
         raise
     return job
 

@@ -12,7 +12,7 @@ from PIL import Image
 
 from core.errors import InvalidInput
 from wordclouds.models import Placement
-from wordclouds.selectors import job_directory, number
+from wordclouds.selectors import job_id_checked, number
 from wordclouds.services.placements import COLUMNS, placement_set_get
 
 MATCH_COLUMNS = COLUMNS  # the answer's keys, in order: positions.db's columns
@@ -35,7 +35,7 @@ def locations_find(*, job_id: str, name: str = "", mode: str = "exact") -> dict:
     400 `mode must be exact or contains`; 404 `job not found` / `artifact not ready`."""
     if mode not in MODES:
         raise InvalidInput("mode must be exact or contains")
-    job_directory(job_id)  # 404 for anything but 32 hex characters, before any query
+    job_id_checked(job_id)  # 404 for anything but 32 hex characters, before any query
     query = _normalized(name)
     placements = placements_matching(job_id=job_id, query=query, mode=mode)
     # Each row also brings its job's canvas size (a join on PlacementSet's key): a lookup

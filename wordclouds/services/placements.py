@@ -9,7 +9,7 @@ from pathlib import Path
 from django.db import IntegrityError, connection, transaction
 
 from wordclouds.models import Placement, PlacementSet
-from wordclouds.selectors import artifact_path, canvas_size, job_directory, job_get, positions_db
+from wordclouds.selectors import artifact_path, canvas_size, job_get, job_id_checked, positions_db
 
 # positions.db's `words` columns the table keeps, in Placement's field names.
 COLUMNS = (
@@ -92,7 +92,7 @@ def placement_set_get(job_id: str) -> PlacementSet:
     lookups arriving together on it load it once: the others wait on the first one's
     PlacementSet row and read what it committed. A loaded job is a finished one, so a
     lookup of it costs one query here, not three."""
-    job_directory(job_id)  # 404 for anything but 32 hex characters, before any query
+    job_id_checked(job_id)  # 404 for anything but 32 hex characters, before any query
     found = PlacementSet.objects.filter(job_id=job_id).first()
     if found is not None:
         return found

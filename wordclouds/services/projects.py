@@ -12,11 +12,11 @@ from PIL import Image, UnidentifiedImageError
 
 from core.errors import InvalidInput, NotFound
 from core.isolated import run_heavy
+from wordclouds import storage
 from wordclouds.drawing.poster import render_png, render_svg
 from wordclouds.models import Asset, Project, Template
 from wordclouds.services.assets import STICKER_CONTENT_TYPES
 from wordclouds.services.form_text import form_text
-from wordclouds.services.stored_files import media_path
 
 COLOR = re.compile(r"#[0-9A-Fa-f]{6}")
 NAME_MAX = 200
@@ -130,7 +130,7 @@ def _check_drawable(asset: Asset, stickers: list[dict]) -> None:
     index = next(i for i, sticker in enumerate(stickers) if sticker["asset_id"] == asset.id)
     too_large = InvalidInput(f"stickers[{index}].asset_id has more than 50 megapixels")
     try:
-        with Image.open(media_path(asset.file)) as image:
+        with Image.open(storage.local_path(asset.file)) as image:
             width, height = image.size
     except Image.DecompressionBombError as error:
         raise too_large from error
@@ -199,4 +199,6 @@ def project_render(project: Project, kind: str) -> bytes:
     """render.png or render.svg of the project, drawn in a forked child with the heavy-work
     limits (core/isolated.py): the database is read here, the pixels are made there."""
     prefetch_related_objects([project], "assets")
+    for asset in project.assets.all():
+        storage.local_path(asset.file)  # fetched here (503 when the store fails), not there
     return run_heavy(f"render.{kind}", render_png if kind == "png" else render_svg, project)

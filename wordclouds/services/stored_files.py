@@ -1,15 +1,14 @@
-"""Files under MEDIA_ROOT that belong to a row (fonts, assets), kept in step with their rows.
+"""Stored files that belong to a row (fonts, assets), kept in step with their rows.
 
-The file is written first under a temporary name, then renamed into place, then the row is
-created; when the row fails the file is removed. A row is deleted before its file, which goes
-only once the deletion has committed. A crash between the two steps leaves at most a file
-without a row, which `manage.py sweep_orphans` removes.
+An upload is first written to this process's scratch folder (hashed, its type sniffed, checked),
+then stored under its key (wordclouds/storage.py), then the row is created; when the row fails
+the stored file is removed. A row is deleted before its file, which goes only once the
+deletion has committed. A crash between the two steps leaves at most a file without a row,
+which `manage.py sweep_orphans` removes.
 """
 
 import hashlib
 import json
-import os
-import uuid
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -18,12 +17,10 @@ from xml.etree.ElementTree import ParseError
 
 import defusedxml.ElementTree as safe_xml
 from defusedxml import DefusedXmlException
-from django.conf import settings
-from django.db import transaction
 
 from core.errors import TooLarge
+from wordclouds import storage
 
-TEMP_PREFIX = ".tmp-"
 CHUNK = 1024 * 1024
 
 # Leading bytes -> (content type, extension); WebP is RIFF....WEBP and checked apart.
@@ -47,18 +44,11 @@ SNIFFED_CONTENT_TYPES = (
 
 @dataclass(frozen=True)
 class StoredFile:
-    relative: str  # path relative to MEDIA_ROOT, as kept in the row
+    relative: str  # the storage key, as kept in the row (fonts/<id>.ttf, assets/<id>.png)
     size: int
     sha256: str
     content_type: str
-
-    @property
-    def path(self) -> Path:
-        return media_path(self.relative)
-
-
-def media_path(relative: str) -> Path:
-    return Path(settings.MEDIA_ROOT) / relative
+    local: Path  # the scratch copy it was stored from, while the upload is handled
 
 
 def upload_size_check(upload, *, field: str, limit: int) -> None:
@@ -106,31 +96,38 @@ def _is_json(path: Path) -> bool:
     return True
 
 
-def store_file(*, chunks: Iterable[bytes], folder: str, stem: str, extension=None) -> StoredFile:
-    """Write `chunks` to MEDIA_ROOT/<folder>/<stem><extension> through a temporary name.
-    Without `extension`, the one of the sniffed content type is used."""
-    directory = media_path(folder)
-    directory.mkdir(parents=True, exist_ok=True)
-    temporary = directory / f"{TEMP_PREFIX}{stem}-{uuid.uuid4().hex[:8]}"
-    digest, size = hashlib.sha256(), 0
-    try:
-        with temporary.open("wb") as out:
+@contextmanager
+def stored_file(
+    *, chunks: Iterable[bytes], folder: str, stem: str, extension=None, check=None
+) -> Iterator[StoredFile]:
+    """Write `chunks` to a scratch file, call `check(path)` on it (which may refuse it), store
+    it under `<folder>/<stem><extension>` (without `extension`, the sniffed content type's),
+    and yield it while its row is made: when that fails, the stored file goes."""
+    with storage.scratch_dir("upload-") as work:
+        local = work / f"{stem}{extension or ''}"
+        digest, size = hashlib.sha256(), 0
+        with local.open("wb") as out:
             for chunk in chunks:
                 digest.update(chunk)
                 size += len(chunk)
                 out.write(chunk)
-        content_type, sniffed_extension = sniff_content_type(temporary)
-        final = directory / f"{stem}{extension or sniffed_extension}"
-        os.replace(temporary, final)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
-    return StoredFile(
-        relative=f"{folder}/{final.name}",
-        size=size,
-        sha256=digest.hexdigest(),
-        content_type=content_type,
-    )
+        content_type, sniffed_extension = sniff_content_type(local)
+        if check is not None:
+            check(local)
+        key = f"{folder}/{stem}{extension or sniffed_extension}"
+        storage.save(key, local)
+        stored = StoredFile(
+            relative=key,
+            size=size,
+            sha256=digest.hexdigest(),
+            content_type=content_type,
+            local=local,
+        )
+        try:
+            yield stored
+        except BaseException:
+            storage.delete([key])
+            raise
 
 
 def file_chunks(path: Path) -> Iterator[bytes]:
@@ -139,21 +136,6 @@ def file_chunks(path: Path) -> Iterator[bytes]:
             yield chunk
 
 
-@contextmanager
-def removed_unless_saved(stored: StoredFile):
-    """Around the row's creation: when it fails, the file it would have described goes."""
-    try:
-        yield
-    except BaseException:
-        stored.path.unlink(missing_ok=True)
-        raise
-
-
 def remove_after_commit(relative: str) -> None:
     """The row is gone in this transaction; its file goes once that is final."""
-    transaction.on_commit(lambda: media_path(relative).unlink(missing_ok=True))
-
-
-def copy_into(source: Path, *, folder: str, stem: str) -> StoredFile:
-    """A stored copy of a file already on disk (a job artifact)."""
-    return store_file(chunks=file_chunks(source), folder=folder, stem=stem)
+    storage.delete_after_commit(relative)

@@ -4,8 +4,8 @@ of it, and putting queued jobs back on the broker when a cluster starts.
 django-q2's cluster cannot recover from every death of one of its processes by itself: an idle
 worker killed while it waits on the cluster's task queue dies holding that queue's read lock,
 and the worker it is replaced by waits on the lock forever. So `manage.py runcluster` sends a
-tiny ping task through the broker every WORKER_PING_SECONDS; the ping touches the heartbeat
-file; a cluster whose ping has waited WORKER_STALL_SECONDS while no running job beats is
+tiny ping task through the broker every WORKER_PING_SECONDS; the ping writes the time to the
+WorkerBeat row (the database is what every process shares); a cluster whose ping has waited WORKER_STALL_SECONDS while no running job beats is
 restarted (docs/architecture.md, "The worker dying")."""
 
 import logging
@@ -16,7 +16,7 @@ from django.conf import settings
 from django.db.models import Count, Max, Min
 from django.utils import timezone
 
-from wordclouds.models import Job
+from wordclouds.models import Job, WorkerBeat
 
 logger = logging.getLogger(__name__)
 PING_TASK = "wordclouds.tasks.worker_ping"
@@ -26,24 +26,16 @@ JOB_TASK = "wordclouds.tasks.job_run"
 _STARTED = time.time()
 
 
-def _heartbeat_file():
-    return settings.MEDIA_ROOT / ".worker" / "heartbeat"
-
-
 def worker_beat() -> None:
     """Called by the ping task inside a worker: the whole path broker → cluster → worker
     works."""
-    path = _heartbeat_file()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.touch()
+    WorkerBeat.objects.update_or_create(id=1, defaults={"at": timezone.now()})
 
 
 def worker_heartbeat_at() -> float | None:
     """Epoch seconds of the last ping a worker ran, or None."""
-    try:
-        return _heartbeat_file().stat().st_mtime
-    except FileNotFoundError:
-        return None
+    beat = WorkerBeat.objects.filter(id=1).values_list("at", flat=True).first()
+    return beat.timestamp() if beat else None
 
 
 def _job_beat_at() -> float | None:

@@ -1,17 +1,17 @@
-"""Remove files under MEDIA_ROOT/assets and MEDIA_ROOT/fonts that no row describes.
+"""Remove stored files under assets/ and fonts/ that no row describes (a maintenance
+command: the one place that lists the file storage).
 
 Files are written before their rows (wordclouds/services/stored_files.py), so a crash in
 between leaves a file without a row; this repairs that. Files younger than --min-age seconds
 are left alone, because their row may be about to commit.
 """
 
-import time
-from pathlib import Path
+from datetime import UTC, datetime, timedelta
 
 from django.core.management.base import BaseCommand
 
+from wordclouds import storage
 from wordclouds.models import Asset, Font
-from wordclouds.services.stored_files import media_path
 
 FOLDERS = {"assets": Asset, "fonts": Font}
 
@@ -29,26 +29,32 @@ class Command(BaseCommand):
         parser.add_argument("--dry-run", action="store_true", help="list, do not remove")
 
     def handle(self, *args, min_age: float, dry_run: bool, **options):
-        cutoff = time.time() - min_age
+        cutoff = datetime.now(UTC) - timedelta(seconds=min_age)
         removed = 0
         verb = "would remove" if dry_run else "removed"
         for folder, model in FOLDERS.items():
-            for path in self._orphans(folder, model, cutoff):
+            for key in self._orphans(folder, model, cutoff):
                 removed += 1
-                self.stdout.write(f"{verb} {folder}/{path.name}")
+                self.stdout.write(f"{verb} {key}")
                 if not dry_run:
-                    path.unlink(missing_ok=True)
+                    storage.delete([key])
         self.stdout.write(f"{removed} orphan file(s)")
 
     @staticmethod
-    def _orphans(folder: str, model, cutoff: float) -> list[Path]:
-        directory = media_path(folder)
-        if not directory.is_dir():
-            return []
-        # Read the rows after listing the files, so a file whose row commits in between
-        # is seen with its row.
-        files = [
-            path for path in directory.iterdir() if path.is_file() and path.stat().st_mtime < cutoff
-        ]
+    def _orphans(folder: str, model, cutoff: datetime) -> list[str]:
+        files = storage.files()
+        with storage.answers():
+            names = (
+                files.listdir(folder)[1]
+                if files.exists(folder) or not storage.is_local(files)
+                else []
+            )
+            # Read the rows after listing the files, so a file whose row commits in between
+            # is seen with its row.
+            keys = [
+                f"{folder}/{name}"
+                for name in names
+                if files.get_modified_time(f"{folder}/{name}") < cutoff
+            ]
         known = set(model.objects.values_list("file", flat=True))
-        return [path for path in files if f"{folder}/{path.name}" not in known]
+        return [key for key in keys if key not in known]
