@@ -36,6 +36,8 @@ class PlatformError(BadGateway):
 def _request(method: str, path: str, body: dict | None = None) -> Answer:
     if connection.in_atomic_block:
         raise RuntimeError("the payment platform is never called inside a database transaction")
+    if not settings.WECHATPAY_MCH_ID:
+        raise BadGateway("payments are not configured (WECHATPAY_MCH_ID)")
     text = json.dumps(body, ensure_ascii=False, separators=(",", ":")) if body is not None else ""
     headers = {
         "Accept": "application/json",

@@ -143,6 +143,8 @@ def notify_receive(headers, body: bytes) -> None:
     """Verifies a notify over its raw body, decrypts its resource and applies it.
     NotifyRefused (401) for anything that does not check out, before anything changes."""
     text = body.decode(errors="replace")
+    if not settings.WECHATPAY_PUBLIC_KEY_FILE:
+        raise NotifyRefused("payments are not configured")
     try:
         crypto.verify_body(
             headers,

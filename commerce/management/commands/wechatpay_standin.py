@@ -13,6 +13,8 @@ from commerce.payments.standin import PaymentPlatform, keys_ensure, payment_serv
 
 class Command(BaseCommand):
     help = "Serve the stand-in WeChat Pay platform (APIv3) for local development and tests."
+    # It plays the platform, not the service: the service's own settings are not its concern.
+    requires_system_checks = []
 
     def add_arguments(self, parser):
         parser.add_argument(
