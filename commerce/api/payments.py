@@ -58,10 +58,15 @@ class PaymentSyncView(JsonApiView):
         return Response(OrderOut(payment_sync(user=request_user(request), order_id=order_id)).data)
 
 
-_NOTIFY_FAIL = OpenApiResponse(
-    description='`{"code": "FAIL", "message"}`: the signature, timestamp, serial or resource '
-    "does not check out; nothing changed"
-)
+_NOTIFY_FAIL_SCHEMA = {
+    "type": "object",
+    "required": ["code", "message"],
+    "properties": {"code": {"type": "string", "enum": ["FAIL"]}, "message": {"type": "string"}},
+}
+
+
+def _notify_fail(description: str) -> OpenApiResponse:
+    return OpenApiResponse(response=_NOTIFY_FAIL_SCHEMA, description=description)
 
 
 class NotifyView(APIView):
@@ -72,7 +77,18 @@ class NotifyView(APIView):
 
     @extend_schema(
         request={"application/json": {"type": "object"}},
-        responses={204: None, 400: _NOTIFY_FAIL, 401: _NOTIFY_FAIL, 413: _NOTIFY_FAIL},
+        responses={
+            204: None,
+            400: _notify_fail("the body or its resource is not a JSON object; unknown event_type"),
+            401: _notify_fail(
+                "the signature, timestamp, serial or resource does not check out; nothing changed"
+            ),
+            # Over the service's own body limit the HTTP layer answers `{"detail"}` instead.
+            413: OpenApiResponse(
+                response={"oneOf": [_NOTIFY_FAIL_SCHEMA, {"$ref": "#/components/schemas/Error"}]},
+                description="notify body exceeds 64 KB",
+            ),
+        },
         tags=["commerce"],
         summary="WeChat Pay notify (signed by the platform, resource encrypted)",
         auth=[],

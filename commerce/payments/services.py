@@ -3,7 +3,6 @@ platform is only ever called between transactions. What the platform answers is 
 `commerce.payments.ledger`, the one place that changes payments and refunds."""
 
 import json
-import logging
 from datetime import timedelta
 
 from django.conf import settings
@@ -17,7 +16,6 @@ from commerce.payments import client, crypto, ledger
 from commerce.selectors import order_get
 from core.errors import BadGateway, Conflict, InvalidInput, ServiceError
 
-logger = logging.getLogger(__name__)
 Kind = PaymentEvent.Kind
 
 
@@ -152,15 +150,16 @@ def notify_receive(headers, body: bytes) -> None:
             public_key=crypto.public_key(settings.WECHATPAY_PUBLIC_KEY_FILE),
             key_id=settings.WECHATPAY_PUBLIC_KEY_ID,
         )
-        notice = json.loads(text)
-        if not isinstance(notice, dict) or not isinstance(notice.get("resource"), dict):
-            raise crypto.SignatureError("notify has no resource")
-        record = json.loads(crypto.aead_decrypt(settings.WECHATPAY_APIV3_KEY, notice["resource"]))
-        if not isinstance(record, dict):
-            raise crypto.SignatureError("resource is not a JSON object")
-    except (crypto.SignatureError, ValueError, RecursionError) as error:
-        logger.info("notify refused: %s", error)
+    except crypto.SignatureError as error:
         raise NotifyRefused(str(error)) from None
+    notice = _json_object(text, "notify body")
+    if not isinstance(notice.get("resource"), dict):
+        raise InvalidInput("notify has no resource")
+    try:
+        plaintext = crypto.aead_decrypt(settings.WECHATPAY_APIV3_KEY, notice["resource"])
+    except crypto.SignatureError as error:
+        raise NotifyRefused(str(error)) from None
+    record = _json_object(plaintext, "notify resource")
     event_type = str(notice.get("event_type", ""))
     if event_type == "TRANSACTION.SUCCESS":
         ledger.transaction_apply(record=record, kind=Kind.NOTIFY)
@@ -171,3 +170,13 @@ def notify_receive(headers, body: bytes) -> None:
     if ledger.refunds_due():
         # The notify is answered now; the worker sends the refund (reconciliation would too).
         async_task("commerce.payments.services.refunds_submit")
+
+
+def _json_object(text: str, what: str) -> dict:
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        value = None
+    if not isinstance(value, dict):
+        raise InvalidInput(f"{what} is not a JSON object")
+    return value
