@@ -79,7 +79,7 @@ def transaction_apply(*, record: dict, kind: str) -> PaymentEvent:
     transaction that does not match its order is flagged and changes nothing else."""
     out_trade_no = str(record.get("out_trade_no", ""))
     found = Payment.objects.filter(out_trade_no=out_trade_no).values("pk", "order_id").first()
-    if found is None:
+    if found is None or found["order_id"] is None:
         return _orphan(record, kind)
     order, payment = lock_rows(found["pk"], found["order_id"])
     state = record.get("trade_state")

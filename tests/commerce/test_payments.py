@@ -7,6 +7,7 @@ from django.core.management import call_command
 from django.core.management.base import SystemCheckError
 
 from commerce.models import Order, Payment, PaymentEvent
+from commerce.payments.ledger import transaction_apply
 from tests.commerce.factories import make_address, make_order, make_product
 
 pytestmark = pytest.mark.django_db
@@ -129,3 +130,24 @@ def test_the_admin_shows_an_orders_payments_and_events_read_only(
     assert payment_page.status_code == 200
     assert 'name="_save"' not in payment_page.content.decode()
     assert Order.objects.get(pk=order.pk).status == "PAID"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_money_for_an_out_trade_no_we_never_made_is_flagged_once(settings, staff):
+    settings.IDENTITY_APP_ID, settings.WECHATPAY_MCH_ID = "wx-test-app", "1900000109"
+    record = {
+        "appid": "wx-test-app",
+        "mchid": "1900000109",
+        "out_trade_no": "P999_unknown00",
+        "transaction_id": "4200000001",
+        "trade_state": "SUCCESS",
+        "amount": {"total": 4900, "currency": "CNY"},
+    }
+
+    for _ in range(2):  # the platform's retry finds the same flagged row
+        transaction_apply(record=record, kind=PaymentEvent.Kind.NOTIFY)
+
+    flagged = staff.get("/api/payments?needsAttention=true").json()["list"]
+    assert [(p["outTradeNo"], p["orderId"]) for p in flagged] == [("P999_unknown00", None)]
+    assert "never made" in flagged[0]["attentionReason"]
+    assert len(flagged[0]["events"]) == 2
