@@ -47,7 +47,7 @@ def test_make_run_with_the_stand_in_pays_and_refunds_an_order(tmp_path, database
     )
     api = f"http://127.0.0.1:{port}/api"
     try:
-        assert wait_until(lambda: _answers(f"{api}/health"), timeout=60, every=0.3), (
+        assert wait_until(lambda: _answers(f"{api}/health"), timeout=120, every=0.3), (
             tmp_path / "runall.log"
         ).read_text()
         assert wait_until(lambda: _answers(f"http://127.0.0.1:{standin_port}/standin/log"))

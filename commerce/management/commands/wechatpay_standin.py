@@ -8,7 +8,8 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from commerce.payments.standin import PaymentPlatform, keys_ensure, payment_server
+from commerce.payments.standin import PaymentPlatform, keys_ensure
+from commerce.payments.standin_server import payment_server
 
 
 class Command(BaseCommand):
