@@ -122,7 +122,7 @@ def order_cancel(*, caller: Caller, order_id: int) -> Order:
         was = order.status
         move(order, verb="cancelled", stamp="cancelled_at")
         refunds = []
-        if was == Status.PAID:
+        if was == Order.Status.PAID:
             for payment in order.payments.select_for_update().filter(status=Payment.Status.SUCCESS):
                 refunds.append(refund_open(payment=payment, reason="order cancelled"))
     refunds_submit([refund.pk for refund in refunds if refund is not None])

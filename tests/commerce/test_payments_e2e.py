@@ -13,6 +13,7 @@ import pytest
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from wechatpayv3 import utils as wechatpay
 
+from core.admin_token import admin_token_issue
 from tests.commerce.payments_world import (
     MCH_ID,
     MCH_SERIAL,
@@ -24,7 +25,6 @@ from tests.commerce.payments_world import (
     start_service,
     wait_until,
 )
-from wordclouds.admin_token import admin_token_issue
 
 pytestmark = pytest.mark.e2e
 RACES = 50

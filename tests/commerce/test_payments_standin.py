@@ -11,9 +11,9 @@ import uuid
 import httpx
 import pytest
 
+from core.processes import kill_session
 from tests.commerce.payments_world import Api, wait_until
 from tests.processes import BASE_DIR, free_port
-from wordclouds.management.commands.runall import kill_session
 
 pytestmark = pytest.mark.e2e
 
