@@ -9,7 +9,17 @@ from django.contrib import admin, messages
 from django.utils.html import format_html
 
 from commerce.auth import Caller
-from commerce.models import Address, DesignList, EndUser, Order, OrderItem, Product
+from commerce.models import (
+    Address,
+    DesignList,
+    EndUser,
+    Order,
+    OrderItem,
+    Payment,
+    PaymentEvent,
+    Product,
+    Refund,
+)
 from commerce.services.design_lists import design_list_finish
 from commerce.services.orders import order_cancel, order_mark_paid, order_ship
 from core.admin_html import image, linked_row, table, yuan
@@ -83,12 +93,75 @@ class OrderItemInline(admin.TabularInline):
         return yuan(item.subtotal)
 
 
+class ReadOnlyInline(admin.TabularInline):
+    """Rows staff look at, never change: payments are changed by commerce.payments only."""
+
+    extra = 0
+    can_delete = False
+    show_change_link = True
+
+    def get_readonly_fields(self, request, obj=None):
+        return self.fields
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+class PaymentInline(ReadOnlyInline):
+    model = Payment
+    fields = [
+        "kind",
+        "status",
+        "out_trade_no",
+        "amount",
+        "transaction_id",
+        "paid_at",
+        "needs_attention",
+        "attention_reason",
+    ]
+
+
+class PaymentEventInline(ReadOnlyInline):
+    model = PaymentEvent
+    fields = ["created_at", "kind", "payment", "refund", "applied", "outcome", "payload"]
+    show_change_link = False
+
+
+class RefundInline(ReadOnlyInline):
+    model = Refund
+    fields = ["out_refund_no", "amount", "reason", "status", "refund_id", "succeeded_at"]
+    show_change_link = False
+
+
+@admin.register(Payment)
+class PaymentAdmin(admin.ModelAdmin):
+    """Payments, their refunds and events: read-only (the platform and the order moves
+    change them)."""
+
+    list_display = ["id", "order", "kind", "status", "amount", "needs_attention", "created_at"]
+    list_filter = ["needs_attention", "kind", "status"]
+    search_fields = ["out_trade_no", "transaction_id", "order__id"]
+    inlines = [RefundInline, PaymentEventInline]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
 @admin.register(Order)
 class OrderAdmin(admin.ModelAdmin):
     list_display = ["id", "user", "status", "total_display", "created_at", "request_id"]
     list_filter = ["status"]
     search_fields = ["id", "request_id", "user__openid", "design_list__name"]
-    inlines = [OrderItemInline]
+    inlines = [OrderItemInline, PaymentInline, PaymentEventInline]
     actions = ["mark_paid", "ship", "cancel"]
     fields = [
         "id",
@@ -129,7 +202,7 @@ class OrderAdmin(admin.ModelAdmin):
     def ship(self, request, queryset):
         _apply(self, request, queryset, lambda pk: order_ship(order_id=pk), "shipped")
 
-    @admin.action(description="Cancel (PENDING → CANCELLED)")
+    @admin.action(description="Cancel (PENDING or PAID → CANCELLED, refunded)")
     def cancel(self, request, queryset):
         _apply(
             self, request, queryset, lambda pk: order_cancel(caller=STAFF, order_id=pk), "cancelled"

@@ -126,9 +126,12 @@ class Order(models.Model):
     # The allowed status moves, by verb (core/pipeline.py); services/transitions.py reads them.
     pipeline = {
         "marked paid": move(Status.PENDING, to=Status.PAID),
+        # By the payment platform's word (commerce/payments/ledger.py), or a 0-fen order.
+        "paid": move(Status.PENDING, to=Status.PAID),
         "shipped": move(Status.PAID, to=Status.SHIPPED),
         "confirmed": move(Status.SHIPPED, to=Status.COMPLETED),
-        "cancelled": move(Status.PENDING, to=Status.CANCELLED),
+        # A PAID order is refunded in full (commerce/services/orders.py, order_cancel).
+        "cancelled": move(Status.PENDING, Status.PAID, to=Status.CANCELLED),
     }
 
     user = models.ForeignKey(EndUser, on_delete=models.PROTECT, related_name="orders")
@@ -175,3 +178,118 @@ class OrderItem(models.Model):
 
     def __str__(self):
         return f"{self.quantity} × {self.product_name}"
+
+
+class Payment(models.Model):
+    """One way money was to reach an order: a WeChat Pay attempt (its out_trade_no is ours,
+    committed before the platform hears of it), a `free` payment of a 0-fen order, or staff's
+    `manual` mark-paid. Changed only by `commerce.payments`."""
+
+    class Kind(models.TextChoices):
+        WECHAT = "wechat"
+        FREE = "free"
+        MANUAL = "manual"
+
+    class Status(models.TextChoices):
+        OPEN = "OPEN"  # waiting for the payer (or for the platform's answer)
+        SUCCESS = "SUCCESS"  # the money arrived
+        CLOSED = "CLOSED"  # closed on the platform, nothing paid
+
+    # Null only for money the platform reported for an out_trade_no we never made (flagged).
+    order = models.ForeignKey(
+        Order, on_delete=models.PROTECT, null=True, blank=True, related_name="payments"
+    )
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.WECHAT)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
+    out_trade_no = models.CharField(max_length=32, unique=True)
+    amount = models.PositiveBigIntegerField(help_text="fen")
+    prepay_id = models.CharField(max_length=64, blank=True, default="")
+    transaction_id = models.CharField(max_length=64, blank=True, default="")
+    paid_at = models.DateTimeField(null=True, blank=True)
+    expires_at = models.DateTimeField(null=True, blank=True)
+    needs_attention = models.BooleanField(default=False, db_index=True)
+    attention_reason = models.CharField(max_length=300, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    # When the platform last said something about it (prepay, notify, query, close).
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self):
+        return f"payment {self.out_trade_no} ({self.kind} {self.status})"
+
+
+class Refund(models.Model):
+    """Money sent back for a payment; its out_refund_no is committed before the platform hears
+    of it and sent again unchanged on every retry."""
+
+    class Status(models.TextChoices):
+        REQUESTED = "REQUESTED"  # committed; the platform has not (knowingly) accepted it
+        PROCESSING = "PROCESSING"
+        SUCCESS = "SUCCESS"
+        CLOSED = "CLOSED"
+        ABNORMAL = "ABNORMAL"
+
+    payment = models.ForeignKey(Payment, on_delete=models.PROTECT, related_name="refunds")
+    out_refund_no = models.CharField(max_length=64, unique=True)
+    amount = models.PositiveBigIntegerField(help_text="fen")
+    reason = models.CharField(max_length=80)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.REQUESTED)
+    refund_id = models.CharField(max_length=64, blank=True, default="")
+    succeeded_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self):
+        return f"refund {self.out_refund_no} ({self.status})"
+
+
+class PaymentEvent(models.Model):
+    """The append-only log: every prepay, notify, query, close and refund call with the
+    verified payload, and what it changed. Rows are never updated or deleted."""
+
+    class Kind(models.TextChoices):
+        PREPAY = "prepay"
+        NOTIFY = "notify"
+        QUERY = "query"
+        CLOSE = "close"
+        REFUND = "refund"
+        REFUND_QUERY = "refund-query"
+        REFUND_NOTIFY = "refund-notify"
+        FREE = "free"
+        MANUAL = "manual"
+
+    order = models.ForeignKey(
+        Order, on_delete=models.PROTECT, null=True, blank=True, related_name="payment_events"
+    )
+    payment = models.ForeignKey(
+        Payment, on_delete=models.PROTECT, null=True, blank=True, related_name="events"
+    )
+    refund = models.ForeignKey(
+        Refund, on_delete=models.PROTECT, null=True, blank=True, related_name="events"
+    )
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    payload = models.JSONField(default=dict, blank=True)
+    # True when this event changed a payment, a refund or the order.
+    applied = models.BooleanField(default=False)
+    outcome = models.CharField(max_length=300, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None:
+            raise ValueError("payment events are append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise ValueError("payment events are append-only")
+
+    def __str__(self):
+        return f"{self.kind} event {self.pk}"

@@ -2,10 +2,10 @@
 (addresses are private), another user's design list or order is 403; staff (the admin
 token) read every design list and order."""
 
-from django.db.models import Q, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 
 from commerce.auth import Caller
-from commerce.models import Address, DesignList, EndUser, Order, Product
+from commerce.models import Address, DesignList, EndUser, Order, Payment, Product, Refund
 from core.errors import Forbidden, NotFound
 
 
@@ -54,14 +54,21 @@ def design_list_get(*, caller: Caller, design_list_id: int, lock: bool = False) 
     return _visible_to(caller, lists, design_list_id)
 
 
-def order_list(*, caller: Caller, status: str | None = None, search: str = "") -> QuerySet[Order]:
+ORDER_PREFETCH = ("items", Prefetch("payments", Payment.objects.prefetch_related("refunds")))
+
+
+def order_list(
+    *, caller: Caller, status: str | None = None, search: str = "", payment_status: str = ""
+) -> QuerySet[Order]:
     """Newest first. `search`: the order with that id, or orders whose requestId holds it
-    (case-insensitive)."""
-    orders = Order.objects.prefetch_related("items").order_by("-created_at", "-id")
+    (case-insensitive); `payment_status`: orders with a payment in that status."""
+    orders = Order.objects.prefetch_related(*ORDER_PREFETCH).order_by("-created_at", "-id")
     if not caller.is_admin:
         orders = orders.filter(user=caller.user)
     if status:
         orders = orders.filter(status=status)
+    if payment_status:
+        orders = orders.filter(pk__in=Payment.objects.filter(status=payment_status).values("order"))
     if search:
         match = Q(request_id__icontains=search)
         # Up to 18 digits: always within a 64-bit id column.
@@ -72,5 +79,40 @@ def order_list(*, caller: Caller, status: str | None = None, search: str = "") -
 
 
 def order_get(*, caller: Caller, order_id: int, lock: bool = False) -> Order:
-    orders = Order.objects.select_for_update() if lock else Order.objects.prefetch_related("items")
+    orders = (
+        Order.objects.select_for_update()
+        if lock
+        else Order.objects.prefetch_related(*ORDER_PREFETCH)
+    )
     return _visible_to(caller, orders, order_id)
+
+
+def order_payment(order: Order) -> dict | None:
+    """The order's payment as its record shows it: the successful one, else the latest
+    attempt (None before any), with its latest refund and what was refunded in all."""
+    payments = list(order.payments.all())  # newest first
+    if not payments:
+        return None
+    current = next((p for p in payments if p.status == Payment.Status.SUCCESS), payments[0])
+    refunds = [refund for payment in payments for refund in payment.refunds.all()]
+    latest = max(current.refunds.all(), key=lambda refund: refund.pk, default=None)
+    return {
+        "status": current.status,
+        "outTradeNo": current.out_trade_no,
+        "paidAt": current.paid_at,
+        "transactionId": current.transaction_id,
+        "refundStatus": latest.status if latest else None,
+        "refundedAmount": sum(r.amount for r in refunds if r.status == Refund.Status.SUCCESS),
+    }
+
+
+def payment_list(
+    *, needs_attention: bool | None = None, order_id: int | None = None
+) -> QuerySet[Payment]:
+    """Staff: payments newest first, with their refunds and events."""
+    payments = Payment.objects.prefetch_related("refunds", "events").order_by("-created_at", "-id")
+    if needs_attention is not None:
+        payments = payments.filter(needs_attention=needs_attention)
+    if order_id is not None:
+        payments = payments.filter(order_id=order_id)
+    return payments

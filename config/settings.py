@@ -208,6 +208,45 @@ IDENTITY_STANDIN = env_bool("IDENTITY_STANDIN", False)
 IDENTITY_STANDIN_PORT = int(os.environ.get("IDENTITY_STANDIN_PORT", 8020))
 if IDENTITY_STANDIN:
     IDENTITY_PLATFORM_URL = f"http://127.0.0.1:{IDENTITY_STANDIN_PORT}"
+# WeChat Pay (APIv3, JSAPI) for paying orders from the mini-program (docs/commerce.md,
+# "Payments"); the app id is IDENTITY_APP_ID. commerce.E010 names a missing or malformed one.
+WECHATPAY_BASE_URL = os.environ.get("WECHATPAY_BASE_URL", "https://api.mch.weixin.qq.com")
+WECHATPAY_MCH_ID = os.environ.get("WECHATPAY_MCH_ID", "")
+# The serial number of the merchant's API certificate (its private key signs our requests).
+WECHATPAY_MCH_SERIAL = os.environ.get("WECHATPAY_MCH_SERIAL", "")
+WECHATPAY_MCH_PRIVATE_KEY_FILE = os.environ.get("WECHATPAY_MCH_PRIVATE_KEY_FILE", "")
+# The platform's public key (PEM) and its id (PUB_KEY_ID_...): every answer and notify is
+# verified against it.
+WECHATPAY_PUBLIC_KEY_FILE = os.environ.get("WECHATPAY_PUBLIC_KEY_FILE", "")
+WECHATPAY_PUBLIC_KEY_ID = os.environ.get("WECHATPAY_PUBLIC_KEY_ID", "")
+WECHATPAY_APIV3_KEY = os.environ.get("WECHATPAY_APIV3_KEY", "")
+WECHATPAY_NOTIFY_URL = os.environ.get("WECHATPAY_NOTIFY_URL", "")
+WECHATPAY_TIMEOUT = float(os.environ.get("WECHATPAY_TIMEOUT", 5))
+# Seconds from an order's creation during which it can be paid; then reconciliation closes
+# its attempts and cancels it.
+WECHATPAY_PAY_WINDOW = int(os.environ.get("WECHATPAY_PAY_WINDOW", 1800))
+# Reconciliation queries an open attempt that had no answer for this many seconds.
+WECHATPAY_QUERY_AFTER = float(os.environ.get("WECHATPAY_QUERY_AFTER", 120))
+# Local development only: `make run` also starts the stand-in payment platform on loopback
+# (`manage.py wechatpay_standin`, keys made under var/wechatpay-standin) and every setting
+# above points at it. Refused by a system check (commerce.E002) unless DEBUG is on.
+WECHATPAY_STANDIN = env_bool("WECHATPAY_STANDIN", False)
+WECHATPAY_STANDIN_PORT = int(os.environ.get("WECHATPAY_STANDIN_PORT", 8030))
+WECHATPAY_STANDIN_DIR = Path(
+    os.environ.get("WECHATPAY_STANDIN_DIR", BASE_DIR / "var" / "wechatpay-standin")
+)
+if WECHATPAY_STANDIN:
+    WECHATPAY_BASE_URL = f"http://127.0.0.1:{WECHATPAY_STANDIN_PORT}"
+    WECHATPAY_MCH_ID = WECHATPAY_MCH_ID or "1900000109"
+    WECHATPAY_MCH_SERIAL = WECHATPAY_MCH_SERIAL or "5157F09EFDC096DE15EBE81A47057A72"
+    WECHATPAY_MCH_PRIVATE_KEY_FILE = str(WECHATPAY_STANDIN_DIR / "merchant_private_key.pem")
+    WECHATPAY_PUBLIC_KEY_FILE = str(WECHATPAY_STANDIN_DIR / "platform_public_key.pem")
+    WECHATPAY_PUBLIC_KEY_ID = "PUB_KEY_ID_0000000000STANDIN"
+    WECHATPAY_APIV3_KEY = "standin-apiv3-key-for-local-dev0"
+    WECHATPAY_NOTIFY_URL = WECHATPAY_NOTIFY_URL or (
+        f"http://127.0.0.1:{os.environ.get('PORT', 8000)}/api/payments/wechat/notify"
+    )
+    IDENTITY_APP_ID = IDENTITY_APP_ID or "wx-standin-app"
 # Lifetime (seconds) of the signed end-user token from POST /api/auth/login.
 COMMERCE_USER_TOKEN_MAX_AGE = int(os.environ.get("COMMERCE_USER_TOKEN_MAX_AGE", 7 * 24 * 3600))
 

@@ -14,6 +14,7 @@ ANY_TOKEN = [*USER_TOKEN, *ADMIN_TOKEN]
 
 # What DRF's ProhibitNullCharactersValidator allows, as an ECMA pattern.
 NO_NUL = r"^[^\u0000]*$"
+EMPTY_TEXT = {"type": "string", "maxLength": 0}
 # The same for a trimmed text that may not be blank: something besides white space, as
 # Python's str.strip() (what DRF trims with) sees it. ECMA's \s differs: it leaves out
 # U+001C-U+001F and U+0085, which Python strips, and takes in U+FEFF, which it keeps.
@@ -86,6 +87,15 @@ class AutoSchema(SpectacularAutoSchema):
             blank_refused = field.trim_whitespace and not field.allow_blank
             schema["pattern"] = NOT_BLANK if blank_refused else NO_NUL
         return schema
+
+    def _insert_field_validators(self, field, schema):
+        super()._insert_field_validators(field, schema)
+        alternatives = schema.get("oneOf", [])
+        if alternatives[1:] == [EMPTY_TEXT] and alternatives[0].get("pattern") == NO_NUL:
+            # drf-spectacular adds "or empty" to a blank-allowed text with a pattern; NO_NUL
+            # already takes the empty text, and `oneOf` must match exactly one alternative.
+            del schema["oneOf"]
+            schema.update(alternatives[0])
 
 
 class StrictInputSchema(OpenApiSerializerExtension):

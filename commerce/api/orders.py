@@ -40,7 +40,10 @@ class OrderListView(JsonApiView):
         caller = request_caller(request)
         query = valid_input(OrderListQuery, request.query_params)
         orders = order_list(
-            caller=caller, status=query.get("status"), search=query.get("search", "")
+            caller=caller,
+            status=query.get("status"),
+            search=query.get("search", ""),
+            payment_status=query.get("paymentStatus", ""),
         )
         page, size = query["page"], query["pageSize"]
         return Response(
@@ -104,7 +107,7 @@ class OrderCancelView(JsonApiView):
         request=None,
         responses={200: OrderOut, 409: error("`order cannot be ... in status ...`")},
         tags=["commerce"],
-        summary="PENDING → CANCELLED",
+        summary="PENDING or PAID → CANCELLED (a paid order is refunded in full)",
         auth=ANY_TOKEN,
     )
     def post(self, request, order_id: int):

@@ -7,7 +7,18 @@ from collections.abc import Mapping
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from commerce.models import Address, DesignList, EndUser, Order, OrderItem, Product
+from commerce.models import (
+    Address,
+    DesignList,
+    EndUser,
+    Order,
+    OrderItem,
+    Payment,
+    PaymentEvent,
+    Product,
+    Refund,
+)
+from commerce.selectors import order_payment
 from core.errors import InvalidInput
 from core.serializers import UtcDateTimeField
 
@@ -328,14 +339,7 @@ class OrderCreateIn(StrictInput):
         return attrs
 
 
-class OrderListQuery(serializers.Serializer):
-    # `status=` (empty) means every status, as when the parameter is absent.
-    status = serializers.ChoiceField(
-        choices=Order.Status.choices,
-        required=False,
-        allow_blank=True,
-        error_messages={"invalid_choice": "must be one of " + ", ".join(Order.Status.values)},
-    )
+class PageQuery(serializers.Serializer):
     # The upper bound keeps the offset within the database's 64-bit integers.
     page = serializers.IntegerField(
         min_value=1,
@@ -354,6 +358,24 @@ class OrderListQuery(serializers.Serializer):
         error_messages={
             key: "must be an integer from 1 to 100" for key in ("invalid", "min_value", "max_value")
         },
+    )
+
+
+def _choices(values, **kwargs) -> serializers.ChoiceField:
+    """An optional filter; empty means every value, as when the parameter is absent."""
+    return serializers.ChoiceField(
+        choices=values,
+        required=False,
+        allow_blank=True,
+        error_messages={"invalid_choice": "must be one of " + ", ".join(values)},
+        **kwargs,
+    )
+
+
+class OrderListQuery(PageQuery):
+    status = _choices(Order.Status.values)
+    paymentStatus = _choices(
+        Payment.Status.values, help_text="orders with a payment in this status"
     )
     # The staff page's search box: an order id, or part of a requestId.
     search = serializers.CharField(
@@ -375,8 +397,18 @@ class OrderItemOut(serializers.ModelSerializer):
         fields = ["productId", "productName", "unitPrice", "quantity", "subtotal"]
 
 
+class OrderPaymentOut(serializers.Serializer):
+    status = serializers.ChoiceField(choices=Payment.Status.values)
+    outTradeNo = serializers.CharField()
+    paidAt = UtcDateTimeField(allow_null=True)
+    transactionId = serializers.CharField()
+    refundStatus = serializers.ChoiceField(choices=Refund.Status.values, allow_null=True)
+    refundedAmount = serializers.IntegerField(help_text="fen, refunds that succeeded")
+
+
 class OrderOut(serializers.ModelSerializer):
     items = OrderItemOut(many=True)
+    payment = serializers.SerializerMethodField()
     totalAmount = serializers.IntegerField(source="total_amount")
     designListId = serializers.IntegerField(source="design_list_id", allow_null=True)
     requestId = serializers.CharField(source="request_id", allow_null=True)
@@ -405,11 +437,104 @@ class OrderOut(serializers.ModelSerializer):
             "shippedAt",
             "completedAt",
             "cancelledAt",
+            "payment",
         ]
+
+    @extend_schema_field(OrderPaymentOut(allow_null=True))
+    def get_payment(self, order: Order):
+        summary = order_payment(order)
+        return OrderPaymentOut(summary).data if summary else None
 
 
 class OrderPageOut(serializers.Serializer):
     list = OrderOut(many=True)
+    total = serializers.IntegerField()
+    page = serializers.IntegerField()
+    pageSize = serializers.IntegerField()
+
+
+# ---- payments ----------------------------------------------------------------------------------
+
+
+class PayOut(serializers.Serializer):
+    class PayParams(serializers.Serializer):
+        timeStamp = serializers.CharField()
+        nonceStr = serializers.CharField()
+        package = serializers.CharField(help_text="prepay_id=...")
+        signType = serializers.ChoiceField(choices=["RSA"])
+        paySign = serializers.CharField()
+
+    outTradeNo = serializers.CharField()
+    payParams = PayParams(help_text="what wx.requestPayment takes")
+
+
+class RefundOut(serializers.ModelSerializer):
+    outRefundNo = serializers.CharField(source="out_refund_no")
+    refundId = serializers.CharField(source="refund_id")
+    succeededAt = UtcDateTimeField(source="succeeded_at", allow_null=True)
+    createdAt = UtcDateTimeField(source="created_at")
+
+    class Meta:
+        model = Refund
+        fields = [
+            "outRefundNo",
+            "amount",
+            "reason",
+            "status",
+            "refundId",
+            "succeededAt",
+            "createdAt",
+        ]
+
+
+class PaymentEventOut(serializers.ModelSerializer):
+    refundId = serializers.IntegerField(source="refund_id", allow_null=True)
+    createdAt = UtcDateTimeField(source="created_at")
+
+    class Meta:
+        model = PaymentEvent
+        fields = ["id", "kind", "applied", "outcome", "payload", "refundId", "createdAt"]
+
+
+class PaymentOut(serializers.ModelSerializer):
+    orderId = serializers.IntegerField(source="order_id", allow_null=True)
+    outTradeNo = serializers.CharField(source="out_trade_no")
+    transactionId = serializers.CharField(source="transaction_id")
+    paidAt = UtcDateTimeField(source="paid_at", allow_null=True)
+    expiresAt = UtcDateTimeField(source="expires_at", allow_null=True)
+    needsAttention = serializers.BooleanField(source="needs_attention")
+    attentionReason = serializers.CharField(source="attention_reason")
+    createdAt = UtcDateTimeField(source="created_at")
+    refunds = RefundOut(many=True)
+    events = PaymentEventOut(many=True)
+
+    class Meta:
+        model = Payment
+        fields = [
+            "id",
+            "orderId",
+            "kind",
+            "status",
+            "outTradeNo",
+            "amount",
+            "transactionId",
+            "paidAt",
+            "expiresAt",
+            "needsAttention",
+            "attentionReason",
+            "createdAt",
+            "refunds",
+            "events",
+        ]
+
+
+class PaymentListQuery(PageQuery):
+    needsAttention = serializers.BooleanField(required=False, allow_null=True, default=None)
+    orderId = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
+
+
+class PaymentPageOut(serializers.Serializer):
+    list = PaymentOut(many=True)
     total = serializers.IntegerField()
     page = serializers.IntegerField()
     pageSize = serializers.IntegerField()

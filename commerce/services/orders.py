@@ -1,13 +1,16 @@
 """Orders: idempotent creation and one transition function per move.
 
-States: PENDING → PAID → SHIPPED → COMPLETED, PENDING → CANCELLED. Every transition locks
+States: PENDING → PAID → SHIPPED → COMPLETED, PENDING | PAID → CANCELLED (a paid order is
+refunded in full; commerce/payments). Every transition locks
 the row (select_for_update; SQLite serialises writers with IMMEDIATE transactions), checks
 the allowed source states, records the time; anything else is 409 and changes nothing."""
 
 from django.db import IntegrityError, transaction
 
 from commerce.auth import Caller
-from commerce.models import EndUser, Order, OrderItem, Product
+from commerce.models import EndUser, Order, OrderItem, Payment, Product
+from commerce.payments.ledger import refund_open, settled_payment
+from commerce.payments.services import refunds_submit
 from commerce.selectors import address_get, order_get
 from commerce.services.design_lists import design_list_start_processing
 from commerce.services.transitions import move
@@ -97,6 +100,9 @@ def _order_insert(
     if design_list_id is not None:
         order.design_list = design_list_start_processing(user=user, design_list_id=design_list_id)
     order.save(update_fields=["total_amount", "design_list", "updated_at"])
+    if order.total_amount == 0:  # nothing to pay: paid at once, no platform call
+        settled_payment(order=order, kind=Payment.Kind.FREE)
+        move(order, verb="paid", stamp="paid_at")
     return order
 
 
@@ -107,11 +113,20 @@ def order_confirm(*, user: EndUser, order_id: int) -> Order:
     return move(order, verb="confirmed", stamp="completed_at")
 
 
-@transaction.atomic
 def order_cancel(*, caller: Caller, order_id: int) -> Order:
-    """The owner or staff: PENDING → CANCELLED."""
-    order = order_get(caller=caller, order_id=order_id, lock=True)
-    return move(order, verb="cancelled", stamp="cancelled_at")
+    """The owner or staff: PENDING or PAID → CANCELLED. Each successful payment of a PAID
+    order gets a full refund, committed with the move and then sent to the platform (a
+    failure there leaves it for reconciliation to send again)."""
+    with transaction.atomic():
+        order = order_get(caller=caller, order_id=order_id, lock=True)
+        was = order.status
+        move(order, verb="cancelled", stamp="cancelled_at")
+        refunds = []
+        if was == Order.Status.PAID:
+            for payment in order.payments.select_for_update().filter(status=Payment.Status.SUCCESS):
+                refunds.append(refund_open(payment=payment, reason="order cancelled"))
+    refunds_submit([refund.pk for refund in refunds if refund is not None])
+    return order
 
 
 def _staff_order(order_id: int) -> Order:
@@ -120,12 +135,14 @@ def _staff_order(order_id: int) -> Order:
 
 @transaction.atomic
 def order_mark_paid(*, order_id: int) -> Order:
-    """Staff: PENDING → PAID."""
-    return move(
+    """Staff: PENDING → PAID, recorded as a `manual` payment."""
+    order = move(
         _staff_order(order_id),
         verb="marked paid",
         stamp="paid_at",
     )
+    settled_payment(order=order, kind=Payment.Kind.MANUAL)
+    return order
 
 
 @transaction.atomic

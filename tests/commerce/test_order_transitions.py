@@ -20,6 +20,7 @@ ACTIONS = {
 ALLOWED = {
     ("confirm", S.SHIPPED): (S.COMPLETED, "completedAt"),
     ("cancel", S.PENDING): (S.CANCELLED, "cancelledAt"),
+    ("cancel", S.PAID): (S.CANCELLED, "cancelledAt"),  # refunded in full (test_payments*.py)
     ("mark-paid", S.PENDING): (S.PAID, "paidAt"),
     ("ship", S.PAID): (S.SHIPPED, "shippedAt"),
 }

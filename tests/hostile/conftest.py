@@ -14,6 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from commerce.payments.standin import keys_ensure
 from tests.processes import Service
 from tests.wordclouds.conftest import names_xlsx, tiny_font  # noqa: F401  (fixtures)
 
@@ -36,12 +37,26 @@ REQUEST_BODY_MAX_BYTES = 60 * MB
 
 
 @pytest.fixture(scope="package")
-def service(tmp_path_factory, database_template):
+def payment_keys(tmp_path_factory):
+    """The stand-in platform's keys: notifies are signed with them (no platform needed)."""
+    return keys_ensure(tmp_path_factory.mktemp("payment-keys"))
+
+
+@pytest.fixture(scope="package")
+def service(tmp_path_factory, database_template, payment_keys):
     started = Service(
         tmp_path_factory.mktemp("hostile"),
         database_template,
         HEAVY_TIME_LIMIT_SECONDS=10,
         REQUEST_BODY_MAX_BYTES=REQUEST_BODY_MAX_BYTES,
+        WECHATPAY_MCH_ID="1900000109",
+        WECHATPAY_MCH_SERIAL="5157F09EFDC096DE15EBE81A47057A72",
+        WECHATPAY_MCH_PRIVATE_KEY_FILE=payment_keys.merchant_private,
+        WECHATPAY_PUBLIC_KEY_FILE=payment_keys.platform_public,
+        WECHATPAY_PUBLIC_KEY_ID=payment_keys.key_id,
+        WECHATPAY_APIV3_KEY=payment_keys.apiv3_key,
+        WECHATPAY_NOTIFY_URL="http://127.0.0.1:1/api/payments/wechat/notify",
+        IDENTITY_APP_ID="wx-hostile-app",
     )
     try:
         yield started.start()

@@ -195,11 +195,17 @@ def test_an_order_is_marked_paid_and_shipped_and_a_forbidden_move_is_explained(p
         "href", f"/api/jobs/{shop.job}/files/svg"
     )
 
+    expect(page.get_by_text("No payment yet.")).to_be_visible()
+
     page.get_by_role("button", name="Ship").click()
     expect(page.get_by_role("alert").last).to_have_text("order cannot be shipped in status PENDING")
     page.get_by_role("button", name="Mark paid").click()
     expect(page.locator("#order-status")).to_have_text("PAID")
     expect(page.get_by_text("Marked paid.")).to_be_visible()
+    # Staff's mark-paid is a manual payment, with its event, on the order's page.
+    expect(page.locator("#payments")).to_contain_text("manual")
+    expect(page.locator("#payments")).to_contain_text("manual payment")
+    expect(page.get_by_text("No payment yet.")).to_be_hidden()
     expect(page.locator("#order-error")).to_be_empty()
     page.get_by_role("button", name="Ship").click()
     expect(page.locator("#order-status")).to_have_text("SHIPPED")

@@ -1,6 +1,7 @@
 // One order for staff: items in yuan, the address as it was when ordered, the design list
 // with thumbnails of its designs and links to their files, and the moves staff may make
-// (mark paid, ship). A refused move shows the service's own sentence.
+// (mark paid, ship). A refused move shows the service's own sentence. Its payments, refunds
+// and payment events (read-only) come from the staff list GET /api/payments?orderId=.
 import { staffFetch, staffGate, staffSignOut } from "/static/staff-session.js";
 import { cell, when, yuan } from "./money.js";
 
@@ -89,11 +90,58 @@ async function showDesignList(designListId) {
   }
 }
 
+function table(headings, rows) {
+  const element = document.createElement("table");
+  element.className = "rows";
+  const head = document.createElement("tr");
+  head.append(...headings.map((text) => {
+    const th = document.createElement("th");
+    th.textContent = text;
+    return th;
+  }));
+  element.createTHead().append(head);
+  const body = element.createTBody();
+  body.append(...rows.map((values) => {
+    const tr = document.createElement("tr");
+    tr.append(...values.map((value) => cell(value)));
+    return tr;
+  }));
+  return element;
+}
+
+function payment(record) {
+  const section = document.createElement("section");
+  section.className = "payment";
+  const head = document.createElement("h3");
+  head.textContent = `${record.kind} ${record.outTradeNo} · ${record.status} · ${yuan(record.amount)}`;
+  section.append(head);
+  if (record.needsAttention) {
+    const flag = document.createElement("p");
+    flag.className = "form-error";
+    flag.textContent = `Needs attention: ${record.attentionReason}`;
+    section.append(flag);
+  }
+  if (record.refunds.length) {
+    section.append(table(["Refund", "Amount", "Status", "Succeeded"], record.refunds.map((refund) =>
+      [refund.outRefundNo, yuan(refund.amount), refund.status, refund.succeededAt ? when(refund.succeededAt) : ""])));
+  }
+  section.append(table(["Event", "At", "Applied", "Outcome"], record.events.map((event) =>
+    [event.kind, when(event.createdAt), event.applied ? "yes" : "no", event.outcome])));
+  return section;
+}
+
+async function showPayments() {
+  const page = await (await staffFetch(`/api/payments?orderId=${orderId}&pageSize=100`)).json();
+  document.getElementById("payments-empty").hidden = page.list.length > 0;
+  document.getElementById("payments").replaceChildren(...page.list.map(payment));
+}
+
 async function load() {
   try {
     const order = await (await staffFetch(`/api/orders/${orderId}`)).json();
     showOrder(order);
     showDesignList(order.designListId);
+    await showPayments();
   } catch (failure) {
     error.textContent = failure.detail;
   }
@@ -104,6 +152,7 @@ async function move(action, sentence) {
   try {
     showOrder(await (await staffFetch(`/api/orders/${orderId}/${action}`, { method: "POST" })).json());
     done.textContent = sentence;
+    await showPayments();
   } catch (failure) {
     error.textContent = failure.detail;
   }

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 from django.conf import settings
 from django.core.management import get_commands
@@ -34,6 +35,16 @@ class Command(BaseCommand):
             commands["converter"] = [*manage, "runconverter"]
         if settings.IDENTITY_STANDIN:  # local development only (commerce.E001)
             commands["identity"] = [*manage, "identity_standin"]
+        if settings.WECHATPAY_STANDIN:  # local development only (commerce.E002)
+            from commerce.payments.standin import keys_ensure
+
+            # The web process reads the key files: made before anything starts.
+            keys_ensure(
+                Path(settings.WECHATPAY_STANDIN_DIR),
+                key_id=settings.WECHATPAY_PUBLIC_KEY_ID,
+                apiv3_key=settings.WECHATPAY_APIV3_KEY,
+            )
+            commands["wechatpay"] = [*manage, "wechatpay_standin"]
 
         children = {name: self._spawn(argv) for name, argv in commands.items()}
         self.stdout.write(

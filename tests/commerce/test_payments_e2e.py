@@ -1,0 +1,457 @@
+"""Paying orders end to end: the real service (daphne + worker), the stand-in payment
+platform in its own process, HTTP only. After every test the ledger must square: for each
+order, successful payments minus successful refunds is its total when PAID (or later) and 0
+otherwise, once reconciliation has run; and every flagged payment is listed for staff."""
+
+import base64
+import json
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import httpx
+import pytest
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from wechatpayv3 import utils as wechatpay
+
+from core.admin_token import admin_token_issue
+from tests.commerce.payments_world import (
+    MCH_ID,
+    MCH_SERIAL,
+    PAY_WINDOW,
+    Api,
+    Standin,
+    new_customer,
+    reconcile,
+    start_service,
+    wait_until,
+)
+
+pytestmark = pytest.mark.e2e
+RACES = 50
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory, database_template, identity_platform_server):
+    folder = tmp_path_factory.mktemp("payments-e2e")
+    standin = Standin(folder)
+    try:
+        service = start_service(folder, database_template, standin, identity_platform_server.url)
+    except BaseException:
+        standin.stop()
+        raise
+    try:
+        staff = Api(service.url, admin_token_issue())
+        product = staff.call("POST", "/api/products", {"name": "Poster", "price": 4900}).json()
+        yield service, standin, staff, product["id"]
+    finally:
+        service.stop()
+        standin.stop()
+
+
+class Shop:
+    def __init__(self, world, identity_platform):
+        self.service, self.standin, self.staff, self.product_id = world
+        self.customer = new_customer(self.service.url, identity_platform)
+        self.address_id = self.customer.call(
+            "POST",
+            "/api/addresses",
+            {
+                "recipient": "Li Lei",
+                "phone": "13800138000",
+                "province": "Guangdong",
+                "city": "Shenzhen",
+                "detail": "1 Keyuan Road",
+            },
+        ).json()["id"]
+
+    def order(self) -> int:
+        body = {
+            "addressId": self.address_id,
+            "items": [{"productId": self.product_id, "quantity": 1}],
+        }
+        return self.customer.call("POST", "/api/orders", body).json()["id"]
+
+    def pay(self, order_id: int) -> dict:
+        response = self.customer.call("POST", f"/api/orders/{order_id}/pay")
+        assert response.status_code == 200, response.text
+        return response.json()
+
+    def order_record(self, order_id: int) -> dict:
+        return self.staff.call("GET", f"/api/orders/{order_id}").json()
+
+    def payments(self, order_id: int) -> list[dict]:
+        return self.staff.call("GET", f"/api/payments?orderId={order_id}&pageSize=100").json()[
+            "list"
+        ]
+
+    def wait_status(self, order_id: int, status: str) -> dict:
+        wait_until(lambda: self.order_record(order_id)["status"] == status)
+        return self.order_record(order_id)
+
+
+@pytest.fixture
+def shop(world, identity_platform_server):
+    world[1].control("reset", {})
+    yield Shop(world, identity_platform_server)
+    world[1].control("reset", {})
+    _ledger_squares(world[0], world[2])
+
+
+def _all(staff: Api, path: str) -> list[dict]:
+    items, page = [], 1
+    while True:
+        answer = staff.call("GET", f"{path}{'&' if '?' in path else '?'}page={page}&pageSize=100")
+        items += answer.json()["list"]
+        if len(items) >= answer.json()["total"]:
+            return items
+        page += 1
+
+
+def _ledger_problems(staff: Api) -> list[str]:
+    payments = _all(staff, "/api/payments")
+    net: dict[int, int] = {}
+    for payment in payments:
+        if payment["orderId"] is None:
+            continue
+        paid = payment["amount"] if payment["status"] == "SUCCESS" else 0
+        refunded = sum(r["amount"] for r in payment["refunds"] if r["status"] == "SUCCESS")
+        net[payment["orderId"]] = net.get(payment["orderId"], 0) + paid - refunded
+    problems = []
+    for order in _all(staff, "/api/orders"):
+        owed = order["totalAmount"] if order["status"] in ("PAID", "SHIPPED", "COMPLETED") else 0
+        if net.get(order["id"], 0) != owed:
+            problems.append(f"order {order['id']} {order['status']}: {net.get(order['id'])}")
+    flagged = {p["id"] for p in payments if p["needsAttention"]}
+    listed = {p["id"] for p in _all(staff, "/api/payments?needsAttention=true")}
+    if flagged != listed:
+        problems.append(f"flagged {flagged} but listed {listed}")
+    return problems
+
+
+def _ledger_squares(service, staff: Api) -> None:
+    """The ledger squares, at once or once a reconciliation round has run (a round in a
+    process of its own costs seconds: only when the ledger does not square without it)."""
+    if wait_until(lambda: not _ledger_problems(staff), timeout=2, every=0.3):
+        return
+    reconcile(service)
+    assert wait_until(lambda: not _ledger_problems(staff), timeout=10), _ledger_problems(staff)
+
+
+def _notify(
+    standin: Standin,
+    record: dict,
+    *,
+    timestamp: int | None = None,
+    serial: str | None = None,
+    apiv3_key: str | None = None,
+) -> tuple[dict, str]:
+    """A notify signed with the platform's key by the independent implementation."""
+    key = (apiv3_key or standin.keys.apiv3_key).encode()
+    nonce = "0123456789ab"
+    ciphertext = AESGCM(key).encrypt(nonce.encode(), json.dumps(record).encode(), b"transaction")
+    body = json.dumps(
+        {
+            "id": "EV-1",
+            "create_time": "2026-11-25T10:00:00+08:00",
+            "resource_type": "encrypt-resource",
+            "event_type": "TRANSACTION.SUCCESS",
+            "summary": "paid",
+            "resource": {
+                "original_type": "transaction",
+                "algorithm": "AEAD_AES_256_GCM",
+                "ciphertext": base64.b64encode(ciphertext).decode(),
+                "associated_data": "transaction",
+                "nonce": nonce,
+            },
+        }
+    )
+    stamp = str(timestamp or int(time.time()))
+    private = wechatpay.load_private_key(standin.keys.platform_private.read_text())
+    headers = {
+        "Wechatpay-Timestamp": stamp,
+        "Wechatpay-Nonce": "N1",
+        "Wechatpay-Signature": wechatpay.rsa_sign(private, f"{stamp}\nN1\n{body}\n"),
+        "Wechatpay-Serial": serial or standin.keys.key_id,
+        "Wechatpay-Signature-Type": "WECHATPAY2-SHA256-RSA2048",
+        "Content-Type": "application/json",
+    }
+    return headers, body
+
+
+def _platform_transaction(standin: Standin, out_trade_no: str) -> dict:
+    """The platform's record, asked by a request the independent implementation signs; its
+    answer's signature checked by it too."""
+    path = f"/v3/pay/transactions/out-trade-no/{out_trade_no}?mchid={MCH_ID}"
+    private = wechatpay.load_private_key(standin.keys.merchant_private.read_text())
+    authorization = wechatpay.build_authorization(path, "GET", MCH_ID, MCH_SERIAL, private)
+    answer = httpx.get(standin.url + path, headers={"Authorization": authorization}, timeout=10)
+    public = wechatpay.load_public_key(standin.keys.platform_public.read_text())
+    assert answer.status_code == 200, answer.text
+    assert wechatpay.rsa_verify(
+        answer.headers["Wechatpay-Timestamp"],
+        answer.headers["Wechatpay-Nonce"],
+        answer.text,
+        answer.headers["Wechatpay-Signature"],
+        public,
+    )
+    return answer.json()
+
+
+def _post_notify(service, headers: dict, body: str) -> httpx.Response:
+    return httpx.post(
+        f"{service.url}/api/payments/wechat/notify", content=body, headers=headers, timeout=30
+    )
+
+
+def test_pay_then_notify_makes_the_order_paid(shop):
+    order_id = shop.order()
+
+    first = shop.pay(order_id)
+    again = shop.pay(order_id)
+    paid = shop.standin.control("pay", first["payParams"])
+
+    assert again["outTradeNo"] == first["outTradeNo"]
+    assert first["payParams"]["package"].startswith("prepay_id=")
+    assert paid.status_code == 200, paid.text
+    order = shop.wait_status(order_id, "PAID")
+    assert order["payment"]["status"] == "SUCCESS"
+    assert order["payment"]["outTradeNo"] == first["outTradeNo"]
+    assert order["payment"]["transactionId"] == paid.json()["transaction_id"]
+    assert order["paidAt"] == order["payment"]["paidAt"]
+    listed = shop.customer.call("GET", "/api/orders?paymentStatus=SUCCESS").json()["list"]
+    assert [o["id"] for o in listed] == [order_id]
+
+
+def test_the_crypto_checks_out_with_an_independent_implementation(shop):
+    order_id = shop.order()
+    params = shop.pay(order_id)["payParams"]
+    shop.standin.control("pay", params)
+    shop.wait_status(order_id, "PAID")
+    merchant = wechatpay.load_private_key(shop.standin.keys.merchant_private.read_text())
+    merchant_public = merchant.public_key()
+    platform_public = wechatpay.load_public_key(shop.standin.keys.platform_public.read_text())
+    log = shop.standin.log()
+
+    # paySign: PKCS#1 v1.5 is deterministic, so the same signature from the same lines.
+    lines = ["wx-test-app", params["timeStamp"], params["nonceStr"], params["package"]]
+    assert params["paySign"] == wechatpay.rsa_sign(merchant, "\n".join(lines) + "\n")
+    requests = [entry for entry in log if entry["kind"] == "request"]
+    assert requests
+    for request in requests:
+        scheme, _, fields = request["authorization"].partition(" ")
+        parts = dict(part.split("=", 1) for part in fields.split(","))
+        parts = {key: value.strip('"') for key, value in parts.items()}
+        assert scheme == "WECHATPAY2-SHA256-RSA2048" and parts["mchid"] == MCH_ID
+        # rsa_verify signs "a\nb\nc\n"; the request's lines are METHOD, URL, time, nonce, body.
+        assert wechatpay.rsa_verify(
+            f"{request['method']}\n{request['url']}\n{parts['timestamp']}",
+            parts["nonce_str"],
+            request["body"],
+            parts["signature"],
+            merchant_public,
+        )
+    notifies = [entry for entry in log if entry["kind"] == "notify"]
+    assert notifies
+    for notify in notifies:
+        headers = notify["headers"]
+        assert wechatpay.rsa_verify(
+            headers["Wechatpay-Timestamp"],
+            headers["Wechatpay-Nonce"],
+            notify["body"],
+            headers["Wechatpay-Signature"],
+            platform_public,
+        )
+        resource = json.loads(notify["body"])["resource"]
+        record = json.loads(
+            wechatpay.aes_decrypt(
+                resource["nonce"],
+                resource["ciphertext"],
+                resource["associated_data"],
+                shop.standin.keys.apiv3_key,
+            )
+        )
+        assert record["trade_state"] == "SUCCESS" and record["amount"]["total"] == 4900
+
+
+def test_the_same_notify_twenty_times_at_once_applies_once(shop):
+    shop.standin.switches(duplicate_notify=20)
+    order_id = shop.order()
+
+    shop.standin.control("pay", shop.pay(order_id)["payParams"])
+
+    shop.wait_status(order_id, "PAID")
+    wait_until(
+        lambda: len([e for e in shop.payments(order_id)[0]["events"] if e["kind"] == "notify"])
+        >= 20
+    )
+    events = shop.payments(order_id)[0]["events"]
+    notifies = [e for e in events if e["kind"] == "notify"]
+    assert len(notifies) >= 20
+    assert [e["applied"] for e in notifies].count(True) == 1
+
+
+@pytest.mark.parametrize("forgery", ["signature", "stale", "serial", "apiv3-key", "probe"])
+def test_a_notify_that_does_not_check_out_is_401_and_changes_nothing(shop, forgery):
+    order_id = shop.order()
+    out_trade_no = shop.pay(order_id)["outTradeNo"]
+    # What a forger claims: the platform's record of the unpaid attempt, marked paid.
+    record = {
+        **_platform_transaction(shop.standin, out_trade_no),
+        "trade_state": "SUCCESS",
+        "transaction_id": "4200000000000000000",
+        "success_time": "2026-11-25T10:00:00+08:00",
+    }
+    kwargs = {
+        "stale": {"timestamp": int(time.time()) - 400},
+        "serial": {"serial": "PUB_KEY_ID_0000SOMEONEELSE"},
+        "apiv3-key": {"apiv3_key": "another-apiv3-key-of-32-chars-00"},
+    }.get(forgery, {})
+    headers, body = _notify(shop.standin, record, **kwargs)
+    if forgery == "signature":
+        headers["Wechatpay-Signature"] = wechatpay.rsa_sign(
+            wechatpay.load_private_key(shop.standin.keys.merchant_private.read_text()),
+            f"{headers['Wechatpay-Timestamp']}\nN1\n{body}\n",
+        )
+    if forgery == "probe":
+        headers["Wechatpay-Signature"] = "WECHATPAY/SIGNTEST/" + headers["Wechatpay-Signature"]
+
+    response = _post_notify(shop.service, headers, body)
+
+    assert response.status_code == 401
+    assert response.json()["code"] == "FAIL" and response.json()["message"]
+    # (The worker's scheduled reconciliation may query the attempt meanwhile: it is unpaid.)
+    [payment] = shop.payments(order_id)
+    assert payment["status"] == "OPEN" and payment["transactionId"] == ""
+    assert not [event for event in payment["events"] if event["kind"] == "notify"]
+    assert shop.order_record(order_id)["status"] == "PENDING"
+
+
+def test_the_platforms_own_probe_is_refused_before_the_real_notify(shop):
+    shop.standin.switches(probe=True)
+    order_id = shop.order()
+
+    shop.standin.control("pay", shop.pay(order_id)["payParams"])
+
+    shop.wait_status(order_id, "PAID")
+    statuses = [e["status"] for e in shop.standin.log() if e["kind"] == "notify"]
+    assert statuses[0] == 401 and 204 in statuses
+
+
+def test_an_amount_that_does_not_match_is_flagged_and_the_order_stays_pending(shop):
+    shop.standin.switches(tamper_amount=1)
+    order_id = shop.order()
+
+    shop.standin.control("pay", shop.pay(order_id)["payParams"])
+
+    flagged = wait_until(
+        lambda: shop.staff.call(
+            "GET", f"/api/payments?needsAttention=true&orderId={order_id}"
+        ).json()["list"]
+    )
+    assert flagged and "4901" in flagged[0]["attentionReason"]
+    assert shop.order_record(order_id)["status"] == "PENDING"
+
+
+def test_a_prepay_timeout_is_502_and_the_retry_keeps_the_out_trade_no(shop):
+    shop.standin.switches(delay={"jsapi": 1.5})
+    order_id = shop.order()
+
+    timed_out = shop.customer.call("POST", f"/api/orders/{order_id}/pay")
+    shop.standin.switches(delay={})
+    retried = shop.pay(order_id)
+
+    assert timed_out.status_code == 502
+    assert timed_out.json() == {"detail": "payment platform timed out"}
+    attempts = shop.payments(order_id)
+    assert [a["outTradeNo"] for a in attempts] == [retried["outTradeNo"]]
+    shop.standin.control("pay", retried["payParams"])
+    shop.wait_status(order_id, "PAID")
+
+
+def test_a_notify_before_the_prepay_answer_is_applied(shop):
+    shop.standin.switches(notify_before_prepay=True)
+    order_id = shop.order()
+
+    shop.pay(order_id)
+
+    assert shop.wait_status(order_id, "PAID")["payment"]["status"] == "SUCCESS"
+
+
+def test_cancel_of_a_paid_order_refunds_it_with_one_out_refund_no_through_a_500(shop):
+    order_id = shop.order()
+    shop.standin.control("pay", shop.pay(order_id)["payParams"])
+    shop.wait_status(order_id, "PAID")
+    shop.standin.switches(fail={"refund": 1})
+
+    cancelled = shop.customer.call("POST", f"/api/orders/{order_id}/cancel")
+    assert cancelled.status_code == 200 and cancelled.json()["status"] == "CANCELLED"
+    assert cancelled.json()["payment"]["refundStatus"] == "REQUESTED"
+    reconcile(shop.service)
+
+    order = wait_until(
+        lambda: (o := shop.order_record(order_id))["payment"]["refundStatus"] == "SUCCESS" and o
+    )
+    assert order["payment"]["refundedAmount"] == 4900
+    sent = [
+        json.loads(e["body"])["out_refund_no"]
+        for e in shop.standin.log()
+        if e["kind"] == "request" and e["url"] == "/v3/refund/domestic/refunds"
+    ]
+    assert len(sent) >= 2 and len(set(sent)) == 1  # sent again, never a second refund
+
+
+def test_the_pay_window_closes_unpaid_attempts_and_a_late_success_wins(shop):
+    unpaid, late = shop.order(), shop.order()
+    shop.pay(unpaid)
+    shop.standin.switches(suppress_notify=True)
+    shop.standin.control("pay", shop.pay(late)["payParams"])
+
+    time.sleep(PAY_WINDOW + 1)
+    reconcile(shop.service)
+
+    assert shop.order_record(unpaid)["status"] == "CANCELLED"
+    assert shop.payments(unpaid)[0]["status"] == "CLOSED"
+    assert shop.order_record(late)["status"] == "PAID"
+    assert shop.customer.call("POST", f"/api/orders/{unpaid}/pay").status_code == 409
+
+
+def test_a_suppressed_notify_is_made_good_by_the_scheduled_reconciliation(shop):
+    shop.standin.switches(suppress_notify=True)
+    order_id = shop.order()
+
+    shop.standin.control("pay", shop.pay(order_id)["payParams"])
+
+    # No reconcile() here: the worker's django-q2 schedule runs it (every 30-60 s).
+    order = wait_until(lambda: shop.order_record(order_id)["status"] == "PAID", timeout=90, every=1)
+    assert order
+    assert any(e["kind"] == "query" and e["applied"] for e in shop.payments(order_id)[0]["events"])
+
+
+def test_cancel_racing_a_notify_always_ends_square(shop):
+    shop.standin.switches(suppress_notify=True)
+
+    def paid_on_the_platform(_):
+        order_id = shop.order()
+        out_trade_no = shop.pay(order_id)["outTradeNo"]
+        shop.standin.control("pay", shop.pay(order_id)["payParams"])
+        return order_id, _notify(shop.standin, _platform_transaction(shop.standin, out_trade_no))
+
+    def race(order_id, notify):
+        with ThreadPoolExecutor(2) as pool:
+            cancel = pool.submit(shop.customer.call, "POST", f"/api/orders/{order_id}/cancel")
+            delivered = pool.submit(_post_notify, shop.service, *notify)
+            return cancel.result().status_code, delivered.result().status_code
+
+    # Several races at once against the one running service (each its own order).
+    with ThreadPoolExecutor(4) as pool:
+        races = list(pool.map(paid_on_the_platform, range(RACES)))
+        results = list(pool.map(race, *zip(*races, strict=True)))
+
+    assert set(results) <= {(200, 204)}
+    reconcile(shop.service)
+
+    def square(order_id):
+        order = shop.order_record(order_id)
+        return order["status"] == "CANCELLED" and order["payment"]["refundedAmount"] == 4900
+
+    assert wait_until(lambda: all(square(order_id) for order_id, _ in races), timeout=30)
