@@ -14,8 +14,10 @@ import itertools
 import json
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from urllib.parse import parse_qs, urlparse
+
+from core.standin import StandinHandler, standin_server
 
 # The longest identifier the platform gives (openid, session key, openpid); real ones are 28.
 IDENTIFIER_MAX = 128
@@ -174,7 +176,7 @@ def _phone_info(pure: str, country: str = "86") -> dict:
 
 
 def _handler(platform: IdentityPlatform):
-    class Handler(BaseHTTPRequestHandler):
+    class Handler(StandinHandler):
         def _reply(self, method: str):
             url = urlparse(self.path)
             query = {
@@ -184,24 +186,8 @@ def _handler(platform: IdentityPlatform):
             length = int(self.headers.get("Content-Length") or 0)
             body = json.loads(self.rfile.read(length) or b"{}") if length else {}
             payload = json.dumps(platform.answer(method, url.path, query, body)).encode()
-            self.send_response(200)
             # The real platform labels some JSON answers text/plain; the client must not care.
-            self.send_header("Content-Type", "text/plain")
-            self.send_header("Content-Length", str(len(payload)))
-            self.end_headers()
-            try:
-                self.wfile.write(payload)
-            except (BrokenPipeError, ConnectionResetError):
-                pass  # the client gave up (timeout test)
-
-        def do_GET(self):
-            self._reply("GET")
-
-        def do_POST(self):
-            self._reply("POST")
-
-        def log_message(self, *args):
-            pass
+            self._write(200, payload, {"Content-Type": "text/plain"})
 
     return Handler
 
@@ -209,9 +195,5 @@ def _handler(platform: IdentityPlatform):
 def identity_server(
     platform: IdentityPlatform, *, host: str = "127.0.0.1", port: int = 0
 ) -> ThreadingHTTPServer:
-    """The server for `platform`, bound (port 0: any free one) and not yet serving;
-    `platform.url` is set to its address."""
-    server = ThreadingHTTPServer((host, port), _handler(platform))
-    server.daemon_threads = True
-    platform.url = f"http://{host}:{server.server_address[1]}"
-    return server
+    """The server for `platform` (core.standin.standin_server)."""
+    return standin_server(platform, _handler(platform), host=host, port=port)

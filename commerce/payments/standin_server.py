@@ -3,13 +3,14 @@ stand-in's own `/standin/` endpoints (the payer, the switches, reset, the log) o
 `PaymentPlatform` (commerce/payments/standin.py)."""
 
 import json
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 
 from commerce.payments.standin import PaymentPlatform
+from core.standin import StandinHandler, standin_server
 
 
 def _handler(platform: PaymentPlatform):
-    class Handler(BaseHTTPRequestHandler):
+    class Handler(StandinHandler):
         def _reply(self, method: str):
             length = int(self.headers.get("Content-Length") or 0)
             body = self.rfile.read(length).decode(errors="replace") if length else ""
@@ -41,27 +42,9 @@ def _handler(platform: PaymentPlatform):
             return 404, {"code": "NOT_FOUND", "message": "no such stand-in endpoint"}
 
         def _send(self, status: int, text: str, headers: dict):
-            payload = text.encode()
-            self.send_response(status)
-            for name, value in headers.items():
-                self.send_header(name, value)
-            if payload:
-                self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(payload)))
-            self.end_headers()
-            try:
-                self.wfile.write(payload)
-            except (BrokenPipeError, ConnectionResetError):
-                pass  # the client gave up (timeout)
-
-        def do_GET(self):
-            self._reply("GET")
-
-        def do_POST(self):
-            self._reply("POST")
-
-        def log_message(self, *args):
-            pass
+            if text:
+                headers = {**headers, "Content-Type": "application/json"}
+            self._write(status, text.encode(), headers)
 
     return Handler
 
@@ -69,9 +52,5 @@ def _handler(platform: PaymentPlatform):
 def payment_server(
     platform: PaymentPlatform, *, host: str = "127.0.0.1", port: int = 0
 ) -> ThreadingHTTPServer:
-    """The server for `platform`, bound (port 0: any free one) and not yet serving;
-    `platform.url` is set to its address."""
-    server = ThreadingHTTPServer((host, port), _handler(platform))
-    server.daemon_threads = True
-    platform.url = f"http://{host}:{server.server_address[1]}"
-    return server
+    """The server for `platform` (core.standin.standin_server)."""
+    return standin_server(platform, _handler(platform), host=host, port=port)
