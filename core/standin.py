@@ -1,5 +1,6 @@
 """What the stand-ins for outside platforms (identity, payment) share: a threaded HTTP server
-on loopback whose handler answers GET and POST through one `_reply(method)`, quietly."""
+on loopback whose handler answers GET and POST through one `_reply(method)`, quietly; and the
+serving loop of the commands that run such a server (the stand-ins, the converter)."""
 
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -38,3 +39,14 @@ def standin_server(platform, handler: type[StandinHandler], *, host: str, port: 
     server.daemon_threads = True
     platform.url = f"http://{host}:{server.server_address[1]}"
     return server
+
+
+def serve_until_stopped(server) -> None:
+    """A management command's server loop: serve until Ctrl-C or SIGTERM's KeyboardInterrupt,
+    then close the socket."""
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()

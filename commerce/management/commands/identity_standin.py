@@ -5,6 +5,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 
 from commerce.identity_standin import IdentityPlatform, identity_server
+from core.standin import serve_until_stopped
 
 
 class Command(BaseCommand):
@@ -21,9 +22,4 @@ class Command(BaseCommand):
             f"stand-in identity platform on {platform.url}: any code logs in "
             "as the end user dev-<code>"
         )
-        try:
-            server.serve_forever()
-        except KeyboardInterrupt:
-            pass
-        finally:
-            server.server_close()
+        serve_until_stopped(server)

@@ -10,6 +10,7 @@ from django.core.management.base import BaseCommand
 
 from commerce.payments.standin import PaymentPlatform, keys_ensure
 from commerce.payments.standin_server import payment_server
+from core.standin import serve_until_stopped
 
 
 class Command(BaseCommand):
@@ -44,9 +45,4 @@ class Command(BaseCommand):
             f"POST {platform.url}/standin/pay <payParams>",
         )
         self.stdout.flush()
-        try:
-            server.serve_forever()
-        except KeyboardInterrupt:
-            pass
-        finally:
-            server.server_close()
+        serve_until_stopped(server)

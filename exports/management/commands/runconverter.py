@@ -5,6 +5,7 @@ container network that only the web service can reach."""
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from core.standin import serve_until_stopped
 from exports.server import is_loopback, serve
 
 
@@ -31,9 +32,4 @@ class Command(BaseCommand):
             f"converter listening on http://{host}:{server.server_port}/", ending="\n"
         )
         self.stdout.flush()
-        try:
-            server.serve_forever()
-        except KeyboardInterrupt:
-            pass
-        finally:
-            server.server_close()
+        serve_until_stopped(server)
