@@ -8,8 +8,8 @@ import threading
 import pytest
 from django.db import connection
 
+from tests.wordclouds.conftest import jobs_root
 from wordclouds.models import Job, Placement, PlacementSet
-from wordclouds.selectors import jobs_root
 from wordclouds.services.job_run import job_execute
 from wordclouds.services.lookup import MATCH_FIELDS, placements_matching
 from wordclouds.services.placements import placement_set_get

@@ -9,8 +9,8 @@ import pytest
 
 from tests.engine.conftest import ring_mask, write_names
 from tests.engine.test_shaping import CORPUS
+from tests.wordclouds.conftest import jobs_root
 from wordclouds import engine
-from wordclouds.selectors import jobs_root
 
 CJK = ["李雷", "韩梅梅", "王芳", "张伟", "刘洋", "陈静", "杨光", "赵敏", "欧阳娜娜", "司马懿"]
 POSTERS = {
