@@ -124,9 +124,9 @@ def _file_name(kind):
 def test_download_404s_say_which(api, queued_job, finished_job):
     waiting, done = queued_job(), finished_job()
 
-    assert api.get(f"/api/jobs/{done}/files/pdf").json() == {"detail": "unknown artifact kind"}
+    assert api.get(f"/api/jobs/{done}/files/tiff").json() == {"detail": "unknown artifact kind"}
     assert api.get(f"/api/jobs/{waiting}/files/png").json() == {"detail": "artifact not ready"}
-    assert api.get(f"/api/jobs/{waiting}/files/pdf").status_code == 404
+    assert api.get(f"/api/jobs/{waiting}/files/tiff").status_code == 404
 
 
 def test_a_file_on_disk_is_not_served_before_the_job_lists_it(api, queued_job, media_root):

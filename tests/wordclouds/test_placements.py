@@ -154,6 +154,10 @@ def test_the_lookup_query_goes_through_its_index(settings, mode, query, index):
     assert placements.count() == (111 if mode == "contains" else 1)
 
 
+# SQLite's test database is in memory with a shared cache, whose table locks fail at once
+# ("database table is locked") instead of waiting as a database file's locks do: the race is
+# tested where it is run for real, on PostgreSQL (CI's second pass).
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="in-memory SQLite does not wait")
 @pytest.mark.django_db(transaction=True)
 def test_first_lookups_arriving_together_load_the_job_once(finished_job_dir):
     job_id = finished_job_dir(names=NAMES)
