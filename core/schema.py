@@ -156,3 +156,10 @@ def complete_errors(result, generator, request, public):
                     response.setdefault("content", _ERROR_CONTENT)
             operation["responses"] = dict(sorted(responses.items()))
     return result
+
+
+# A download kept in object storage answers with a redirect to it (wordclouds/storage.py).
+STORED_FILE_REDIRECT = OpenApiResponse(
+    description="with object storage (S3_BUCKET set): 302 to a short-lived presigned URL of "
+    "the file, which carries the same name and type"
+)

@@ -244,7 +244,7 @@ def store_status() -> dict:
     try:
         with answers():
             storage.connection.meta.client.head_bucket(Bucket=settings.S3_BUCKET)
-    except StorageUnavailable:
+    except (StorageUnavailable, FileNotFoundError):  # away, or answering without the bucket
         return {"ok": False, "backend": backend}
     return {"ok": True, "backend": backend}
 

@@ -8,6 +8,7 @@ from rest_framework.decorators import api_view, parser_classes
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
+from core.schema import STORED_FILE_REDIRECT
 from wordclouds import storage
 from wordclouds.selectors import asset_get, asset_list
 from wordclouds.serializers.assets import (
@@ -106,6 +107,7 @@ def asset_detail(request, asset_id: str):
             )
             for content_type in SNIFFED_CONTENT_TYPES
         },
+        302: STORED_FILE_REDIRECT,
         404: NOT_FOUND,
     }
 )

@@ -9,7 +9,7 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
 from core.errors import InvalidInput, NotFound
-from core.schema import upload_names
+from core.schema import STORED_FILE_REDIRECT, upload_names
 from wordclouds import storage
 from wordclouds.selectors import (
     ARTIFACTS,
@@ -134,6 +134,7 @@ def job_result(request, job_id: str):
             )
             for content_type in dict.fromkeys(entry[1] for entry in ARTIFACTS.values())
         },
+        302: STORED_FILE_REDIRECT,
         400: OpenApiResponse(description="inline must be 0 or 1"),
         404: OpenApiResponse(
             description="job not found / unknown artifact kind / artifact not ready"

@@ -8,6 +8,7 @@ from rest_framework import serializers
 from rest_framework.decorators import api_view
 from rest_framework.response import Response
 
+from core.schema import STORED_FILE_REDIRECT
 from wordclouds import storage
 from wordclouds.selectors import tile_key, tiles_index
 from wordclouds.storage import FOREVER
@@ -38,6 +39,7 @@ def tiles(request, job_id: str):
 @extend_schema(
     responses={
         (200, "image/jpeg"): OpenApiTypes.BINARY,
+        302: STORED_FILE_REDIRECT,
         404: OpenApiResponse(description="job not found / artifact not ready / tile not found"),
     }
 )
