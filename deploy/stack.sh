@@ -13,6 +13,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export CONTAINERS_CONF="${CONTAINERS_CONF:-$PWD/deploy/containers.conf}"
 export COMPOSE_PROJECT_NAME="${COMPOSE_PROJECT_NAME:-wordcloud}"
+# Downloads redirect to the store on its published port unless a public host is given.
+export S3_PUBLIC_ENDPOINT_URL="${S3_PUBLIC_ENDPOINT_URL:-http://127.0.0.1:${STORE_PORT:-8480}}"
 LOCAL_BASE=localhost/wordcloud-base:bookworm
 export BASE_IMAGE="${BASE_IMAGE:-$LOCAL_BASE}"
 CA_BUNDLE="${CA_BUNDLE:-/etc/ssl/certs/ca-certificates.crt}"
