@@ -27,8 +27,14 @@ DETAIL_MAX = 200
 # benchmarks (bench/health_under_load.py).
 HEALTH_WITHIN_SECONDS = 0.1
 # Tables that change without any request: the broker's queue and task results, and the events
-# of jobs already running (a new job shows in wordclouds_job).
-BACKGROUND_TABLES = ("django_q_", "django_session", "wordclouds_jobevent", "sqlite_sequence")
+# of jobs already running (a new job shows in wordclouds_job), and the workers' heartbeat.
+BACKGROUND_TABLES = (
+    "django_q_",
+    "django_session",
+    "wordclouds_jobevent",
+    "wordclouds_workerbeat",
+    "sqlite_sequence",
+)
 
 
 MB = 1024 * 1024
