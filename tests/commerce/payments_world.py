@@ -6,7 +6,6 @@ import os
 import subprocess
 import sys
 import time
-import uuid
 
 import httpx
 
@@ -83,16 +82,6 @@ class Standin:
         }
 
 
-class Api:
-    """An HTTP client for the service, acting as one end user or as staff."""
-
-    def __init__(self, base: str, token: str):
-        self.base, self.headers = base, {"Authorization": f"Bearer {token}"}
-
-    def call(self, method: str, path: str, body: dict | None = None) -> httpx.Response:
-        return httpx.request(method, self.base + path, json=body, headers=self.headers, timeout=30)
-
-
 def start_service(folder, template, standin: Standin, identity_url: str) -> Service:
     service = Service(
         folder,
@@ -128,10 +117,3 @@ def wait_until(condition, timeout: float = 15, every: float = 0.1):
         if value or time.monotonic() > deadline:
             return value
         time.sleep(every)
-
-
-def new_customer(base: str, identity_platform) -> Api:
-    code = identity_platform.login_code(f"openid-{uuid.uuid4().hex}")
-    response = httpx.post(f"{base}/api/auth/login", json={"code": code}, timeout=30)
-    assert response.status_code == 200, response.text
-    return Api(base, response.json()["token"])

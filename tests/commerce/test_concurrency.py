@@ -12,12 +12,12 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from urllib.parse import urlparse
 
-import httpx
 import psycopg
 import pytest
 from django.conf import settings
 
 from core.admin_token import admin_token_issue
+from tests.commerce.clients import SHENZHEN, Api, new_customer
 from tests.commerce.conftest import APP_ID, APP_SECRET
 from tests.processes import Service
 
@@ -83,40 +83,14 @@ def server(identity_platform_server, database_template, tmp_path_factory):
         service.stop()
 
 
-class Api:
-    """An HTTP client for the server, acting as one end user or as staff."""
-
-    def __init__(self, base: str, token: str):
-        self.base, self.headers = base, {"Authorization": f"Bearer {token}"}
-
-    def call(self, method: str, path: str, body: dict | None = None) -> httpx.Response:
-        return httpx.request(method, self.base + path, json=body, headers=self.headers, timeout=60)
-
-
-def _login(server, platform, openid) -> Api:
-    response = httpx.post(f"{server}/api/auth/login", json={"code": platform.login_code(openid)})
-    assert response.status_code == 200, response.text
-    return Api(server, response.json()["token"])
-
-
 @pytest.fixture(scope="module")
 def world(server, identity_platform_server):
     """A customer with an address, a product, and staff."""
     server, _ = server
     staff = Api(server, admin_token_issue())
-    customer = _login(server, identity_platform_server, f"openid-{uuid.uuid4().hex}")
+    customer = new_customer(server, identity_platform_server)
     product = staff.call("POST", "/api/products", {"name": "Poster", "price": 4900}).json()
-    address = customer.call(
-        "POST",
-        "/api/addresses",
-        {
-            "recipient": "Li Lei",
-            "phone": "13800138000",
-            "province": "Guangdong",
-            "city": "Shenzhen",
-            "detail": "1 Keyuan Road",
-        },
-    ).json()
+    address = customer.call("POST", "/api/addresses", SHENZHEN).json()
     return staff, customer, product["id"], address["id"]
 
 

@@ -14,13 +14,12 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from wechatpayv3 import utils as wechatpay
 
 from core.admin_token import admin_token_issue
+from tests.commerce.clients import SHENZHEN, Api, new_customer
 from tests.commerce.payments_world import (
     MCH_ID,
     MCH_SERIAL,
     PAY_WINDOW,
-    Api,
     Standin,
-    new_customer,
     reconcile,
     start_service,
     wait_until,
@@ -52,17 +51,7 @@ class Shop:
     def __init__(self, world, identity_platform):
         self.service, self.standin, self.staff, self.product_id = world
         self.customer = new_customer(self.service.url, identity_platform)
-        self.address_id = self.customer.call(
-            "POST",
-            "/api/addresses",
-            {
-                "recipient": "Li Lei",
-                "phone": "13800138000",
-                "province": "Guangdong",
-                "city": "Shenzhen",
-                "detail": "1 Keyuan Road",
-            },
-        ).json()["id"]
+        self.address_id = self.customer.call("POST", "/api/addresses", SHENZHEN).json()["id"]
 
     def order(self) -> int:
         body = {

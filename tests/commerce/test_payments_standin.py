@@ -12,7 +12,8 @@ import httpx
 import pytest
 
 from core.processes import kill_session
-from tests.commerce.payments_world import Api, wait_until
+from tests.commerce.clients import SHENZHEN, Api
+from tests.commerce.payments_world import wait_until
 from tests.processes import BASE_DIR, free_port
 
 pytestmark = pytest.mark.e2e
@@ -58,17 +59,7 @@ def test_make_run_with_the_stand_in_pays_and_refunds_an_order(tmp_path, database
             httpx.post(f"{api}/login", json={"password": "wordcloud-admin"}).json()["token"],
         )
         product = staff.call("POST", "/api/products", {"name": "Poster", "price": 4900}).json()
-        address = alice.call(
-            "POST",
-            "/api/addresses",
-            {
-                "recipient": "Li Lei",
-                "phone": "13800138000",
-                "province": "Guangdong",
-                "city": "Shenzhen",
-                "detail": "1 Keyuan Road",
-            },
-        ).json()
+        address = alice.call("POST", "/api/addresses", SHENZHEN).json()
         order = alice.call(
             "POST",
             "/api/orders",
