@@ -22,7 +22,7 @@ from commerce.models import (
 )
 from commerce.services.design_lists import design_list_finish
 from commerce.services.orders import order_cancel, order_mark_paid, order_ship
-from core.admin_html import image, linked_row, table, yuan
+from core.admin_html import ViewOnlyAdmin, image, linked_row, table, yuan
 from core.errors import ServiceError
 from wordclouds.services.designs import designs_shown
 
@@ -137,7 +137,7 @@ class RefundInline(ReadOnlyInline):
 
 
 @admin.register(Payment)
-class PaymentAdmin(admin.ModelAdmin):
+class PaymentAdmin(ViewOnlyAdmin):
     """Payments, their refunds and events: read-only (the platform and the order moves
     change them)."""
 
@@ -145,15 +145,6 @@ class PaymentAdmin(admin.ModelAdmin):
     list_filter = ["needs_attention", "kind", "status"]
     search_fields = ["out_trade_no", "transaction_id", "order__id"]
     inlines = [RefundInline, PaymentEventInline]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Order)
@@ -266,7 +257,10 @@ class DesignListAdmin(admin.ModelAdmin):
 
 
 @admin.register(EndUser)
-class EndUserAdmin(admin.ModelAdmin):
+class EndUserAdmin(ViewOnlyAdmin):
+    """End users exist through the identity platform's login only (a blank user would have no
+    openid to log in with)."""
+
     list_display = ["id", "openid", "phone_number", "created_at", "last_login_at"]
     list_filter = ["created_at", "last_login_at"]
     search_fields = ["openid", "unionid", "phone_number"]
@@ -282,17 +276,6 @@ class EndUserAdmin(admin.ModelAdmin):
         "updated_at",
         "last_login_at",
     ]
-
-    # End users exist through the identity platform's login only; staff look, never make or
-    # change one (a blank user would have no openid to log in with).
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Address)

@@ -1,6 +1,8 @@
 """Small pieces of admin HTML shared by every app's admin: thumbnails, linked tables of rows,
-money in yuan. Everything goes through format_html, so stored values are escaped."""
+money in yuan; and the base of the admins staff only look at. Everything goes through
+format_html, so stored values are escaped."""
 
+from django.contrib import admin
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 
@@ -59,3 +61,17 @@ def yuan(fen: int | None) -> str:
     if fen is None:
         return "-"
     return f"¥{fen // 100:,}.{fen % 100:02d}"
+
+
+class ViewOnlyAdmin(admin.ModelAdmin):
+    """Rows that other parts of the service make and change (the platforms, the order moves):
+    staff look, never add, change or delete one."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
