@@ -76,8 +76,11 @@ lint: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
+# The tests that run in this process on both cores (pytest-xdist), then one at a time the
+# e2e tests, which start real servers and workers and measure how they answer.
 test: lint system-deps profiles static
-	$(PY) -m pytest
+	$(PY) -m pytest -m "not e2e" -n 2
+	$(PY) -m pytest -m e2e
 
 bench: setup
 	$(PY) -m pip install --quiet -r requirements-bench.txt

@@ -125,6 +125,7 @@ def test_upload_of_a_collection_reads_its_first_font(api):
         (ttf_bytes()[:100], "cut.otf", "file is not a valid font"),
         (ttf_bytes(), "single.ttc", "file is not a valid font"),
     ],
+    ids=["no-file", "woff", "not-a-font", "cut-short", "ttf-named-ttc"],
 )
 def test_bad_uploads_are_400_and_leave_no_file(api, media_root, content, filename, detail):
     form = {"file": upload(content, filename)} if filename else {"name": "x"}
