@@ -116,6 +116,11 @@ MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "media"))
 # This process's own working files (job inputs and outputs while a job runs, the cache of
 # stored files read): never shared, may be emptied whenever the process is stopped.
 SCRATCH_ROOT = Path(os.environ.get("SCRATCH_ROOT", BASE_DIR / "var" / "scratch"))
+# The cache of stored files read (fonts, assets, positions databases) in SCRATCH_ROOT/cache,
+# with S3 only: trimmed to this size, the files read longest ago first; a file read within
+# the grace time stays.
+SCRATCH_CACHE_MAX_MB = int(os.environ.get("SCRATCH_CACHE_MAX_MB", 2048))
+SCRATCH_CACHE_GRACE_SECONDS = float(os.environ.get("SCRATCH_CACHE_GRACE_SECONDS", 300))
 
 # Files (inputs, artifacts, fonts, assets): an S3-compatible bucket when S3_BUCKET is set,
 # else MEDIA_ROOT (wordclouds/storage.py; docs/settings.md). The web process's alias gives up

@@ -18,6 +18,7 @@ import logging
 import os
 import shutil
 import tempfile
+import time
 import uuid
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
@@ -156,10 +157,44 @@ def local_path(key: str, *, worker: bool = False) -> Path:
         if not path.is_file():
             raise FileNotFoundError(key)
         return path
-    cached = scratch_folder("cache") / key
-    if not cached.is_file():
-        fetch(key, cached, worker=worker)
+    cache = scratch_folder("cache")
+    cached = cache / key
+    if cached.is_file():
+        os.utime(cached)  # read now: the trim keeps the files read last
+        return cached
+    fetch(key, cached, worker=worker)
+    cache_trim(
+        cache,
+        max_bytes=settings.SCRATCH_CACHE_MAX_MB * 1024 * 1024,
+        grace_seconds=settings.SCRATCH_CACHE_GRACE_SECONDS,
+    )
     return cached
+
+
+def cache_trim(folder: Path, *, max_bytes: int, grace_seconds: float) -> list[Path]:
+    """Keep the cache of stored files under `max_bytes`: when it is over, the files read
+    longest ago go (their time is the last read, `local_path` touches them) until it is under
+    90 % of it. A file read within `grace_seconds` stays whatever the size, since a reader
+    may be about to open it; a file already open stays readable after it is removed. Returns
+    the files removed."""
+    entries = []
+    for path in folder.rglob("*"):
+        with contextlib.suppress(FileNotFoundError):  # another thread's trim took it
+            if path.is_file() and not path.name.startswith("."):  # "." : being fetched
+                stat = path.stat()
+                entries.append((stat.st_mtime, stat.st_size, path))
+    total = sum(size for _, size, _ in entries)
+    if total <= max_bytes:
+        return []
+    removed = []
+    newest_removable = time.time() - grace_seconds
+    for read_at, size, path in sorted(entries):
+        if total <= max_bytes * 0.9 or read_at > newest_removable:
+            break
+        path.unlink(missing_ok=True)
+        total -= size
+        removed.append(path)
+    return removed
 
 
 def download_response(
