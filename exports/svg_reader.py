@@ -2,6 +2,8 @@
 page points (y down), the form the Illustrator writer needs. XML is parsed with defusedxml:
 entity declarations and external references are refused before anything is expanded."""
 
+import base64
+import binascii
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -99,11 +101,22 @@ class Shape:
     dash_offset: float = 0.0
 
 
+@dataclass(slots=True)
+class Picture:
+    """An embedded raster image (a data: URI's bytes); `matrix` takes its unit square, y up
+    as in PDF's image space, to page points (y down)."""
+
+    data: bytes
+    matrix: Matrix
+
+
 @dataclass
 class Drawing:
     width: float  # points
     height: float
-    shapes: Iterator[Shape]  # produced while the writer consumes them: memory stays flat
+    # produced while the writer consumes them: memory stays flat; Pictures only when the
+    # document was read with images=True
+    shapes: Iterator[Shape | Picture]
 
 
 def local_name(element) -> str:
@@ -111,9 +124,11 @@ def local_name(element) -> str:
     return tag.rsplit("}", 1)[-1]
 
 
-def read_svg(data: bytes) -> Drawing:
+def read_svg(data: bytes, *, images: bool = False) -> Drawing:
     """The drawing in an SVG document. 400 `svg is not valid SVG` for XML that does not
-    parse or is not an <svg>; 422 naming everything unsupported that the document uses."""
+    parse or is not an <svg>; 422 naming everything unsupported that the document uses.
+    `images`: `<image>` elements holding a data: URI are read as Pictures (a project's
+    render.svg, whose raster stickers are embedded so); otherwise they are unsupported."""
     try:
         root = fromstring(data, forbid_dtd=False, forbid_entities=True, forbid_external=True)
     except defusedxml.EntitiesForbidden:
@@ -126,6 +141,8 @@ def read_svg(data: bytes) -> Drawing:
         raise InvalidInput(NOT_SVG)
     ids = {el.get("id"): el for el in root.iter() if el.get("id")}
     found = unsupported_content(root, ids)
+    if images:
+        found.discard("image")
     if found:
         raise unsupported(found)
     return _Reader(root, ids).read()
@@ -210,6 +227,8 @@ class _Reader:
         elif name == "text":
             for run_style, subpaths in text_runs(element, style):
                 yield from _shape(subpaths, run_style, ctm)
+        elif name == "image":
+            yield from _picture(element, style, ctm)
         else:
             yield from _shape(_shape_subpaths(name, element, style), style, ctm)
 
@@ -272,6 +291,24 @@ def _shape(subpaths: list[Subpath], style: dict[str, str], ctm: Matrix) -> Itera
         shape.miterlimit = max(1.0, length(style["stroke-miterlimit"]) or 4.0)
         shape.dash, shape.dash_offset = _dash(style, scale)
     yield shape
+
+
+def _picture(element, style: dict[str, str], ctm: Matrix) -> Iterator[Picture]:
+    """An `<image>` stretched to its box (`preserveAspectRatio="none"`, as render.svg writes
+    it); one that is not base64 data is refused."""
+    href = (element.get("href") or element.get(XLINK_HREF) or "").strip()
+    header, _, payload = href.partition(",")
+    if not header.startswith("data:") or not header.endswith(";base64"):
+        raise unsupported({"image without base64 data"})
+    try:
+        data = base64.b64decode(payload, validate=True)
+    except (binascii.Error, ValueError):
+        raise unsupported({"image without base64 data"}) from None
+    width, height = length(element.get("width")) or 0.0, length(element.get("height")) or 0.0
+    if width <= 0 or height <= 0 or style["visibility"] in ("hidden", "collapse"):
+        return
+    x, y = length(element.get("x")) or 0.0, length(element.get("y")) or 0.0
+    yield Picture(data, multiply(ctm, (width, 0.0, 0.0, -height, x, y + height)))
 
 
 def _dash(style: dict[str, str], scale: float) -> tuple[list[float], float]:
