@@ -194,6 +194,19 @@ def test_an_order_is_marked_paid_and_shipped_and_a_forbidden_move_is_explained(p
     expect(page.get_by_role("link", name="SVG", exact=True)).to_have_attribute(
         "href", f"/api/jobs/{shop.job}/files/svg"
     )
+    # the design's print PDF: PDF/X-1a at the poster's own size (500 x 400 px at 96 per inch)
+    print_pdf = page.get_by_role("link", name="print PDF")
+    expect(print_pdf).to_have_attribute("href", f"/api/jobs/{shop.job}/files/pdf")
+    with (
+        page.expect_response(lambda answer: "/files/pdf" in answer.url) as answer,
+        page.expect_download(timeout=60_000) as download,
+    ):
+        print_pdf.click()
+    assert answer.value.status == 200
+    assert answer.value.headers["content-type"] == "application/pdf"
+    assert download.value.suggested_filename == f"wordcloud-{shop.job}-132.3x105.8mm-PDFX-1a.pdf"
+    with open(download.value.path(), "rb") as exported:
+        assert exported.read(5) == b"%PDF-"
 
     expect(page.get_by_text("No payment yet.")).to_be_visible()
 
