@@ -110,13 +110,25 @@ class Picture:
     matrix: Matrix
 
 
+@dataclass(slots=True)
+class Clip:
+    """What follows, up to the matching ClipEnd, is clipped to this quadrilateral (page
+    points, y down): a nested `<svg>`'s viewport."""
+
+    corners: list[tuple[float, float]]
+
+
+class ClipEnd:
+    """Closes the latest Clip."""
+
+
 @dataclass
 class Drawing:
     width: float  # points
     height: float
-    # produced while the writer consumes them: memory stays flat; Pictures only when the
-    # document was read with images=True
-    shapes: Iterator[Shape | Picture]
+    # produced while the writer consumes them: memory stays flat; Pictures, Clips and
+    # ClipEnds only when the document was read with project=True
+    shapes: Iterator[Shape | Picture | Clip | ClipEnd]
 
 
 def local_name(element) -> str:
@@ -124,11 +136,13 @@ def local_name(element) -> str:
     return tag.rsplit("}", 1)[-1]
 
 
-def read_svg(data: bytes, *, images: bool = False) -> Drawing:
+def read_svg(data: bytes, *, project: bool = False) -> Drawing:
     """The drawing in an SVG document. 400 `svg is not valid SVG` for XML that does not
     parse or is not an <svg>; 422 naming everything unsupported that the document uses.
-    `images`: `<image>` elements holding a data: URI are read as Pictures (a project's
-    render.svg, whose raster stickers are embedded so); otherwise they are unsupported."""
+    `project`: a project's render.svg, whose raster stickers are `<image>` elements holding
+    a data: URI, read as Pictures (otherwise they are unsupported), and whose SVG stickers
+    are nested `<svg>` elements clipped to their box as render.png draws them (Clip ...
+    ClipEnd around their shapes)."""
     try:
         root = fromstring(data, forbid_dtd=False, forbid_entities=True, forbid_external=True)
     except defusedxml.EntitiesForbidden:
@@ -141,11 +155,11 @@ def read_svg(data: bytes, *, images: bool = False) -> Drawing:
         raise InvalidInput(NOT_SVG)
     ids = {el.get("id"): el for el in root.iter() if el.get("id")}
     found = unsupported_content(root, ids)
-    if images:
+    if project:
         found.discard("image")
     if found:
         raise unsupported(found)
-    return _Reader(root, ids).read()
+    return _Reader(root, ids, clip=project).read()
 
 
 def unsupported(names: set[str]) -> Unprocessable:
@@ -187,9 +201,10 @@ def _paint_problems(value: str, ids: dict) -> set[str]:
 
 
 class _Reader:
-    def __init__(self, root, ids: dict):
+    def __init__(self, root, ids: dict, *, clip: bool = False):
         self.root = root
         self.ids = ids
+        self.clip = clip  # nested viewports as Clip ... ClipEnd
         self.expansions = 0
 
     def read(self) -> Drawing:
@@ -238,7 +253,14 @@ class _Reader:
         width = length(element.get("width") or "100%", reference=100.0) or 0.0
         height = length(element.get("height") or "100%", reference=100.0) or 0.0
         inner = multiply((1.0, 0.0, 0.0, 1.0, x, y), _viewbox_matrix(element, width, height))
+        if not self.clip:
+            yield from self._children(element, style, multiply(ctm, inner), depth)
+            return
+        a, b, c, d, e, f = ctm
+        box = ((x, y), (x + width, y), (x + width, y + height), (x, y + height))
+        yield Clip([(a * px + c * py + e, b * px + d * py + f) for px, py in box])
         yield from self._children(element, style, multiply(ctm, inner), depth)
+        yield ClipEnd()
 
     def _use(self, element, style, ctm: Matrix, depth: int) -> Iterator[Shape]:
         href = element.get("href") or element.get(XLINK_HREF) or ""

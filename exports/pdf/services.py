@@ -99,9 +99,9 @@ def project_svg_pdf(
     svg: bytes, options: PdfOptions, *, title: str
 ) -> tuple[bytes, float, float, str]:
     """(PDF bytes, trim width mm, trim height mm, transparency) of a project's render.svg."""
-    drawing = read_svg(svg, images=True)
+    drawing = read_svg(svg, project=True)
     width_mm, height_mm = trim_size_mm(options, drawing.width, drawing.height)
-    cut = read_svg(svg, images=True).shapes if options.cut else ()
+    cut = read_svg(svg, project=True).shapes if options.cut else ()
     boxes = page_boxes(options, width_mm, height_mm)
     written = write_pdf(drawing, options, boxes, title=title, cut=cut)
     return written.data, width_mm, height_mm, written.transparency

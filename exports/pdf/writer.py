@@ -20,7 +20,7 @@ from exports.pdf.colour import PROFILES, CmykConverter, profile_bytes, srgb_prof
 from exports.pdf.images import Raster, most_involved, raster
 from exports.pdf.options import MM, PdfOptions
 from exports.pdf.preflight import preflight_or_fail
-from exports.svg_reader import Drawing, Picture, Shape
+from exports.svg_reader import Clip, ClipEnd, Drawing, Picture, Shape
 from wordclouds.engine.svg_geometry import Matrix, Subpath
 
 PRODUCT = "Word-cloud poster service"
@@ -158,15 +158,26 @@ class Page:
         self.fill_colour = self.stroke_colour = None
         matrix = None
         out.append("q " + page)
+        clips = 0  # nested viewports open (a project's SVG stickers)
         for item in self.drawing.shapes:
+            if not isinstance(item, Shape) and matrix is not None:
+                out.append("Q")
+                self.fill_colour = self.stroke_colour = matrix = None
             if isinstance(item, Picture):
-                if matrix is not None:
-                    out.append("Q")
-                    self.fill_colour = self.stroke_colour = matrix = None
                 out.append(" ".join(["q", *(_n(v) for v in item.matrix), "cm"]))
                 out.append(f"/{self._image(item.data)} Do Q")
                 continue
-            if self._is_background(item):
+            if isinstance(item, Clip):
+                corners = [f"{_n(x)} {_n(y)} l" for x, y in item.corners]
+                out.append(" ".join(["q", corners[0][:-1] + "m", *corners[1:], "h W n"]))
+                clips += 1
+                continue
+            if isinstance(item, ClipEnd):
+                out.append("Q")
+                self.fill_colour = self.stroke_colour = None
+                clips -= 1
+                continue
+            if clips == 0 and self._is_background(item):
                 self.backdrop = item.fill
                 if matrix is not None:
                     out.append("Q")

@@ -13,7 +13,7 @@ import pytest
 from PIL import Image, ImageDraw, ImageFilter
 
 from exports.pdf.preflight import preflight
-from tests.exports.pdf.readers import assert_same_ink
+from tests.exports.pdf.readers import assert_same_ink, separations
 from tests.exports.pdf.test_job_pdf import assert_print_ready
 from tests.wordclouds.asset_factories import asset_id, project_create, svg_bytes
 
@@ -139,9 +139,7 @@ def test_an_image_stickers_alpha_is_a_mask_a_soft_mask_or_flattened(
     assert response["X-PDF-Transparency"] == transparency
     assert image_masks(response.content) == images
     assert preflight(response.content, "x4" if "x4" in query else "x1a") == []
-    # 100 mm at a quarter mm per pixel: the 1080-pixel render.png boxed down to 400
-    png = Image.fromarray(rendered_png(api, project_id)).resize((400, 400), Image.Resampling.BOX)
-    assert_same_ink(response.content, np.asarray(png))
+    assert_same_ink(response.content, boxed_down(api, project_id, 400))
 
 
 def test_the_preflight_refuses_a_soft_mask_or_an_rgb_image_in_x1a(api):
@@ -158,6 +156,31 @@ def test_the_preflight_refuses_a_soft_mask_or_an_rgb_image_in_x1a(api):
         "page 1: image /Im1 has a soft mask",
         "page 1: image /Im1 is in /DeviceRGB",
     ]
+
+
+def boxed_down(api, project_id: str, side: int) -> np.ndarray:
+    """render.png boxed down to `side` pixels: a quarter mm each at side / 4 mm."""
+    png = Image.fromarray(rendered_png(api, project_id))
+    return np.asarray(png.resize((side, side), Image.Resampling.BOX))
+
+
+def test_an_svg_sticker_is_clipped_to_its_box_as_in_render_png(api):
+    # a square three times the sticker's viewBox, centred on it: only the box shows
+    overflowing = asset_id(
+        api, svg_bytes('<rect x="-10" y="-10" width="30" height="30" fill="#263238"/>'), "big.svg"
+    )
+    box = {"x": 300, "y": 200, "width": 400, "height": 300, "rotation": 20}
+    project_id = project(api, [(overflowing, box)], background="#FFFFFF")
+    data = get_pdf(api, project_id, "width_mm=100&bleed_mm=0").content
+    assert preflight(data, "x1a") == []
+    assert_same_ink(data, boxed_down(api, project_id, 400))
+
+
+def test_cut_outlines_a_projects_vector_stickers_on_the_spot_plate(api):
+    star = asset_id(api, STAR, "star.svg")
+    project_id = project(api, [(star, {"x": 100, "y": 100, "width": 600, "height": 600})])
+    plates = separations(get_pdf(api, project_id, "width_mm=100&cut=1").content)
+    assert plates["CutContour"].max() > 0.5
 
 
 def test_a_project_without_images_says_none(api):
