@@ -154,12 +154,28 @@ def read_svg(data: bytes, *, project: bool = False) -> Drawing:
     if local_name(root) != "svg":
         raise InvalidInput(NOT_SVG)
     ids = {el.get("id"): el for el in root.iter() if el.get("id")}
+    if project:
+        _refuse_unsupported_stickers(root, ids)
     found = unsupported_content(root, ids)
     if project:
         found.discard("image")
     if found:
         raise unsupported(found)
     return _Reader(root, ids, clip=project).read()
+
+
+def _refuse_unsupported_stickers(root, ids: dict):
+    """422 naming the first sticker of a render.svg (`<g id="sticker-<i>">`) that uses
+    content the reader cannot hold, so that the client knows which one to change."""
+    for group in root:
+        index = (group.get("id") or "").removeprefix("sticker-")
+        if not index.isdigit():
+            continue
+        found = unsupported_content(group, ids) - {"image"}
+        if found:
+            raise Unprocessable(
+                f"stickers[{index}] uses unsupported content: {', '.join(sorted(found))}"
+            )
 
 
 def unsupported(names: set[str]) -> Unprocessable:

@@ -205,6 +205,19 @@ def test_bad_options_are_refused_as_for_the_job_pdf(api, query, detail):
     assert response.json() == {"detail": detail}
 
 
+def test_an_svg_sticker_the_reader_cannot_hold_is_named(api):
+    gradient = svg_bytes(
+        '<defs><linearGradient id="g"><stop offset="0" stop-color="#000"/></linearGradient>'
+        '</defs><rect width="10" height="10" fill="url(#g)"/>'
+    )
+    star, shaded = asset_id(api, STAR, "star.svg"), asset_id(api, gradient, "shaded.svg")
+    box = {"x": 0, "y": 0, "width": 100, "height": 100}
+    project_id = project(api, [(star, box), (shaded, box)])
+    response = api.get(f"/api/projects/{project_id}/render.pdf")
+    assert response.status_code == 422
+    assert response.json() == {"detail": "stickers[1] uses unsupported content: linearGradient"}
+
+
 def test_an_unknown_project_is_404(api):
     response = api.get("/api/projects/nope/render.pdf")
     assert response.status_code == 404
