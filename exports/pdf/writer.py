@@ -6,6 +6,7 @@ the press profile as the OutputIntent. Vectors stay vectors: each shape is one P
 (`m`, `l`, `c`, `h`) painted once, no fonts, no rasterising; raster images (a project's image
 stickers) become image XObjects (exports/pdf/images.py)."""
 
+import hashlib
 import io
 import math
 import uuid
@@ -123,6 +124,7 @@ class Page:
         self.colour_spaces: dict[str, pikepdf.Object] = {}
         self.states: dict[str, pikepdf.Dictionary] = {}
         self.images: dict[str, pikepdf.Stream] = {}
+        self.image_names: dict[bytes, str] = {}  # by the file's digest: one XObject a file
         self.transparencies: set[str] = set()
         self.backdrop = (1.0, 1.0, 1.0)  # the background's colour once drawn: paper before
         trim_x, trim_y, trim_x1, trim_y1 = boxes.trim
@@ -199,7 +201,11 @@ class Page:
         return "\n".join(out) + "\n"
 
     def _image(self, data: bytes) -> str:
-        """The XObject name of an image file's pixels, with its mask or soft mask."""
+        """The XObject name of an image file's pixels, with its mask or soft mask; a file
+        placed by several stickers is embedded once."""
+        digest = hashlib.sha256(data).digest()
+        if digest in self.image_names:
+            return self.image_names[digest]
         image = raster(
             data,
             colour=self.options.colour,
@@ -217,7 +223,7 @@ class Page:
         if image.soft_mask is not None:
             soft = self._image_stream(image, image.soft_mask, pikepdf.Name.DeviceGray, 8)
             xobject.SMask = self.pdf.make_indirect(soft)
-        name = f"Im{len(self.images) + 1}"
+        name = self.image_names[digest] = f"Im{len(self.images) + 1}"
         self.images[name] = self.pdf.make_indirect(xobject)
         return name
 

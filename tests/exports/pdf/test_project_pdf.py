@@ -183,6 +183,20 @@ def test_cut_outlines_a_projects_vector_stickers_on_the_spot_plate(api):
     assert plates["CutContour"].max() > 0.5
 
 
+def test_an_image_placed_twice_is_embedded_once(api):
+    sticker = asset_id(api, disc_png(soft=False))
+    boxes = [
+        {"x": 0, "y": 0, "width": 300, "height": 300},
+        {"x": 400, "y": 400, "width": 500, "height": 200, "rotation": 45},
+    ]
+    project_id = project(api, [(sticker, box) for box in boxes])
+    data = get_pdf(api, project_id, "width_mm=100").content
+    assert image_masks(data) == [("/DeviceCMYK", True, False)]
+    with pikepdf.open(io.BytesIO(data)) as pdf:
+        operators = [str(op) for _, op in pikepdf.parse_content_stream(pdf.pages[0], "Do")]
+    assert operators == ["Do", "Do"]
+
+
 def test_a_project_without_images_says_none(api):
     project_id = project(
         api, [(asset_id(api, STAR, "star.svg"), {"x": 0, "y": 0, "width": 500, "height": 500})]
