@@ -2,6 +2,8 @@
 page points (y down), the form the Illustrator writer needs. XML is parsed with defusedxml:
 entity declarations and external references are refused before anything is expanded."""
 
+import base64
+import binascii
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -99,11 +101,34 @@ class Shape:
     dash_offset: float = 0.0
 
 
+@dataclass(slots=True)
+class Picture:
+    """An embedded raster image (a data: URI's bytes); `matrix` takes its unit square, y up
+    as in PDF's image space, to page points (y down)."""
+
+    data: bytes
+    matrix: Matrix
+
+
+@dataclass(slots=True)
+class Clip:
+    """What follows, up to the matching ClipEnd, is clipped to this quadrilateral (page
+    points, y down): a nested `<svg>`'s viewport."""
+
+    corners: list[tuple[float, float]]
+
+
+class ClipEnd:
+    """Closes the latest Clip."""
+
+
 @dataclass
 class Drawing:
     width: float  # points
     height: float
-    shapes: Iterator[Shape]  # produced while the writer consumes them: memory stays flat
+    # produced while the writer consumes them: memory stays flat; Pictures, Clips and
+    # ClipEnds only when the document was read with project=True
+    shapes: Iterator[Shape | Picture | Clip | ClipEnd]
 
 
 def local_name(element) -> str:
@@ -111,9 +136,13 @@ def local_name(element) -> str:
     return tag.rsplit("}", 1)[-1]
 
 
-def read_svg(data: bytes) -> Drawing:
+def read_svg(data: bytes, *, project: bool = False) -> Drawing:
     """The drawing in an SVG document. 400 `svg is not valid SVG` for XML that does not
-    parse or is not an <svg>; 422 naming everything unsupported that the document uses."""
+    parse or is not an <svg>; 422 naming everything unsupported that the document uses.
+    `project`: a project's render.svg, whose raster stickers are `<image>` elements holding
+    a data: URI, read as Pictures (otherwise they are unsupported), and whose SVG stickers
+    are nested `<svg>` elements clipped to their box as render.png draws them (Clip ...
+    ClipEnd around their shapes)."""
     try:
         root = fromstring(data, forbid_dtd=False, forbid_entities=True, forbid_external=True)
     except defusedxml.EntitiesForbidden:
@@ -125,10 +154,28 @@ def read_svg(data: bytes) -> Drawing:
     if local_name(root) != "svg":
         raise InvalidInput(NOT_SVG)
     ids = {el.get("id"): el for el in root.iter() if el.get("id")}
+    if project:
+        _refuse_unsupported_stickers(root, ids)
     found = unsupported_content(root, ids)
+    if project:
+        found.discard("image")
     if found:
         raise unsupported(found)
-    return _Reader(root, ids).read()
+    return _Reader(root, ids, clip=project).read()
+
+
+def _refuse_unsupported_stickers(root, ids: dict):
+    """422 naming the first sticker of a render.svg (`<g id="sticker-<i>">`) that uses
+    content the reader cannot hold, so that the client knows which one to change."""
+    for group in root:
+        index = (group.get("id") or "").removeprefix("sticker-")
+        if not index.isdigit():
+            continue
+        found = unsupported_content(group, ids) - {"image"}
+        if found:
+            raise Unprocessable(
+                f"stickers[{index}] uses unsupported content: {', '.join(sorted(found))}"
+            )
 
 
 def unsupported(names: set[str]) -> Unprocessable:
@@ -170,9 +217,10 @@ def _paint_problems(value: str, ids: dict) -> set[str]:
 
 
 class _Reader:
-    def __init__(self, root, ids: dict):
+    def __init__(self, root, ids: dict, *, clip: bool = False):
         self.root = root
         self.ids = ids
+        self.clip = clip  # nested viewports as Clip ... ClipEnd
         self.expansions = 0
 
     def read(self) -> Drawing:
@@ -210,6 +258,8 @@ class _Reader:
         elif name == "text":
             for run_style, subpaths in text_runs(element, style):
                 yield from _shape(subpaths, run_style, ctm)
+        elif name == "image":
+            yield from _picture(element, style, ctm)
         else:
             yield from _shape(_shape_subpaths(name, element, style), style, ctm)
 
@@ -219,7 +269,14 @@ class _Reader:
         width = length(element.get("width") or "100%", reference=100.0) or 0.0
         height = length(element.get("height") or "100%", reference=100.0) or 0.0
         inner = multiply((1.0, 0.0, 0.0, 1.0, x, y), _viewbox_matrix(element, width, height))
+        if not self.clip:
+            yield from self._children(element, style, multiply(ctm, inner), depth)
+            return
+        a, b, c, d, e, f = ctm
+        box = ((x, y), (x + width, y), (x + width, y + height), (x, y + height))
+        yield Clip([(a * px + c * py + e, b * px + d * py + f) for px, py in box])
         yield from self._children(element, style, multiply(ctm, inner), depth)
+        yield ClipEnd()
 
     def _use(self, element, style, ctm: Matrix, depth: int) -> Iterator[Shape]:
         href = element.get("href") or element.get(XLINK_HREF) or ""
@@ -272,6 +329,24 @@ def _shape(subpaths: list[Subpath], style: dict[str, str], ctm: Matrix) -> Itera
         shape.miterlimit = max(1.0, length(style["stroke-miterlimit"]) or 4.0)
         shape.dash, shape.dash_offset = _dash(style, scale)
     yield shape
+
+
+def _picture(element, style: dict[str, str], ctm: Matrix) -> Iterator[Picture]:
+    """An `<image>` stretched to its box (`preserveAspectRatio="none"`, as render.svg writes
+    it); one that is not base64 data is refused."""
+    href = (element.get("href") or element.get(XLINK_HREF) or "").strip()
+    header, _, payload = href.partition(",")
+    if not header.startswith("data:") or not header.endswith(";base64"):
+        raise unsupported({"image without base64 data"})
+    try:
+        data = base64.b64decode(payload, validate=True)
+    except (binascii.Error, ValueError):
+        raise unsupported({"image without base64 data"}) from None
+    width, height = length(element.get("width")) or 0.0, length(element.get("height")) or 0.0
+    if width <= 0 or height <= 0 or style["visibility"] in ("hidden", "collapse"):
+        return
+    x, y = length(element.get("x")) or 0.0, length(element.get("y")) or 0.0
+    yield Picture(data, multiply(ctm, (width, 0.0, 0.0, -height, x, y + height)))
 
 
 def _dash(style: dict[str, str], scale: float) -> tuple[list[float], float]:

@@ -1,9 +1,11 @@
-"""Print PDF endpoints: GET /api/jobs/{id}/files/pdf and POST /api/exports/pdf."""
+"""Print PDF endpoints: GET /api/jobs/{id}/files/pdf, GET /api/projects/{id}/render.pdf and
+POST /api/exports/pdf."""
 
 from django.http import HttpResponse
 from django.urls import path
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
+    OpenApiParameter,
     OpenApiResponse,
     extend_schema,
 )
@@ -14,6 +16,7 @@ from rest_framework.views import APIView
 
 from core.errors import TooLarge
 from exports.pdf.colour import BLACKS, DEFAULT_PROFILE, PROFILES
+from exports.pdf.images import TRANSPARENCY
 from exports.pdf.options import (
     BLEED_MAX_MM,
     COLOURS,
@@ -22,7 +25,7 @@ from exports.pdf.options import (
     SPOT_NAME,
     STANDARDS,
 )
-from exports.pdf.services import PDF_CONTENT_TYPE, PdfFile, job_pdf, upload_pdf
+from exports.pdf.services import PDF_CONTENT_TYPE, PdfFile, job_pdf, project_pdf, upload_pdf
 from exports.services import SVG_TOO_LARGE, request_too_large
 from exports.views import JsonBodyAnyAccept, content_disposition
 from wordclouds.api.lookup import CUSTOM_SVG_PARAMETERS
@@ -89,9 +92,13 @@ PDF_RESPONSES = {
 }
 
 
+TRANSPARENCY_HEADER = "X-PDF-Transparency"
+
+
 def pdf_response(exported: PdfFile) -> HttpResponse:
     response = HttpResponse(exported.content, content_type=PDF_CONTENT_TYPE)
     response["Content-Disposition"] = content_disposition(exported.filename)
+    response[TRANSPARENCY_HEADER] = exported.transparency
     return response
 
 
@@ -108,6 +115,41 @@ def pdf_response(exported: PdfFile) -> HttpResponse:
 @api_view(["GET"])
 def job_file_pdf(request, job_id: str):
     return pdf_response(job_pdf(job_id=job_id, query=request.query_params))
+
+
+@extend_schema(
+    parameters=[
+        PdfOptionsSerializer,
+        OpenApiParameter(
+            TRANSPARENCY_HEADER,
+            OpenApiTypes.STR,
+            OpenApiParameter.HEADER,
+            enum=list(TRANSPARENCY),
+            response=[200],
+            description="how the image stickers' alpha was kept (the most involved of them): "
+            "none, mask (1-bit /Mask), soft-mask (/SMask, not in x1a) or flattened (x1a: over "
+            "the background colour)",
+        ),
+    ],
+    responses={
+        **PDF_RESPONSES,
+        (200, PDF_CONTENT_TYPE): OpenApiResponse(
+            OpenApiTypes.BINARY,
+            description="the PDF as an attachment, e.g. project-<id>-420x297mm-PDFX-1a.pdf",
+        ),
+        404: OpenApiResponse(description="project not found"),
+        422: OpenApiResponse(
+            description="a sticker cannot be drawn or uses unsupported content, or the work "
+            "is over the heavy-request limits"
+        ),
+    },
+    description="The project's poster as a print-ready PDF/X with the job PDF's options "
+    "(docs/exports.md, Print PDF): SVG stickers as vector outlines, image stickers as CMYK "
+    "images through their ICC profile.",
+)
+@api_view(["GET"])
+def project_render_pdf(request, project_id: str):
+    return pdf_response(project_pdf(project_id=project_id, query=request.query_params))
 
 
 class PdfExportView(APIView):
@@ -136,5 +178,6 @@ class PdfExportView(APIView):
 
 urlpatterns = [
     path("jobs/<str:job_id>/files/pdf", job_file_pdf, name="job-file-pdf"),
+    path("projects/<str:project_id>/render.pdf", project_render_pdf, name="project-render-pdf"),
     path("exports/pdf", PdfExportView.as_view(), name="exports-pdf"),
 ]

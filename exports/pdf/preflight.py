@@ -156,15 +156,25 @@ def _transparent(state) -> bool:
 
 
 def _image(xobject, label: str, standard: str, problems: list[str]):
+    """An image in a space the standard allows (X-1a: DeviceCMYK, DeviceGray or a spot
+    colour), with a mask only PDF/X-1a can hold: an explicit 1-bit image mask or a colour
+    key, never a soft mask."""
     if xobject.get("/Subtype") != pikepdf.Name.Image:
         problems.append(f"{label} is not an image")
         return
     if "/SMask" in xobject and standard == "x1a":
         problems.append(f"{label} has a soft mask")
+    mask = xobject.get("/Mask")
+    if isinstance(mask, pikepdf.Stream) and not (
+        mask.get("/ImageMask", False) and mask.get("/BitsPerComponent", 1) == 1
+    ):
+        problems.append(f"{label} has a /Mask that is not a 1-bit image mask")
     if xobject.get("/ImageMask", False):
         return
     space = xobject.get("/ColorSpace")
     kind = _space_kind(space) if space is not None else "none"
-    allowed = _PROCESS_SPACES if standard == "x1a" else {*_PROCESS_SPACES, "icc-rgb", "icc-cmyk"}
+    allowed = {*_PROCESS_SPACES, "spot"}
+    if standard != "x1a":
+        allowed |= {"icc-rgb", "icc-cmyk", "icc-gray"}
     if kind not in allowed:
         problems.append(f"{label} is in {kind}")

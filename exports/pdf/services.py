@@ -1,5 +1,6 @@
 """Print PDFs (docs/exports.md, "Print PDF"): a job's poster (its wordcloud.svg, or its
-custom.svg in an engraving fill style) or an uploaded SVG, drawn from the same outlines as
+custom.svg in an engraving fill style), a project's poster (its render.svg: vector stickers
+as outlines, image stickers as images) or an uploaded SVG, drawn from the same outlines as
 the SVG, in a forked child with the heavy-work limits (config/isolated.py)."""
 
 from collections.abc import Mapping
@@ -12,8 +13,9 @@ from exports.pdf.writer import page_boxes, write_pdf
 from exports.services import export_stem, svg_document
 from exports.svg_reader import read_svg
 from wordclouds.drawing.custom_svg import CustomSvgOptions
-from wordclouds.selectors import artifact_path, job_get
+from wordclouds.selectors import artifact_path, job_get, project_get
 from wordclouds.services.custom_svg import custom_svg_options, custom_svg_render
+from wordclouds.services.projects import project_render
 
 PDF_CONTENT_TYPE = "application/pdf"
 CUSTOM_SVG_QUERY = tuple(field.name for field in fields(CustomSvgOptions))
@@ -23,6 +25,7 @@ CUSTOM_SVG_QUERY = tuple(field.name for field in fields(CustomSvgOptions))
 class PdfFile:
     content: bytes
     filename: str
+    transparency: str = "none"  # how its images keep their alpha (exports/pdf/images.py)
 
 
 def job_pdf(*, job_id: str, query: Mapping) -> PdfFile:
@@ -60,7 +63,7 @@ def svg_pdf(
     width_mm, height_mm = trim_size_mm(options, drawing.width, drawing.height)
     cut = read_svg(outlines).shapes if outlines is not None else ()
     boxes = page_boxes(options, width_mm, height_mm)
-    return write_pdf(drawing, options, boxes, title=title, cut=cut), width_mm, height_mm
+    return write_pdf(drawing, options, boxes, title=title, cut=cut).data, width_mm, height_mm
 
 
 def upload_pdf(*, body: Mapping) -> PdfFile:
@@ -75,3 +78,30 @@ def upload_pdf(*, body: Mapping) -> PdfFile:
         "print.pdf", svg_pdf, data, options, title=stem, outlines=outlines
     )
     return PdfFile(pdf, download_name(stem, width_mm, height_mm, options.standard))
+
+
+def project_pdf(*, project_id: str, query: Mapping) -> PdfFile:
+    """The print PDF of a project's poster, drawn from its render.svg: the background into
+    the bleed, SVG stickers (word clouds among them) as outlines, image stickers as CMYK
+    images with their alpha as a mask, a soft mask or flattened (the file's transparency);
+    `cut` outlines every filled vector shape but the background."""
+    options = pdf_options(query)
+    project = project_get(project_id)
+    svg = project_render(project, "svg")
+    stem = f"project-{project.id}"
+    pdf, width_mm, height_mm, transparency = run_heavy(
+        "print.pdf", project_svg_pdf, svg, options, title=stem
+    )
+    return PdfFile(pdf, download_name(stem, width_mm, height_mm, options.standard), transparency)
+
+
+def project_svg_pdf(
+    svg: bytes, options: PdfOptions, *, title: str
+) -> tuple[bytes, float, float, str]:
+    """(PDF bytes, trim width mm, trim height mm, transparency) of a project's render.svg."""
+    drawing = read_svg(svg, project=True)
+    width_mm, height_mm = trim_size_mm(options, drawing.width, drawing.height)
+    cut = read_svg(svg, project=True).shapes if options.cut else ()
+    boxes = page_boxes(options, width_mm, height_mm)
+    written = write_pdf(drawing, options, boxes, title=title, cut=cut)
+    return written.data, width_mm, height_mm, written.transparency

@@ -3,8 +3,10 @@ with pikepdf: one page at the asked physical size, a bleed box around the trim b
 crop marks in registration colour outside the bleed, optional cut lines in a named spot
 colour, overprinting; PDF/X-1a (PDF 1.3, CMYK and spot only) or PDF/X-4 (PDF 1.6, XMP) with
 the press profile as the OutputIntent. Vectors stay vectors: each shape is one PDF path
-(`m`, `l`, `c`, `h`) painted once, no fonts, no rasterising."""
+(`m`, `l`, `c`, `h`) painted once, no fonts, no rasterising; raster images (a project's image
+stickers) become image XObjects (exports/pdf/images.py)."""
 
+import hashlib
 import io
 import math
 import uuid
@@ -16,9 +18,10 @@ from datetime import UTC, datetime
 import pikepdf
 
 from exports.pdf.colour import PROFILES, CmykConverter, profile_bytes, srgb_profile_bytes
+from exports.pdf.images import Raster, most_involved, raster
 from exports.pdf.options import MM, PdfOptions
 from exports.pdf.preflight import preflight_or_fail
-from exports.svg_reader import Drawing, Shape
+from exports.svg_reader import Clip, ClipEnd, Drawing, Picture, Shape
 from wordclouds.engine.svg_geometry import Matrix, Subpath
 
 PRODUCT = "Word-cloud poster service"
@@ -73,6 +76,12 @@ def page_boxes(options: PdfOptions, width_mm: float, height_mm: float) -> PageBo
     )
 
 
+@dataclass(frozen=True)
+class WrittenPdf:
+    data: bytes
+    transparency: str  # how its images keep their alpha (exports/pdf/images.py)
+
+
 def write_pdf(
     drawing: Drawing,
     options: PdfOptions,
@@ -80,7 +89,7 @@ def write_pdf(
     *,
     title: str,
     cut: Iterable[Shape] = (),
-) -> bytes:
+) -> WrittenPdf:
     """The print PDF of the drawing, scaled uniformly to fit the trim box and centred; a
     shape that covers the whole drawing (the poster's background) fills the bleed box.
     `cut`: shapes (in the drawing's space) whose outlines become the cut line. Checked by
@@ -98,7 +107,7 @@ def write_pdf(
     _identify(pdf, options, title)
     data = _save(pdf, options.standard)
     preflight_or_fail(data, options.standard)
-    return data
+    return WrittenPdf(data, most_involved(page.transparencies))
 
 
 class Page:
@@ -114,6 +123,10 @@ class Page:
         )
         self.colour_spaces: dict[str, pikepdf.Object] = {}
         self.states: dict[str, pikepdf.Dictionary] = {}
+        self.images: dict[str, pikepdf.Stream] = {}
+        self.image_names: dict[bytes, str] = {}  # by the file's digest: one XObject a file
+        self.transparencies: set[str] = set()
+        self.backdrop = (1.0, 1.0, 1.0)  # the background's colour once drawn: paper before
         trim_x, trim_y, trim_x1, trim_y1 = boxes.trim
         self.scale = min(boxes.trim_width / drawing.width, boxes.trim_height / drawing.height)
         # drawing points (y down) -> page points (y up), centred in the trim box
@@ -130,6 +143,10 @@ class Page:
             resources.ExtGState = pikepdf.Dictionary(
                 {f"/{name}": state for name, state in self.states.items()}
             )
+        if self.images:
+            resources.XObject = pikepdf.Dictionary(
+                {f"/{name}": image for name, image in self.images.items()}
+            )
         return resources
 
     def draw(self, cut: Iterable[Shape]) -> str:
@@ -143,8 +160,27 @@ class Page:
         self.fill_colour = self.stroke_colour = None
         matrix = None
         out.append("q " + page)
+        clips = 0  # nested viewports open (a project's SVG stickers)
         for item in self.drawing.shapes:
-            if self._is_background(item):
+            if not isinstance(item, Shape) and matrix is not None:
+                out.append("Q")
+                self.fill_colour = self.stroke_colour = matrix = None
+            if isinstance(item, Picture):
+                out.append(" ".join(["q", *(_n(v) for v in item.matrix), "cm"]))
+                out.append(f"/{self._image(item.data)} Do Q")
+                continue
+            if isinstance(item, Clip):
+                corners = [f"{_n(x)} {_n(y)} l" for x, y in item.corners]
+                out.append(" ".join(["q", corners[0][:-1] + "m", *corners[1:], "h W n"]))
+                clips += 1
+                continue
+            if isinstance(item, ClipEnd):
+                out.append("Q")
+                self.fill_colour = self.stroke_colour = None
+                clips -= 1
+                continue
+            if clips == 0 and self._is_background(item):
+                self.backdrop = item.fill
                 if matrix is not None:
                     out.append("Q")
                 out.append(f"Q {self._colour(item.fill, stroke=False)} {_n(x0)} {_n(y0)} ")
@@ -163,6 +199,44 @@ class Page:
         self._cut(out, cut)
         out.append("Q Q")
         return "\n".join(out) + "\n"
+
+    def _image(self, data: bytes) -> str:
+        """The XObject name of an image file's pixels, with its mask or soft mask; a file
+        placed by several stickers is embedded once."""
+        digest = hashlib.sha256(data).digest()
+        if digest in self.image_names:
+            return self.image_names[digest]
+        image = raster(
+            data,
+            colour=self.options.colour,
+            profile=self.options.profile,
+            standard=self.options.standard,
+            backdrop=self.backdrop,
+        )
+        self.transparencies.add(image.transparency)
+        space = pikepdf.Name.DeviceCMYK if image.components == 4 else self._srgb_space()
+        xobject = self._image_stream(image, image.samples, space, 8)
+        if image.mask is not None:
+            mask = self._image_stream(image, image.mask, None, 1)
+            mask.ImageMask = True
+            xobject.Mask = self.pdf.make_indirect(mask)
+        if image.soft_mask is not None:
+            soft = self._image_stream(image, image.soft_mask, pikepdf.Name.DeviceGray, 8)
+            xobject.SMask = self.pdf.make_indirect(soft)
+        name = self.image_names[digest] = f"Im{len(self.images) + 1}"
+        self.images[name] = self.pdf.make_indirect(xobject)
+        return name
+
+    def _image_stream(self, image: Raster, samples: bytes, space, bits: int) -> pikepdf.Stream:
+        stream = pikepdf.Stream(
+            self.pdf, zlib.compress(samples, 6), Filter=pikepdf.Name.FlateDecode
+        )
+        stream.Type = pikepdf.Name.XObject
+        stream.Subtype = pikepdf.Name.Image
+        stream.Width, stream.Height, stream.BitsPerComponent = image.width, image.height, bits
+        if space is not None:
+            stream.ColorSpace = space
+        return stream
 
     def _is_background(self, shape: Shape) -> bool:
         """A filled, unstroked rectangle that covers the whole drawing."""
@@ -223,6 +297,10 @@ class Page:
         profile.N = 3
         return pikepdf.Array([pikepdf.Name.ICCBased, self.pdf.make_indirect(profile)])
 
+    def _srgb_space(self) -> pikepdf.Object:
+        """The page's ICC-based sRGB space (shared with its sRGB fills)."""
+        return self.colour_spaces[self._colour_space("sRGB", self._srgb)]
+
     def _colour_space(self, name: str, make) -> str:
         if name not in self.colour_spaces:
             self.colour_spaces[name] = make()
@@ -264,7 +342,7 @@ class Page:
     def _cut(self, out: list[str], cut: Iterable[Shape]):
         """Each cut shape's outline stroked in the spot colour, overprinting what is under
         it, so the process plates stay as they are."""
-        shapes = [shape for shape in cut if shape.fill is not None]
+        shapes = [shape for shape in cut if isinstance(shape, Shape) and shape.fill is not None]
         if not shapes:
             return
         name = self._separation("Cut", self.options.cut_name, (0, 1, 0, 0))

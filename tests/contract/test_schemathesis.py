@@ -46,6 +46,7 @@ CONFIG = SchemathesisConfig.from_dict(
                 # 400 when the side from the poster's aspect would pass 5000 mm, or rgb
                 # asked with x1a: rules across parameters, which a schema cannot state
                 "jobs_files_pdf_retrieve",
+                "projects_render.pdf_retrieve",
                 "exports_pdf_create",
             )
         ]

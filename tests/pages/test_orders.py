@@ -3,6 +3,8 @@ page through 45 orders, open one, mark it paid and ship it, read the sentence of
 move, and land back on sign-in when the token has expired. The orders are made through the
 public API by an end user logged in through the stand-in identity platform."""
 
+import io
+import json
 import time
 from unittest import mock
 
@@ -10,6 +12,7 @@ import httpx
 import openpyxl
 import pytest
 from django.conf import settings
+from PIL import Image
 from playwright.sync_api import expect
 
 from core.admin_token import admin_token_issue
@@ -101,9 +104,16 @@ def shop(service, identity_platform_server, tmp_path_factory):  # noqa: F811
         ]
         == "success"
     )
+    shop.project = project(shop.url)
     design_list = shop.post(
         "/api/design-lists",
-        {"name": "Class of 2026", "items": [{"jobId": shop.job, "quantity": 3}]},
+        {
+            "name": "Class of 2026",
+            "items": [
+                {"jobId": shop.job, "quantity": 3},
+                {"projectId": shop.project, "quantity": 1},
+            ],
+        },
         shop.user,
     )
     shop.orders = [shop.order(1, designListId=design_list["id"])["id"]]
@@ -111,6 +121,23 @@ def shop(service, identity_platform_server, tmp_path_factory):  # noqa: F811
     for order_id in shop.orders[1:4]:
         shop.post(f"/api/orders/{order_id}/mark-paid", None, shop.staff)
     return shop
+
+
+def project(url: str) -> str:
+    """A project with one PNG sticker, made through the public API."""
+    png = io.BytesIO()
+    Image.new("RGBA", (40, 40), (200, 30, 30, 255)).save(png, "PNG")
+    asset = httpx.post(
+        f"{url}/api/assets", files={"file": ("sticker.png", png.getvalue())}, timeout=30
+    )
+    assert asset.status_code == 201, asset.text
+    stickers = [{"asset_id": asset.json()["id"], "x": 100, "y": 100, "width": 300, "height": 300}]
+    form = {"name": "Cover", "template_id": "poster_1x1", "background_color": "#FFFFFF"}
+    made = httpx.post(
+        f"{url}/api/projects", data={**form, "stickers": json.dumps(stickers)}, timeout=30
+    )
+    assert made.status_code == 201, made.text
+    return made.json()["id"]
 
 
 def sign_in(page, path="/orders"):
@@ -188,12 +215,35 @@ def test_an_order_is_marked_paid_and_shipped_and_a_forbidden_move_is_explained(p
     expect(page.locator("#order-total")).to_have_text("¥187.50")
     expect(page.locator("#order-address")).to_contain_text("韩梅梅 · 13800138000")
     expect(page.locator("#order-address")).to_contain_text("广东省 深圳市 南山区")
-    thumbnail = page.locator(".design-thumbnail")
+    thumbnail = page.locator(".design-thumbnail").first
     expect(thumbnail).to_have_attribute("src", f"/api/jobs/{shop.job}/tiles/0/0_0.jpg")
     page.wait_for_function("document.querySelector('.design-thumbnail').naturalWidth > 0")
-    expect(page.get_by_role("link", name="SVG", exact=True)).to_have_attribute(
+    expect(page.get_by_role("link", name="SVG", exact=True).first).to_have_attribute(
         "href", f"/api/jobs/{shop.job}/files/svg"
     )
+    # each design's print PDF: PDF/X-1a at its own size (the job's 500 x 400 px, the
+    # project's 1080 x 1080 px, at 96 per inch)
+    print_pdfs = page.get_by_role("link", name="print PDF")
+    for number, (href, filename) in enumerate(
+        [
+            (f"/api/jobs/{shop.job}/files/pdf", f"wordcloud-{shop.job}-132.3x105.8mm-PDFX-1a.pdf"),
+            (
+                f"/api/projects/{shop.project}/render.pdf",
+                f"project-{shop.project}-285.7x285.7mm-PDFX-1a.pdf",
+            ),
+        ]
+    ):
+        expect(print_pdfs.nth(number)).to_have_attribute("href", href)
+        with (
+            page.expect_response(lambda answer, href=href: answer.url.endswith(href)) as answer,
+            page.expect_download(timeout=60_000) as download,
+        ):
+            print_pdfs.nth(number).click()
+        assert answer.value.status == 200
+        assert answer.value.headers["content-type"] == "application/pdf"
+        assert download.value.suggested_filename == filename
+        with open(download.value.path(), "rb") as exported:
+            assert exported.read(5) == b"%PDF-"
 
     expect(page.get_by_text("No payment yet.")).to_be_visible()
 

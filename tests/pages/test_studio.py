@@ -117,6 +117,27 @@ def test_a_poster_made_entirely_in_the_studio(page, tmp_path, tiny_font):
     with open(download.value.path(), "rb") as exported:
         assert exported.read(11) == b"%!PS-Adobe-"
 
+    # the print PDF on an A4 sheet (turned to the poster's orientation) as PDF/X-4
+    job_id = re.search(r"[?&]job=([0-9a-f]{32})", page.url)[1]
+    poster_size = page.evaluate(
+        "[document.getElementById('poster').naturalWidth, "
+        "document.getElementById('poster').naturalHeight]"
+    )
+    page.locator("#pdf-size").select_option("210x297")
+    page.locator("#pdf-standard").select_option("x4")
+    with (
+        page.expect_response(lambda answer: "/files/pdf?" in answer.url) as answer,
+        page.expect_download(timeout=60_000) as download,
+    ):
+        page.get_by_role("button", name="Print PDF").click()
+    assert answer.value.status == 200
+    assert answer.value.headers["content-type"] == "application/pdf"
+    width, height = (297, 210) if poster_size[0] > poster_size[1] else (210, 297)
+    assert download.value.suggested_filename == f"wordcloud-{job_id}-{width}x{height}mm-PDFX-4.pdf"
+    with open(download.value.path(), "rb") as exported:
+        assert exported.read(5) == b"%PDF-"
+    expect(page.locator("#pdf-status")).to_have_text(f"{download.value.suggested_filename} saved")
+
     # the line spacing at a print size
     page.get_by_label("Print width (mm)").fill("300")
     page.get_by_role("button", name="Check").click()

@@ -46,7 +46,8 @@ function showOrder(order) {
 }
 
 // A design's thumbnail and file links: a job's poster (the smallest tile of its pyramid, or
-// its PNG for a job without one) or a project's render.
+// its PNG for a job without one) or a project's render, each with its print PDF (PDF/X-1a
+// at the design's own size; docs/exports.md).
 function design(item) {
   const entry = document.createElement("li");
   const thumbnail = document.createElement("img");
@@ -61,12 +62,14 @@ function design(item) {
     thumbnail.addEventListener("error", () => { thumbnail.src = `${api}/files/png?inline=1`; }, { once: true });
     text.append(`Poster ${item.jobId} × ${item.quantity}`);
     links.append(link(`${api}/files/png`, "PNG"), " ", link(`${api}/files/svg`, "SVG"), " ",
-      link(`${api}/files/svg_stroke`, "SVG outline"), " ", link(`/jobs/${item.jobId}/find`, "lookup page"));
+      link(`${api}/files/svg_stroke`, "SVG outline"), " ", link(`${api}/files/pdf`, "print PDF"), " ",
+      link(`/jobs/${item.jobId}/find`, "lookup page"));
   } else {
     const api = `/api/projects/${item.projectId}`;
     thumbnail.src = `${api}/render.png`;
     text.append(`Project ${item.projectId} × ${item.quantity}`);
-    links.append(link(`${api}/render.png`, "PNG"), " ", link(`${api}/render.svg`, "SVG"));
+    links.append(link(`${api}/render.png`, "PNG"), " ", link(`${api}/render.svg`, "SVG"), " ",
+      link(`${api}/render.pdf`, "print PDF"));
   }
   text.append(links);
   entry.append(thumbnail, text);

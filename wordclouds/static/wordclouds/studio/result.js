@@ -1,5 +1,5 @@
 // A finished job: the poster (zoomable), a summary of its metrics, its downloads, custom.svg
-// fills, the .ai export and the line-spacing check at print size.
+// fills, the .ai export, the print PDF and the line-spacing check at print size.
 import { api, apiJson, clearErrors, postJson, saveBlob, showError } from "./api.js";
 
 const $ = (id) => document.getElementById(id);
@@ -52,6 +52,7 @@ export class JobResult {
     this.showFillFields();
     this.bind("custom-form", () => this.previewCustom());
     this.bind("ai-form", () => this.exportAi());
+    this.bind("pdf-form", () => this.printPdf());
     this.bind("spacing-form", () => this.checkSpacing());
   }
 
@@ -101,6 +102,7 @@ export class JobResult {
     $("custom-download").hidden = true;
     $("spacing-result").hidden = true;
     $("ai-status").textContent = "";
+    $("pdf-status").textContent = "";
   }
 
   async showSummary(path) {
@@ -185,6 +187,32 @@ export class JobResult {
       $("ai-status").textContent = `${filename}.ai saved`;
     } catch (error) {
       $("ai-status").textContent = "";
+      throw error;
+    }
+  }
+
+  // The print PDF (GET …/files/pdf) on an A-size sheet turned to the poster's orientation,
+  // or at the poster's own size; the service fits the poster inside the sheet.
+  async printPdf() {
+    const query = new URLSearchParams({ standard: $("pdf-standard").value });
+    if ($("pdf-marks").checked) query.set("marks", "1");
+    const size = $("pdf-size").value;
+    if (size) {
+      const [short, long] = size.split("x");
+      const poster = $("poster");
+      const landscape = poster.naturalWidth > poster.naturalHeight;
+      query.set("width_mm", landscape ? long : short);
+      query.set("height_mm", landscape ? short : long);
+    }
+    $("pdf-status").textContent = "drawing…";
+    try {
+      const response = await api(`/api/jobs/${this.jobId}/files/pdf?${query}`);
+      const disposition = response.headers.get("Content-Disposition") ?? "";
+      const filename = /filename="([^"]+)"/.exec(disposition)?.[1] ?? `wordcloud-${this.jobId}.pdf`;
+      saveBlob(await response.blob(), filename);
+      $("pdf-status").textContent = `${filename} saved`;
+    } catch (error) {
+      $("pdf-status").textContent = "";
       throw error;
     }
   }
