@@ -7,8 +7,8 @@ import unicodedata
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
+from .compiled import njit
 from .fonts import CLOSE, LINE, MOVE, QUAD, Typeface, merge_overlaps
 from .raster import flatten
 from .shaping import shape_text

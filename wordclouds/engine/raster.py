@@ -2,8 +2,8 @@
 occupancy grid (any coverage is ink) and for painting the PNG."""
 
 import numpy as np
-from numba import njit
 
+from .compiled import njit
 from .fonts import CLOSE, LINE, MOVE, QUAD
 
 CURVE_STEPS = 8  # line segments per Bézier curve when flattening
