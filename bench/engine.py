@@ -327,7 +327,7 @@ measured the peer.
   (`wordclouds/engine/compiled.py`).
 """
     text = (
-        pattern.sub(lambda _: body.rstrip("\n"), text)
+        pattern.sub(lambda _: body.rstrip("\n") + "\n", text)
         if found
         else text.rstrip("\n") + "\n\n" + body
     )
