@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from wordclouds.engine import LayoutError, generate, placement_outlines
+from wordclouds.engine import InputError, LayoutError, generate, placement_outlines
 from wordclouds.engine.__main__ import main
 
 from .conftest import ring_mask
@@ -227,3 +227,24 @@ def test_command_line(tmp_path, names_file, capsys):
     assert main([str(names), "--params", '{"MODE": "IMAGE"}', "--out", str(tmp_path / "b")]) == 2
     assert "mask_image is required when MODE=IMAGE" in capsys.readouterr().err
     assert not (tmp_path / "bad").exists()
+
+
+def test_a_bad_names_file_is_reported_before_a_bad_mask(tmp_path, names_file):
+    """The shape is prepared in a second thread while the names are read: the errors still
+    come in the order of the steps, and the mask's once the names are good."""
+    broken_mask = tmp_path / "mask.png"
+    broken_mask.write_bytes(b"not an image")
+    broken_names = tmp_path / "names.xlsx"
+    broken_names.write_bytes(b"not a workbook")
+    for names, error in (
+        (broken_names, "name_list is not a readable xlsx file"),
+        (names_file(CJK), "mask_image is not a readable image"),
+    ):
+        with pytest.raises(InputError, match=f"^{error}$"):
+            generate(
+                names_path=names,
+                out_dir=tmp_path / "out",
+                params={"MODE": "IMAGE"},
+                mask_path=broken_mask,
+            )
+        assert not (tmp_path / "out").exists()

@@ -6,6 +6,7 @@ import os
 import random
 import statistics
 import time
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -85,6 +86,11 @@ def _atomic(path: Path, mode: str = "wb"):
     os.replace(partial, path)
 
 
+def _write_png_file(out_dir: Path, placements, colors, config, size) -> None:
+    with _atomic(out_dir / ARTIFACTS["png"]) as png:
+        render_png(placements, colors, config, size, png)
+
+
 def _coverage(boxes, inside) -> float:
     covered = np.zeros_like(inside)
     for x, y, width, height in boxes:
@@ -137,17 +143,23 @@ def generate(
     report = Progress(progress)
     report.begin("reading_names", "reading names")
     config = parse_params(params)
-    names = read_names(
-        names_path,
-        column=config.data_col_index,
-        skip_rows=config.skip_rows,
-        weight_column=config.weight_col_index,
-    )
+    missing_mask = config.mode == "IMAGE" and not mask_path
+    with ThreadPoolExecutor(max_workers=1) as helper:
+        # The shape is prepared in a second thread while this one reads the names: Pillow's
+        # decoding and scaling and numpy release the GIL, so on two cores they overlap. A
+        # bad names file is still reported before a bad mask.
+        shape = None if missing_mask else helper.submit(load_mask, mask_path, params=config)
+        names = read_names(
+            names_path,
+            column=config.data_col_index,
+            skip_rows=config.skip_rows,
+            weight_column=config.weight_col_index,
+        )
 
-    report.begin("preparing_mask", f"read {len(names)} names; preparing the shape")
-    if config.mode == "IMAGE" and not mask_path:
-        raise InputError("mask_image is required when MODE=IMAGE")
-    mask = load_mask(mask_path, params=config)
+        report.begin("preparing_mask", f"read {len(names)} names; preparing the shape")
+        if missing_mask:
+            raise InputError("mask_image is required when MODE=IMAGE")
+        mask = shape.result()
 
     report.begin("loading_font", "loading the font")
     font_path = Path(font_path) if font_path else default_font_path()
@@ -174,60 +186,62 @@ def generate(
         [p.vertical for p in placements],
     )
     colors = word_colors(placements, config, mask, seed, neighbours)
-    # Drawn straight into the files (each renamed once complete), never held whole.
+    # Drawn straight into the files (each renamed once complete), never held whole. The PNG
+    # is painted in a second thread while this one writes the SVGs and the database: its
+    # compiled painting and zlib release the GIL, so on two cores the two overlap.
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     size = (mask.width, mask.height)
-    with (
-        _atomic(out_dir / ARTIFACTS["svg"], "w") as fill,
-        _atomic(out_dir / ARTIFACTS["svg_stroke"], "w") as stroke,
-    ):
-        write_svgs(placements, colors, config, size, fill, stroke)
-    with _atomic(out_dir / ARTIFACTS["png"]) as png:
-        render_png(placements, colors, config, size, png)
+    with ThreadPoolExecutor(max_workers=1) as painter:
+        png = painter.submit(_write_png_file, out_dir, placements, colors, config, size)
+        with (
+            _atomic(out_dir / ARTIFACTS["svg"], "w") as fill,
+            _atomic(out_dir / ARTIFACTS["svg_stroke"], "w") as stroke,
+        ):
+            write_svgs(placements, colors, config, size, fill, stroke)
 
-    report.begin("writing_artifacts", "writing files")
-    meta = {
-        "canvas_width": mask.width,
-        "canvas_height": mask.height,
-        "seed": seed,
-        "params": json.dumps(config.raw, ensure_ascii=False, sort_keys=True),
-        "font": font_path.name,
-        "font_family": face.family,
-        "font_face": face.index,
-        "fallback_fonts": [f"{path.name}#{index}" for path, index in fallback_fonts()],
-        "vertical_style": config.vertical_style,
-        "locale": config.locale,
-        "margin": config.margin,
-    }
-    partial_db = out_dir / (ARTIFACTS["db"] + ".part")
-    partial_db.unlink(missing_ok=True)
-    write_positions(partial_db, placements, colors, meta)
-    os.replace(partial_db, out_dir / ARTIFACTS["db"])
-
-    sizes = [p.font_size for p in placements]
-    weights = [name.weight for name in names]
-    metrics = {
-        "names_read": len(names),
-        "names_placed": len({p.name.row for p in placements}),
-        "placements": len(placements),
-        "font_size": {"min": min(sizes), "median": statistics.median(sizes), "max": max(sizes)},
-        "mask_area": mask.area,
-        "box_coverage": _coverage((p.box for p in placements), mask.inside),
-        "ink_box_coverage": _coverage((p.ink_box for p in placements), mask.inside),
-        "weights": {
-            "column": config.weight_col_index,
-            "relative_scaling": config.relative_scaling,
-            "min": min(weights),
-            "max": max(weights),
-        },
-        "seed": seed,
-        "canvas": {"width": mask.width, "height": mask.height},
-        "font": {"file": font_path.name, "family": face.family, "face": face.index},
-        "scripts": _script_counts(names, placements, shapes),
-        "reading_neighbours": len(neighbours),
-        **_contrast_figures(colors, config),
-    }
+        report.begin("writing_artifacts", "writing files")
+        meta = {
+            "canvas_width": mask.width,
+            "canvas_height": mask.height,
+            "seed": seed,
+            "params": json.dumps(config.raw, ensure_ascii=False, sort_keys=True),
+            "font": font_path.name,
+            "font_family": face.family,
+            "font_face": face.index,
+            "fallback_fonts": [f"{path.name}#{index}" for path, index in fallback_fonts()],
+            "vertical_style": config.vertical_style,
+            "locale": config.locale,
+            "margin": config.margin,
+        }
+        partial_db = out_dir / (ARTIFACTS["db"] + ".part")
+        partial_db.unlink(missing_ok=True)
+        write_positions(partial_db, placements, colors, meta)
+        os.replace(partial_db, out_dir / ARTIFACTS["db"])
+        sizes = [p.font_size for p in placements]
+        weights = [name.weight for name in names]
+        metrics = {
+            "names_read": len(names),
+            "names_placed": len({p.name.row for p in placements}),
+            "placements": len(placements),
+            "font_size": {"min": min(sizes), "median": statistics.median(sizes), "max": max(sizes)},
+            "mask_area": mask.area,
+            "box_coverage": _coverage((p.box for p in placements), mask.inside),
+            "ink_box_coverage": _coverage((p.ink_box for p in placements), mask.inside),
+            "weights": {
+                "column": config.weight_col_index,
+                "relative_scaling": config.relative_scaling,
+                "min": min(weights),
+                "max": max(weights),
+            },
+            "seed": seed,
+            "canvas": {"width": mask.width, "height": mask.height},
+            "font": {"file": font_path.name, "family": face.family, "face": face.index},
+            "scripts": _script_counts(names, placements, shapes),
+            "reading_neighbours": len(neighbours),
+            **_contrast_figures(colors, config),
+        }
+        png.result()
     report.finish("done")
     metrics["stage_seconds"] = report.seconds
     metrics["total_seconds"] = round(sum(report.seconds.values()), 3)

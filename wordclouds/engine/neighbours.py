@@ -4,7 +4,8 @@ a column) and are less than one em of the larger apart along it. The layout keep
 between them and the colours keep them apart."""
 
 import numpy as np
-from numba import njit
+
+from .compiled import njit
 
 CELL = 64  # side of the grid cells words are bucketed in
 

@@ -11,7 +11,8 @@ columns, so whole cells are skipped too.
 """
 
 import numpy as np
-from numba import njit
+
+from .compiled import njit
 
 CELL_H, CELL_W = 8, 64
 START_TRIES = 64  # random points tried for a search's start

@@ -7,8 +7,8 @@ import unicodedata
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
+from .compiled import njit
 from .fonts import CLOSE, LINE, MOVE, QUAD, Typeface, merge_overlaps
 from .raster import flatten
 from .shaping import shape_text
@@ -156,7 +156,7 @@ def _write_number(out, n, value, separate):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def encode_path(codes, tenths):
     """SVG path data (ASCII bytes) for an outline whose points are in tenths of a pixel:
     absolute first move, then relative commands, h/v for straight lines, implicit repeats."""

@@ -20,8 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
+from .compiled import njit
 from .svg_geometry import NUMBER, Subpath, arc_to_cubics
 
 COMMANDS = "MLHVCQZ"  # the codes of the compiled reader are indexes into this

@@ -2,14 +2,14 @@
 occupancy grid (any coverage is ink) and for painting the PNG."""
 
 import numpy as np
-from numba import njit
 
+from .compiled import njit
 from .fonts import CLOSE, LINE, MOVE, QUAD
 
 CURVE_STEPS = 8  # line segments per Bézier curve when flattening
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def flatten(codes, points):
     """Flatten an outline (MOVE/LINE/QUAD/CUBIC/CLOSE) into polygons: returns the vertices
     and the end index of each contour."""
@@ -115,7 +115,7 @@ def _accumulate_line(acc, x0, y0, x1, y1):
         row += 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def coverage(vertices, ends, scale, origin_x, origin_y, height, width):
     """The share (0–1) of each pixel of a height×width bitmap covered by the polygons, with
     polygon point p at pixel position ``p * scale - origin``."""
@@ -141,7 +141,7 @@ def coverage(vertices, ends, scale, origin_x, origin_y, height, width):
     return result
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def paint(canvas, cover, x, y, red, green, blue):
     """Composite a word of colour (red, green, blue) with per-pixel ``cover`` onto an RGB or
     RGBA uint8 canvas at (x, y), source-over."""
