@@ -120,7 +120,8 @@ def timed(client: httpx.Client, method: str, url: str, **kwargs) -> float:
     start = time.perf_counter()
     response = client.request(method, url, **kwargs)
     elapsed = time.perf_counter() - start
-    response.raise_for_status()
+    if response.is_error:
+        raise RuntimeError(f"{url}: {response.status_code} {response.text[:200]}")
     return elapsed
 
 

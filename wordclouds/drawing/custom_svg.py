@@ -152,17 +152,19 @@ def _grouped(owner: np.ndarray, elements: list[str]) -> dict[int, str]:
 
 
 def _path_elements(polygons: np.ndarray, paint: str) -> list[str]:
-    """One `<path>` per polygon, its rings as closed subpaths (holes drawn even-odd)."""
+    """One `<path>` per polygon, its rings as closed subpaths (holes drawn even-odd).
+
+    The whole list is one %-format of every coordinate at once: a template of the elements
+    (each ring "M%.2f %.2fL%.2f %.2f…Z", without the closing point that repeats its first,
+    since "Z" closes it) filled in a single C-level pass, then split into elements."""
     rings, ring_polygon = shapely.get_rings(polygons, return_index=True)
     coordinates, ring_of = shapely.get_coordinates(rings, return_index=True)
-    text = [f"{x:.2f} {y:.2f}" for x, y in coordinates.tolist()]
-    ring_text = [""] * len(rings)
-    first = np.searchsorted(ring_of, np.arange(len(rings)))
-    ends = np.append(first[1:], len(ring_of))
-    for ring, (start, end) in enumerate(zip(first.tolist(), ends.tolist())):
-        # The last point repeats the first: "Z" closes the ring instead.
-        ring_text[ring] = "M" + text[start] + "L" + "L".join(text[start + 1 : end - 1]) + "Z"
-    paths = [""] * len(polygons)
+    sizes = np.bincount(ring_of, minlength=len(rings)) - 1
+    kept = np.delete(coordinates, np.cumsum(sizes + 1) - 1, axis=0)
+    ring_text = ["M%.2f %.2f" + "L%.2f %.2f" * (size - 1) + "Z" for size in sizes.tolist()]
+    head, tail = '<path d="', f'" fill-rule="evenodd" {paint.replace("%", "%%")}/>'
+    paths = [head] * len(polygons)
     for ring, polygon in enumerate(ring_polygon.tolist()):
         paths[polygon] += ring_text[ring]
-    return [f'<path d="{d}" fill-rule="evenodd" {paint}/>' for d in paths]
+    template = "\0".join(path + tail for path in paths)
+    return (template % tuple(kept.ravel().tolist())).split("\0") if paths else []
