@@ -116,14 +116,17 @@ def _pattern_elements(outlines: list[str], options: CustomSvgOptions) -> dict[in
     color = options.color
     if options.fill == "fill":
         return {i: f'<path d="{d}" fill="{color}"/>' for i, d in enumerate(outlines) if d}
-    shapes = glyph_shapes(outlines)
     if options.fill == "line":
         strips, owner = line_fill(
-            shapes, pitch=options.line_spacing, width=options.line_width, angle=options.line_angle
+            glyph_shapes(outlines),
+            pitch=options.line_spacing,
+            width=options.line_width,
+            angle=options.line_angle,
         )
         return _grouped(owner, _path_elements(strips, f'fill="{color}"'))
     dots = options.fill == "dot"
     pitch = options.spacing if dots else options.ring_spacing
+    shapes = glyph_shapes(outlines, grid=pitch)
     word, x, y = grid_centres(shapes, pitch)
     if dots:
         outer, inner = options.radius, 0.0

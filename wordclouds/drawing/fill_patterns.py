@@ -17,14 +17,20 @@ CIRCLE_SEGMENTS = 16  # per quarter circle, for discs and rings cut at a glyph e
 POLYGON = 3
 
 
-def glyph_shapes(path_data: Sequence[str]) -> np.ndarray:
+def glyph_shapes(path_data: Sequence[str], grid: float | None = None) -> np.ndarray:
     """One valid, prepared polygonal geometry per path (empty when it draws nothing),
     filled by the nonzero rule: a contour is a shell where the winding just outside it is
-    zero, and a hole where the winding outside is not zero but inside it is."""
+    zero, and a hole where the winding outside is not zero but inside it is.
+
+    With `grid` (a pitch), only the paths that may hold a point of that grid get their
+    geometry, the others stay empty: making polygons is most of the cost, and on a poster of
+    small names most words hold no grid point."""
     shapes = np.array([shapely.MultiPolygon() for _ in path_data], dtype=object)
     segments = path_segments(path_data)
     starts, _, piece_contour = curve_pieces(segments, TOLERANCE)
     usable = np.bincount(piece_contour, minlength=segments.contour_count) >= 3
+    if grid is not None:
+        usable &= _may_hold_grid(starts, piece_contour, segments.contour_path, grid)
     keep = usable[piece_contour]
     if not keep.any():
         return shapes
@@ -49,6 +55,27 @@ def glyph_shapes(path_data: Sequence[str]) -> np.ndarray:
     shapes[present] = _valid(shapely.multipolygons(polygons, indices=word_rank))
     shapely.prepare(shapes)
     return shapes
+
+
+def _may_hold_grid(points, contour, contour_path, pitch: float) -> np.ndarray:
+    """For each contour, whether its path has a contour whose box holds a grid point (a point
+    inside the path lies inside one of its contours' boxes)."""
+    first = np.flatnonzero(np.diff(contour, prepend=-1))
+    bounds = np.column_stack(
+        [
+            reduce(part, first)
+            for reduce, part in (
+                (np.minimum.reduceat, points.real),
+                (np.minimum.reduceat, points.imag),
+                (np.maximum.reduceat, points.real),
+                (np.maximum.reduceat, points.imag),
+            )
+        ]
+    )
+    holding = np.zeros(len(contour_path), dtype=bool)
+    holding[contour[first]] = grid_counts(bounds, pitch) > 0
+    paths = np.unique(contour_path[holding])
+    return np.isin(contour_path, paths)
 
 
 def _containment(rings: np.ndarray, word: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
