@@ -1,17 +1,17 @@
-"""custom.svg drawn: a finished job's words re-exported from positions.db and the job's font,
-in an engraving fill style (docs/lookup.md, custom.svg). Patterns are real geometry cut to the
+"""custom.svg drawn: a finished job's words re-exported from wordcloud.svg's outlines (with
+positions.db's boxes for the estimate) in an engraving fill style (docs/lookup.md, custom.svg). Patterns are real geometry cut to the
 glyphs (fill_patterns.py): circles, polygons and paths in one solid colour, never
 `<pattern>`, `<clipPath>`, `<mask>` or opacity, so every output converts to .ai."""
 
 import math
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import shapely
 
-from core.errors import InvalidInput, Unprocessable
-from wordclouds import engine
+from core.errors import InvalidInput
 from wordclouds.drawing.fill_patterns import (
     glyph_shapes,
     grid_centres,
@@ -24,6 +24,8 @@ from wordclouds.selectors import canvas_size, positions_db
 
 MAX_PRIMITIVES = 2_000_000
 DENSE = "pattern too dense"
+# A placement's element in the engine's wordcloud.svg: `<path id="w<ID>" … d="…"/>`.
+OUTLINE = re.compile(r'<path id="w(\d+)"[^>]*? d="([^"]*)"')
 
 
 @dataclass(frozen=True)
@@ -74,9 +76,9 @@ def _strips_across(bounds: np.ndarray, options: CustomSvgOptions) -> np.ndarray:
     return np.floor((extent + options.line_width) / options.line_spacing) + 1
 
 
-def custom_svg_drawn(db_path: Path, font_path: Path | None, options: CustomSvgOptions) -> str:
-    """The SVG document of the words in `db_path` drawn with `font_path` (None: the bundled
-    default); 400 when the pattern would draw too many shapes."""
+def custom_svg_drawn(db_path: Path, svg_path: Path, options: CustomSvgOptions) -> str:
+    """The SVG document of the words in `db_path`, their outlines read from `svg_path` (the
+    job's wordcloud.svg); 400 when the pattern would draw too many shapes."""
     with positions_db(db_path) as connection:
         width, height = canvas_size(connection)
         rows = [
@@ -87,13 +89,9 @@ def custom_svg_drawn(db_path: Path, font_path: Path | None, options: CustomSvgOp
         ]
     if estimated_primitives(rows, options) > MAX_PRIMITIVES:
         raise InvalidInput(DENSE)
-    ids, outlines = [], []
-    try:
-        for row, path_d in engine.placement_outlines(db_path, font_path):
-            ids.append(row["id"])
-            outlines.append(path_d)
-    except engine.InputError as error:  # the font file no longer reads as a font
-        raise Unprocessable(str(error)) from error
+    ids = [row["id"] for row in rows]
+    drawn = svg_outlines(svg_path)
+    outlines = [drawn[word_id] for word_id in ids]
     groups = _pattern_elements(outlines, options)
     stroke_width, width, height = (svg_number(v, 2) for v in (options.line_width, width, height))
     paint = f'fill="none" stroke="{options.color}" stroke-width="{stroke_width}"'
@@ -109,6 +107,14 @@ def custom_svg_drawn(db_path: Path, font_path: Path | None, options: CustomSvgOp
             parts.append(f'<g id="w{word_id}">{body}</g>')
     parts.append("</svg>\n")
     return "\n".join(parts)
+
+
+def svg_outlines(svg_path: Path) -> dict[int, str]:
+    """Each placement's outline path data in the engine's wordcloud.svg, by placement id.
+    The engine wrote them from the font it placed the words with, so these are the glyphs
+    exactly, and reading them is much cheaper than shaping every name again."""
+    text = svg_path.read_text(encoding="utf-8")
+    return {int(word_id): d for word_id, d in OUTLINE.findall(text)}
 
 
 def _pattern_elements(outlines: list[str], options: CustomSvgOptions) -> dict[int, str]:
