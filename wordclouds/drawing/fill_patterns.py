@@ -22,7 +22,7 @@ def glyph_shapes(path_data: Sequence[str], grid: float | None = None) -> np.ndar
     filled by the nonzero rule: a contour is a shell where the winding just outside it is
     zero, and a hole where the winding outside is not zero but inside it is.
 
-    With `grid` (a pitch), only the paths that may hold a point of that grid get their
+    With `grid` (a pitch), only the paths with a point of that grid inside get their
     geometry, the others stay empty: making polygons is most of the cost, and on a poster of
     small names most words hold no grid point."""
     shapes = np.array([shapely.MultiPolygon() for _ in path_data], dtype=object)
@@ -30,7 +30,7 @@ def glyph_shapes(path_data: Sequence[str], grid: float | None = None) -> np.ndar
     starts, _, piece_contour = curve_pieces(segments, TOLERANCE)
     usable = np.bincount(piece_contour, minlength=segments.contour_count) >= 3
     if grid is not None:
-        usable &= _may_hold_grid(starts, piece_contour, segments.contour_path, grid)
+        usable &= _holding_grid_points(starts, piece_contour, segments.contour_path, grid)
     keep = usable[piece_contour]
     if not keep.any():
         return shapes
@@ -57,25 +57,38 @@ def glyph_shapes(path_data: Sequence[str], grid: float | None = None) -> np.ndar
     return shapes
 
 
-def _may_hold_grid(points, contour, contour_path, pitch: float) -> np.ndarray:
-    """For each contour, whether its path has a contour whose box holds a grid point (a point
-    inside the path lies inside one of its contours' boxes)."""
+def _holding_grid_points(points, contour, contour_path, pitch: float) -> np.ndarray:
+    """For each contour, whether its path has a grid point inside (non-zero winding), found
+    on the raw contours, before any polygon: only a grid point in a contour's box can be
+    inside, and the winding at it sums over the path's contours whose boxes hold it."""
     first = np.flatnonzero(np.diff(contour, prepend=-1))
+    size = np.diff(np.append(first, len(contour)))
+    x, y = points.real, points.imag
     bounds = np.column_stack(
         [
-            reduce(part, first)
-            for reduce, part in (
-                (np.minimum.reduceat, points.real),
-                (np.minimum.reduceat, points.imag),
-                (np.maximum.reduceat, points.real),
-                (np.maximum.reduceat, points.imag),
-            )
+            np.minimum.reduceat(x, first),
+            np.minimum.reduceat(y, first),
+            np.maximum.reduceat(x, first),
+            np.maximum.reduceat(y, first),
         ]
     )
-    holding = np.zeros(len(contour_path), dtype=bool)
-    holding[contour[first]] = grid_counts(bounds, pitch) > 0
-    paths = np.unique(contour_path[holding])
-    return np.isin(contour_path, paths)
+    box, gx, gy = _grid_points(bounds, pitch)
+    # Every edge of the contour around each of its box's grid points (k: that pair).
+    k = np.repeat(np.arange(len(box)), size[box])
+    step = np.arange(len(k)) - np.repeat(np.cumsum(size[box]) - size[box], size[box])
+    start = first[box[k]]
+    a = start + step
+    b = start + (step + 1) % size[box[k]]
+    px, py = gx[k], gy[k]
+    left = (x[b] - x[a]) * (py - y[a]) - (px - x[a]) * (y[b] - y[a])
+    up = (y[a] <= py) & (y[b] > py) & (left > 0)
+    down = (y[a] > py) & (y[b] <= py) & (left < 0)
+    winding = np.bincount(k, weights=up.astype(float) - down, minlength=len(box))
+    path = contour_path[contour[first[box]]]
+    cells = np.column_stack((path, np.round(gx / pitch), np.round(gy / pitch)))
+    cells, cell = np.unique(cells, axis=0, return_inverse=True)
+    total = np.bincount(cell.ravel(), weights=winding, minlength=len(cells))
+    return np.isin(contour_path, cells[total != 0, 0])
 
 
 def _containment(rings: np.ndarray, word: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -151,16 +164,21 @@ def grid_counts(bounds: np.ndarray, pitch: float) -> np.ndarray:
 def grid_centres(shapes: np.ndarray, pitch: float):
     """The grid points (multiples of `pitch` on both axes) inside each shape:
     (shape index, x, y) arrays."""
-    bounds = shapely.bounds(shapes)
-    counts = grid_counts(bounds, pitch)
-    word = np.repeat(np.arange(len(shapes)), counts)
-    low = np.nan_to_num(np.ceil(bounds[:, :2] / pitch)).astype(np.int64)
-    columns = np.nan_to_num(np.floor(bounds[:, 2] / pitch) - low[:, 0] + 1).astype(np.int64)
-    offset = np.arange(len(word)) - np.repeat(np.cumsum(counts) - counts, counts)
-    x = (low[word, 0] + offset % np.maximum(columns[word], 1)) * pitch
-    y = (low[word, 1] + offset // np.maximum(columns[word], 1)) * pitch
+    word, x, y = _grid_points(shapely.bounds(shapes), pitch)
     inside = shapely.contains_xy(shapes[word], x, y)
     return word[inside], x[inside], y[inside]
+
+
+def _grid_points(bounds: np.ndarray, pitch: float):
+    """The grid points in each box (minx, miny, maxx, maxy; NaN: empty): (box index, x, y)."""
+    counts = grid_counts(bounds, pitch)
+    box = np.repeat(np.arange(len(bounds)), counts)
+    low = np.nan_to_num(np.ceil(bounds[:, :2] / pitch)).astype(np.int64)
+    columns = np.nan_to_num(np.floor(bounds[:, 2] / pitch) - low[:, 0] + 1).astype(np.int64)
+    offset = np.arange(len(box)) - np.repeat(np.cumsum(counts) - counts, counts)
+    x = (low[box, 0] + offset % np.maximum(columns[box], 1)) * pitch
+    y = (low[box, 1] + offset // np.maximum(columns[box], 1)) * pitch
+    return box, x, y
 
 
 def round_marks(shapes, word, x, y, *, outer: float, inner: float = 0.0):
