@@ -25,7 +25,7 @@ def glyph_shapes(path_data: Sequence[str], grid: float | None = None) -> np.ndar
     With `grid` (a pitch), only the paths with a point of that grid inside get their
     geometry, the others stay empty: making polygons is most of the cost, and on a poster of
     small names most words hold no grid point."""
-    shapes = np.array([shapely.MultiPolygon() for _ in path_data], dtype=object)
+    shapes = np.full(len(path_data), shapely.MultiPolygon(), dtype=object)
     segments = path_segments(path_data)
     starts, _, piece_contour = curve_pieces(segments, TOLERANCE)
     usable = np.bincount(piece_contour, minlength=segments.contour_count) >= 3
