@@ -8,6 +8,7 @@ import pytest
 import resvg_py
 from defusedxml import ElementTree
 from PIL import Image
+from scipy import ndimage
 
 from tests.wordclouds.conftest import jobs_root
 from wordclouds import engine
@@ -102,6 +103,24 @@ def test_dot_and_ring_centres_are_on_the_grid(api, job_id, params, pitch):
         for axis in ("cx", "cy"):
             steps = float(circle.get(axis)) / pitch
             assert steps == pytest.approx(round(steps), abs=1e-3)
+
+
+@pytest.mark.parametrize("spacing", ["7", "11", "17"])
+def test_every_grid_point_inside_a_glyph_gets_a_dot(api, job_id, spacing):
+    # given grids about as coarse as the glyphs, so some words and counters hold no point
+    plain = ink(custom_svg(api, job_id).content)
+    dots = ink(custom_svg(api, job_id, fill="dot", spacing=spacing, radius="1").content)
+
+    # then each grid point well inside the ink (rendered at 2x) has a dot on it
+    pitch = 2 * float(spacing)
+    rows, columns = np.meshgrid(
+        np.arange(0, plain.shape[0], pitch).astype(int),
+        np.arange(0, plain.shape[1], pitch).astype(int),
+        indexing="ij",
+    )
+    deep = ndimage.binary_erosion(plain > 0.99, iterations=2)[rows, columns]
+    assert deep.sum() > 5
+    assert (dots[rows[deep], columns[deep]] > 0.5).all()
 
 
 def test_ring_circles_have_the_requested_radius_and_width(api, job_id):
@@ -243,7 +262,6 @@ def test_patterns_and_outlines_of_a_variable_font_keep_to_the_letters(
 ):
     # given a job drawn with Inter, a variable font whose glyphs have overlapping contours
     import fontpkg_inter
-    from scipy import ndimage
 
     inter = fontpkg_inter.ROOT / "files" / "Inter[opsz,wght].ttf"
     job_id = "c" * 32
