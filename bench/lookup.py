@@ -5,7 +5,7 @@ Makes a throw-away database and MEDIA_ROOT, runs the engine's command line on th
 finished job without a record), adds a second record-less job whose positions.db holds the
 same placements ten times over (100,000 rows; lookups only), starts a daphne server on
 loopback, and times real HTTP requests: medians of locations and find, and of custom.svg
-(line fill), analyze-line-spacing and occupancy_mask. Prints a Markdown table.
+(line, dot and ring fills), analyze-line-spacing and occupancy_mask. Prints a Markdown table.
 
 `--custom-only` times the custom.svg rows alone; `--before PATH` (a checkout of older code)
 starts a second server on that code and times its custom.svg rows in the same run, the two
