@@ -214,7 +214,7 @@ def line_fill(shapes: np.ndarray, *, pitch: float, width: float, angle: float):
     theta = math.radians(angle)
     along = np.array([math.cos(theta), math.sin(theta)])
     across = np.array([-math.sin(theta), math.cos(theta)])
-    turned = shapely.transform(shapes, lambda xy: np.column_stack((xy @ along, xy @ across)))
+    turned = _turned(shapes, lambda xy: np.column_stack((xy @ along, xy @ across)), angle)
     parts, owner = _polygon_parts(turned)
     bounds = shapely.bounds(parts)
     first = np.ceil((bounds[:, 1] - width / 2) / pitch)
@@ -241,5 +241,11 @@ def line_fill(shapes: np.ndarray, *, pitch: float, width: float, angle: float):
                 parts[part[chosen]], shapely.box(left, low, right, high)
             )
     pieces, index = _polygon_parts(pieces)
-    pieces = shapely.transform(pieces, lambda xy: xy[:, :1] * along + xy[:, 1:] * across)
+    pieces = _turned(pieces, lambda xy: xy[:, :1] * along + xy[:, 1:] * across, angle)
     return pieces, owner[part[index]]
+
+
+def _turned(geometries: np.ndarray, turn, angle: float) -> np.ndarray:
+    """The geometries with `turn` applied to their coordinates; as they are when the lines
+    are horizontal (the turn would give the same numbers, at a cost on every coordinate)."""
+    return shapely.transform(geometries, turn) if angle % 360 else geometries
