@@ -1,7 +1,8 @@
 """custom.svg drawn: a finished job's words re-exported from wordcloud.svg's outlines (with
-positions.db's boxes for the estimate) in an engraving fill style (docs/lookup.md, custom.svg). Patterns are real geometry cut to the
-glyphs (fill_patterns.py): circles, polygons and paths in one solid colour, never
-`<pattern>`, `<clipPath>`, `<mask>` or opacity, so every output converts to .ai."""
+positions.db's boxes for the estimate) in an engraving fill style (docs/lookup.md,
+custom.svg). Patterns are real geometry cut to the glyphs (fill_patterns.py): circles,
+polygons and paths in one solid colour, never `<pattern>`, `<clipPath>`, `<mask>` or
+opacity, so every output converts to .ai."""
 
 import math
 import re
