@@ -5,7 +5,11 @@ Makes a throw-away database and MEDIA_ROOT, runs the engine's command line on th
 finished job without a record), adds a second record-less job whose positions.db holds the
 same placements ten times over (100,000 rows; lookups only), starts a daphne server on
 loopback, and times real HTTP requests: medians of locations and find, and of custom.svg
-(line fill), analyze-line-spacing and occupancy_mask. Prints a Markdown table.
+(line, dot and ring fills), analyze-line-spacing and occupancy_mask. Prints a Markdown table.
+
+`--custom-only` times the custom.svg rows alone; `--before PATH` (a checkout of older code)
+starts a second server on that code and times its custom.svg rows in the same run, the two
+servers taking turns request by request.
 """
 
 import argparse
@@ -106,16 +110,18 @@ def start_server(
 
 
 def server_cpu(pid: int) -> float:
-    """CPU seconds (user + system) the server process has used so far (Linux)."""
+    """CPU seconds (user + system) the server process has used so far, with that of its
+    children it has waited for: heavy requests run in forked children (Linux)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return sum(int(field) for field in fields[11:15]) / os.sysconf("SC_CLK_TCK")
 
 
 def timed(client: httpx.Client, method: str, url: str, **kwargs) -> float:
     start = time.perf_counter()
     response = client.request(method, url, **kwargs)
     elapsed = time.perf_counter() - start
-    response.raise_for_status()
+    if response.is_error:
+        raise RuntimeError(f"{url}: {response.status_code} {response.text[:200]}")
     return elapsed
 
 
@@ -123,15 +129,30 @@ def median_ms(samples: list[float]) -> str:
     return f"{statistics.median(samples) * 1000:.1f} ms"
 
 
+CUSTOM = (
+    ("custom.svg fill=line (defaults)", "GET", "custom.svg", {"params": {"fill": "line"}}),
+    ("custom.svg fill=dot (defaults)", "GET", "custom.svg", {"params": {"fill": "dot"}}),
+    ("custom.svg fill=ring (defaults)", "GET", "custom.svg", {"params": {"fill": "ring"}}),
+)
+OTHERS = (
+    ("analyze-line-spacing (defaults)", "POST", "analyze-line-spacing", {"json": {}}),
+    ("occupancy_mask", "GET", "occupancy_mask", {}),
+)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--names", type=Path, default=FIXTURES / "names_10000.xlsx")
     parser.add_argument("--mask", type=Path, default=FIXTURES / "heart.png")
     parser.add_argument("--lookups", type=int, default=200)
+    parser.add_argument("--custom-only", action="store_true", help="time custom.svg only")
+    parser.add_argument("--before", type=Path, help="a checkout of the code to compare with")
+    parser.add_argument("--repeats", type=int, default=3, help="requests per heavy row")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="bench-lookup-"))
     jobs = folder / "media" / "jobs"
     jobs.mkdir(parents=True)
+    servers = {}
     try:
         start = time.perf_counter()
         job_id = make_job(args.names, args.mask, jobs)
@@ -141,29 +162,44 @@ def main() -> None:
             names = [row[0] for row in connection.execute("SELECT name FROM words")]
         with sqlite3.connect(jobs / big / "positions.db") as connection:
             big_rows = connection.execute("SELECT count(*) FROM words").fetchone()[0]
-        port = free_port()
-        server = start_server(folder, port)
-        try:
-            run(port, server.pid, job_id, big, names, big_rows, args.lookups)
-        finally:
+        roots = {"": ROOT} if args.before is None else {"before": args.before, "after": ROOT}
+        for label, root in roots.items():
+            server_folder = folder / (label or "server")
+            server_folder.mkdir()
+            (server_folder / "media").symlink_to(folder / "media")
+            port = free_port()
+            servers[label] = (start_server(server_folder, port, root.resolve()), port)
+        rows = []
+        if not args.custom_only:
+            server, port = servers[next(iter(servers))]
+            rows += lookup_rows(port, job_id, big, names, big_rows, args.lookups)
+        heavy = CUSTOM if args.custom_only else CUSTOM + OTHERS
+        rows += heavy_rows(servers, job_id, len(names), heavy, args.repeats)
+    finally:
+        for server, _ in servers.values():
             server.terminate()
             server.wait(timeout=10)
-    finally:
         shutil.rmtree(folder, ignore_errors=True)
+    load = " ".join(f"{value:.2f}" for value in os.getloadavg())
+    print(f"load average at the end: {load}\n")
+    print("| request | median time | median server CPU | requests |\n|---|---|---|---|")
+    for label, value, cpu_time, count in rows:
+        print(f"| {label} | {value} | {cpu_time} | {count} |")
 
 
-def run(
-    port: int, pid: int, job_id: str, big: str, names: list[str], big_rows: int, lookups: int
-) -> None:
+def lookup_rows(
+    port: int, job_id: str, big: str, names: list[str], big_rows: int, lookups: int
+) -> list[tuple]:
+    """Medians of locations (exact, contains) and find on the job and on the big job."""
     rng = random.Random(1)
     base = f"http://127.0.0.1:{port}/api"
     rows = []
     with httpx.Client(timeout=120) as client:
         token = client.post(f"{base}/login", json={"password": "bench-password"}).json()["token"]
         bearer = {"Authorization": f"Bearer {token}"}
-        for label, job, _count in (
-            (f"{len(names):,} placements", job_id, len(names)),
-            (f"{big_rows:,} placements", big, big_rows),
+        for label, job in (
+            (f"{len(names):,} placements", job_id),
+            (f"{big_rows:,} placements", big),
         ):
             timed(client, "GET", f"{base}/jobs/{job}/locations", params={"name": names[0]})  # warm
             exact = [
@@ -204,29 +240,31 @@ def run(
                     max(5, lookups // 10),
                 ),
             ]
-        for label, method, path, kwargs in (
-            ("custom.svg fill=line (defaults)", "GET", "custom.svg", {"params": {"fill": "line"}}),
-            ("custom.svg fill=dot (defaults)", "GET", "custom.svg", {"params": {"fill": "dot"}}),
-            ("custom.svg fill=ring (defaults)", "GET", "custom.svg", {"params": {"fill": "ring"}}),
-            ("analyze-line-spacing (defaults)", "POST", "analyze-line-spacing", {"json": {}}),
-            ("occupancy_mask", "GET", "occupancy_mask", {}),
-        ):
-            samples, cpu = [], []
-            for _ in range(3):
-                before = server_cpu(pid)
-                samples.append(timed(client, method, f"{base}/jobs/{job_id}/{path}", **kwargs))
-                cpu.append(server_cpu(pid) - before)
-            rows.append(
-                (
-                    f"{label}, {len(names):,} names",
-                    f"{statistics.median(samples):.2f} s",
-                    f"{statistics.median(cpu):.2f} s",
-                    3,
+    return rows
+
+
+def heavy_rows(servers: dict, job_id: str, count: int, requests, repeats: int) -> list[tuple]:
+    """Median time and server CPU of each request, the servers (labelled) taking turns."""
+    rows = []
+    with httpx.Client(timeout=120) as client:
+        for label, method, path, kwargs in requests:
+            samples = {name: ([], []) for name in servers}
+            for _ in range(repeats):
+                for name, (server, port) in servers.items():
+                    url = f"http://127.0.0.1:{port}/api/jobs/{job_id}/{path}"
+                    before = server_cpu(server.pid)
+                    samples[name][0].append(timed(client, method, url, **kwargs))
+                    samples[name][1].append(server_cpu(server.pid) - before)
+            for name, (times, cpu) in samples.items():
+                rows.append(
+                    (
+                        f"{label}, {count:,} names" + (f" ({name})" if name else ""),
+                        f"{statistics.median(times):.2f} s",
+                        f"{statistics.median(cpu):.2f} s",
+                        repeats,
+                    )
                 )
-            )
-    print("| request | median time | median server CPU | requests |\n|---|---|---|---|")
-    for label, value, cpu_time, count in rows:
-        print(f"| {label} | {value} | {cpu_time} | {count} |")
+    return rows
 
 
 if __name__ == "__main__":

@@ -107,7 +107,6 @@ def pdf_response(exported: PdfFile) -> HttpResponse:
     responses={
         **PDF_RESPONSES,
         404: OpenApiResponse(description="job not found / artifact not ready"),
-        409: OpenApiResponse(description="the job's font no longer exists (custom fills, cut)"),
     },
     description="The job's poster as a print-ready PDF/X (docs/exports.md, Print PDF). "
     "Any custom.svg parameter draws that custom.svg instead of wordcloud.svg.",

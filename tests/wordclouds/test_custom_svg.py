@@ -2,13 +2,13 @@ import io
 import math
 import re
 import sqlite3
-from pathlib import Path
 
 import numpy as np
 import pytest
 import resvg_py
 from defusedxml import ElementTree
 from PIL import Image
+from scipy import ndimage
 
 from tests.wordclouds.conftest import jobs_root
 from wordclouds import engine
@@ -103,6 +103,24 @@ def test_dot_and_ring_centres_are_on_the_grid(api, job_id, params, pitch):
         for axis in ("cx", "cy"):
             steps = float(circle.get(axis)) / pitch
             assert steps == pytest.approx(round(steps), abs=1e-3)
+
+
+@pytest.mark.parametrize("spacing", ["7", "11", "17"])
+def test_every_grid_point_inside_a_glyph_gets_a_dot(api, job_id, spacing):
+    # given grids about as coarse as the glyphs, so some words and counters hold no point
+    plain = ink(custom_svg(api, job_id).content)
+    dots = ink(custom_svg(api, job_id, fill="dot", spacing=spacing, radius="1").content)
+
+    # then each grid point well inside the ink (rendered at 2x) has a dot on it
+    pitch = 2 * float(spacing)
+    rows, columns = np.meshgrid(
+        np.arange(0, plain.shape[0], pitch).astype(int),
+        np.arange(0, plain.shape[1], pitch).astype(int),
+        indexing="ij",
+    )
+    deep = ndimage.binary_erosion(plain > 0.99, iterations=2)[rows, columns]
+    assert deep.sum() > 5
+    assert (dots[rows[deep], columns[deep]] > 0.5).all()
 
 
 def test_ring_circles_have_the_requested_radius_and_width(api, job_id):
@@ -223,47 +241,19 @@ def test_a_grid_that_misses_every_glyph_gives_an_empty_drawing(api, job_id, fill
     assert list(root) == []
 
 
-def test_the_job_font_file_is_the_one_drawn(api, job_id):
-    # given the job's record names an uploaded font file in the job's input folder
-    plain = custom_svg(api, job_id).content
-    input_folder = jobs_root() / job_id / "input"
-    input_folder.mkdir()
-    (input_folder / "font.ttc").write_bytes(Path(engine.default_font_path()).read_bytes())
-    Job.objects.create(
-        id=job_id, status=Job.Status.SUCCESS, name_list="names.xlsx", font_file="font.ttc"
-    )
-
-    # when custom.svg is fetched, then it draws with that file (the same glyphs here)
-    assert custom_svg(api, job_id).content == plain
-    (input_folder / "font.ttc").unlink()
-    response = custom_svg(api, job_id)
-    assert response.status_code == 409
-    assert response.json() == {"detail": "the job's font no longer exists"}
-
-
-def test_a_job_whose_font_id_is_gone_is_409(api, job_id):
+def test_the_outlines_are_those_of_wordcloud_svg_even_when_the_font_is_gone(api, job_id):
+    # given the job's record names a font id whose font no longer exists
     Job.objects.create(
         id=job_id, status=Job.Status.SUCCESS, name_list="names.xlsx", font_id="0" * 32
     )
 
-    response = custom_svg(api, job_id)
-
-    assert response.status_code == 409
-    assert response.json() == {"detail": "the job's font no longer exists"}
-
-
-def test_a_font_file_that_no_longer_reads_is_422(api, job_id):
-    input_folder = jobs_root() / job_id / "input"
-    input_folder.mkdir()
-    (input_folder / "font.ttf").write_bytes(b"not a font at all")
-    Job.objects.create(
-        id=job_id, status=Job.Status.SUCCESS, name_list="names.xlsx", font_file="font.ttf"
-    )
-
-    response = custom_svg(api, job_id)
-
-    assert response.status_code == 422
-    assert response.json() == {"detail": "font_file is not a valid font"}
+    # when custom.svg is fetched, then each placement is drawn with its path of wordcloud.svg
+    root = parsed(custom_svg(api, job_id))
+    drawn = {g.get("id"): g.find(f"{SVG}path").get("d") for g in root.findall(f"{SVG}g")}
+    engine_svg = ElementTree.parse(jobs_root() / job_id / "wordcloud.svg").getroot()
+    written = {p.get("id"): p.get("d") for p in engine_svg.iter(f"{SVG}path")}
+    assert drawn == written
+    assert len(drawn) == len(placements(job_id))
 
 
 @pytest.mark.parametrize("fill", ["dot", "line", "ring"])
@@ -272,7 +262,6 @@ def test_patterns_and_outlines_of_a_variable_font_keep_to_the_letters(
 ):
     # given a job drawn with Inter, a variable font whose glyphs have overlapping contours
     import fontpkg_inter
-    from scipy import ndimage
 
     inter = fontpkg_inter.ROOT / "files" / "Inter[opsz,wght].ttf"
     job_id = "c" * 32
@@ -281,11 +270,6 @@ def test_patterns_and_outlines_of_a_variable_font_keep_to_the_letters(
         out_dir=jobs_root() / job_id,
         params=PARAMS,
         font_path=inter,
-    )
-    (jobs_root() / job_id / "input").mkdir()
-    (jobs_root() / job_id / "input" / "font.ttf").write_bytes(inter.read_bytes())
-    Job.objects.create(
-        id=job_id, status=Job.Status.SUCCESS, name_list="names.xlsx", font_file="font.ttf"
     )
     # when the pattern is drawn, and the outline alone (a grid too coarse for any mark)
     plain = ink(custom_svg(api, job_id).content)

@@ -135,7 +135,6 @@ CUSTOM_SVG_PARAMETERS = [
         (200, "image/svg+xml"): OpenApiTypes.STR,
         400: OpenApiResponse(description="a bad parameter (named), or `pattern too dense`"),
         404: OpenApiResponse(description="job not found / artifact not ready"),
-        409: OpenApiResponse(description="the job's font no longer exists"),
         422: OpenApiResponse(
             description="`custom.svg takes longer than 30 s; ask for less work` "
             "(or more memory than allowed)"

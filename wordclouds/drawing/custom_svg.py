@@ -1,17 +1,18 @@
-"""custom.svg drawn: a finished job's words re-exported from positions.db and the job's font,
-in an engraving fill style (docs/lookup.md, custom.svg). Patterns are real geometry cut to the
-glyphs (fill_patterns.py): circles, polygons and paths in one solid colour, never
-`<pattern>`, `<clipPath>`, `<mask>` or opacity, so every output converts to .ai."""
+"""custom.svg drawn: a finished job's words re-exported from wordcloud.svg's outlines (with
+positions.db's boxes for the estimate) in an engraving fill style (docs/lookup.md,
+custom.svg). Patterns are real geometry cut to the glyphs (fill_patterns.py): circles,
+polygons and paths in one solid colour, never `<pattern>`, `<clipPath>`, `<mask>` or
+opacity, so every output converts to .ai."""
 
 import math
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import shapely
 
-from core.errors import InvalidInput, Unprocessable
-from wordclouds import engine
+from core.errors import InvalidInput
 from wordclouds.drawing.fill_patterns import (
     glyph_shapes,
     grid_centres,
@@ -24,6 +25,8 @@ from wordclouds.selectors import canvas_size, positions_db
 
 MAX_PRIMITIVES = 2_000_000
 DENSE = "pattern too dense"
+# A placement's element in the engine's wordcloud.svg: `<path id="w<ID>" … d="…"/>`.
+OUTLINE = re.compile(r'<path id="w(\d+)"[^>]*? d="([^"]*)"')
 
 
 @dataclass(frozen=True)
@@ -74,9 +77,9 @@ def _strips_across(bounds: np.ndarray, options: CustomSvgOptions) -> np.ndarray:
     return np.floor((extent + options.line_width) / options.line_spacing) + 1
 
 
-def custom_svg_drawn(db_path: Path, font_path: Path | None, options: CustomSvgOptions) -> str:
-    """The SVG document of the words in `db_path` drawn with `font_path` (None: the bundled
-    default); 400 when the pattern would draw too many shapes."""
+def custom_svg_drawn(db_path: Path, svg_path: Path, options: CustomSvgOptions) -> str:
+    """The SVG document of the words in `db_path`, their outlines read from `svg_path` (the
+    job's wordcloud.svg); 400 when the pattern would draw too many shapes."""
     with positions_db(db_path) as connection:
         width, height = canvas_size(connection)
         rows = [
@@ -87,13 +90,9 @@ def custom_svg_drawn(db_path: Path, font_path: Path | None, options: CustomSvgOp
         ]
     if estimated_primitives(rows, options) > MAX_PRIMITIVES:
         raise InvalidInput(DENSE)
-    ids, outlines = [], []
-    try:
-        for row, path_d in engine.placement_outlines(db_path, font_path):
-            ids.append(row["id"])
-            outlines.append(path_d)
-    except engine.InputError as error:  # the font file no longer reads as a font
-        raise Unprocessable(str(error)) from error
+    ids = [row["id"] for row in rows]
+    drawn = svg_outlines(svg_path)
+    outlines = [drawn[word_id] for word_id in ids]
     groups = _pattern_elements(outlines, options)
     stroke_width, width, height = (svg_number(v, 2) for v in (options.line_width, width, height))
     paint = f'fill="none" stroke="{options.color}" stroke-width="{stroke_width}"'
@@ -111,19 +110,30 @@ def custom_svg_drawn(db_path: Path, font_path: Path | None, options: CustomSvgOp
     return "\n".join(parts)
 
 
+def svg_outlines(svg_path: Path) -> dict[int, str]:
+    """Each placement's outline path data in the engine's wordcloud.svg, by placement id.
+    The engine wrote them from the font it placed the words with, so these are the glyphs
+    exactly, and reading them is much cheaper than shaping every name again."""
+    text = svg_path.read_text(encoding="utf-8")
+    return {int(word_id): d for word_id, d in OUTLINE.findall(text)}
+
+
 def _pattern_elements(outlines: list[str], options: CustomSvgOptions) -> dict[int, str]:
     """The fill of each word as SVG elements, by the word's index in `outlines`."""
     color = options.color
     if options.fill == "fill":
         return {i: f'<path d="{d}" fill="{color}"/>' for i, d in enumerate(outlines) if d}
-    shapes = glyph_shapes(outlines)
     if options.fill == "line":
         strips, owner = line_fill(
-            shapes, pitch=options.line_spacing, width=options.line_width, angle=options.line_angle
+            glyph_shapes(outlines),
+            pitch=options.line_spacing,
+            width=options.line_width,
+            angle=options.line_angle,
         )
         return _grouped(owner, _path_elements(strips, f'fill="{color}"'))
     dots = options.fill == "dot"
     pitch = options.spacing if dots else options.ring_spacing
+    shapes = glyph_shapes(outlines, grid=pitch)
     word, x, y = grid_centres(shapes, pitch)
     if dots:
         outer, inner = options.radius, 0.0
@@ -152,17 +162,19 @@ def _grouped(owner: np.ndarray, elements: list[str]) -> dict[int, str]:
 
 
 def _path_elements(polygons: np.ndarray, paint: str) -> list[str]:
-    """One `<path>` per polygon, its rings as closed subpaths (holes drawn even-odd)."""
+    """One `<path>` per polygon, its rings as closed subpaths (holes drawn even-odd).
+
+    The whole list is one %-format of every coordinate at once: a template of the elements
+    (each ring "M%.2f %.2fL%.2f %.2f…Z", without the closing point that repeats its first,
+    since "Z" closes it) filled in a single C-level pass, then split into elements."""
     rings, ring_polygon = shapely.get_rings(polygons, return_index=True)
     coordinates, ring_of = shapely.get_coordinates(rings, return_index=True)
-    text = [f"{x:.2f} {y:.2f}" for x, y in coordinates.tolist()]
-    ring_text = [""] * len(rings)
-    first = np.searchsorted(ring_of, np.arange(len(rings)))
-    ends = np.append(first[1:], len(ring_of))
-    for ring, (start, end) in enumerate(zip(first.tolist(), ends.tolist())):
-        # The last point repeats the first: "Z" closes the ring instead.
-        ring_text[ring] = "M" + text[start] + "L" + "L".join(text[start + 1 : end - 1]) + "Z"
-    paths = [""] * len(polygons)
+    sizes = np.bincount(ring_of, minlength=len(rings)) - 1
+    kept = np.delete(coordinates, np.cumsum(sizes + 1) - 1, axis=0)
+    ring_text = ["M%.2f %.2f" + "L%.2f %.2f" * (size - 1) + "Z" for size in sizes.tolist()]
+    head, tail = '<path d="', f'" fill-rule="evenodd" {paint.replace("%", "%%")}/>'
+    paths = [head] * len(polygons)
     for ring, polygon in enumerate(ring_polygon.tolist()):
         paths[polygon] += ring_text[ring]
-    return [f'<path d="{d}" fill-rule="evenodd" {paint}/>' for d in paths]
+    template = "\0".join(path + tail for path in paths)
+    return (template % tuple(kept.ravel().tolist())).split("\0") if paths else []

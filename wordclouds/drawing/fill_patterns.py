@@ -17,14 +17,20 @@ CIRCLE_SEGMENTS = 16  # per quarter circle, for discs and rings cut at a glyph e
 POLYGON = 3
 
 
-def glyph_shapes(path_data: Sequence[str]) -> np.ndarray:
+def glyph_shapes(path_data: Sequence[str], grid: float | None = None) -> np.ndarray:
     """One valid, prepared polygonal geometry per path (empty when it draws nothing),
     filled by the nonzero rule: a contour is a shell where the winding just outside it is
-    zero, and a hole where the winding outside is not zero but inside it is."""
-    shapes = np.array([shapely.MultiPolygon() for _ in path_data], dtype=object)
+    zero, and a hole where the winding outside is not zero but inside it is.
+
+    With `grid` (a pitch), only the paths with a point of that grid inside get their
+    geometry, the others stay empty: making polygons is most of the cost, and on a poster of
+    small names most words hold no grid point."""
+    shapes = np.full(len(path_data), shapely.MultiPolygon(), dtype=object)
     segments = path_segments(path_data)
     starts, _, piece_contour = curve_pieces(segments, TOLERANCE)
     usable = np.bincount(piece_contour, minlength=segments.contour_count) >= 3
+    if grid is not None:
+        usable &= _holding_grid_points(starts, piece_contour, segments.contour_path, grid)
     keep = usable[piece_contour]
     if not keep.any():
         return shapes
@@ -49,6 +55,40 @@ def glyph_shapes(path_data: Sequence[str]) -> np.ndarray:
     shapes[present] = _valid(shapely.multipolygons(polygons, indices=word_rank))
     shapely.prepare(shapes)
     return shapes
+
+
+def _holding_grid_points(points, contour, contour_path, pitch: float) -> np.ndarray:
+    """For each contour, whether its path has a grid point inside (non-zero winding), found
+    on the raw contours, before any polygon: only a grid point in a contour's box can be
+    inside, and the winding at it sums over the path's contours whose boxes hold it."""
+    first = np.flatnonzero(np.diff(contour, prepend=-1))
+    size = np.diff(np.append(first, len(contour)))
+    x, y = points.real, points.imag
+    bounds = np.column_stack(
+        [
+            np.minimum.reduceat(x, first),
+            np.minimum.reduceat(y, first),
+            np.maximum.reduceat(x, first),
+            np.maximum.reduceat(y, first),
+        ]
+    )
+    box, gx, gy = _grid_points(bounds, pitch)
+    # Every edge of the contour around each of its box's grid points (k: that pair).
+    k = np.repeat(np.arange(len(box)), size[box])
+    step = np.arange(len(k)) - np.repeat(np.cumsum(size[box]) - size[box], size[box])
+    start = first[box[k]]
+    a = start + step
+    b = start + (step + 1) % size[box[k]]
+    px, py = gx[k], gy[k]
+    left = (x[b] - x[a]) * (py - y[a]) - (px - x[a]) * (y[b] - y[a])
+    up = (y[a] <= py) & (y[b] > py) & (left > 0)
+    down = (y[a] > py) & (y[b] <= py) & (left < 0)
+    winding = np.bincount(k, weights=up.astype(float) - down, minlength=len(box))
+    path = contour_path[contour[first[box]]]
+    cells = np.column_stack((path, np.round(gx / pitch), np.round(gy / pitch)))
+    cells, cell = np.unique(cells, axis=0, return_inverse=True)
+    total = np.bincount(cell.ravel(), weights=winding, minlength=len(cells))
+    return np.isin(contour_path, cells[total != 0, 0])
 
 
 def _containment(rings: np.ndarray, word: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -124,16 +164,21 @@ def grid_counts(bounds: np.ndarray, pitch: float) -> np.ndarray:
 def grid_centres(shapes: np.ndarray, pitch: float):
     """The grid points (multiples of `pitch` on both axes) inside each shape:
     (shape index, x, y) arrays."""
-    bounds = shapely.bounds(shapes)
-    counts = grid_counts(bounds, pitch)
-    word = np.repeat(np.arange(len(shapes)), counts)
-    low = np.nan_to_num(np.ceil(bounds[:, :2] / pitch)).astype(np.int64)
-    columns = np.nan_to_num(np.floor(bounds[:, 2] / pitch) - low[:, 0] + 1).astype(np.int64)
-    offset = np.arange(len(word)) - np.repeat(np.cumsum(counts) - counts, counts)
-    x = (low[word, 0] + offset % np.maximum(columns[word], 1)) * pitch
-    y = (low[word, 1] + offset // np.maximum(columns[word], 1)) * pitch
+    word, x, y = _grid_points(shapely.bounds(shapes), pitch)
     inside = shapely.contains_xy(shapes[word], x, y)
     return word[inside], x[inside], y[inside]
+
+
+def _grid_points(bounds: np.ndarray, pitch: float):
+    """The grid points in each box (minx, miny, maxx, maxy; NaN: empty): (box index, x, y)."""
+    counts = grid_counts(bounds, pitch)
+    box = np.repeat(np.arange(len(bounds)), counts)
+    low = np.nan_to_num(np.ceil(bounds[:, :2] / pitch)).astype(np.int64)
+    columns = np.nan_to_num(np.floor(bounds[:, 2] / pitch) - low[:, 0] + 1).astype(np.int64)
+    offset = np.arange(len(box)) - np.repeat(np.cumsum(counts) - counts, counts)
+    x = (low[box, 0] + offset % np.maximum(columns[box], 1)) * pitch
+    y = (low[box, 1] + offset // np.maximum(columns[box], 1)) * pitch
+    return box, x, y
 
 
 def round_marks(shapes, word, x, y, *, outer: float, inner: float = 0.0):
@@ -169,7 +214,7 @@ def line_fill(shapes: np.ndarray, *, pitch: float, width: float, angle: float):
     theta = math.radians(angle)
     along = np.array([math.cos(theta), math.sin(theta)])
     across = np.array([-math.sin(theta), math.cos(theta)])
-    turned = shapely.transform(shapes, lambda xy: np.column_stack((xy @ along, xy @ across)))
+    turned = _turned(shapes, lambda xy: np.column_stack((xy @ along, xy @ across)), angle)
     parts, owner = _polygon_parts(turned)
     bounds = shapely.bounds(parts)
     first = np.ceil((bounds[:, 1] - width / 2) / pitch)
@@ -196,5 +241,11 @@ def line_fill(shapes: np.ndarray, *, pitch: float, width: float, angle: float):
                 parts[part[chosen]], shapely.box(left, low, right, high)
             )
     pieces, index = _polygon_parts(pieces)
-    pieces = shapely.transform(pieces, lambda xy: xy[:, :1] * along + xy[:, 1:] * across)
+    pieces = _turned(pieces, lambda xy: xy[:, :1] * along + xy[:, 1:] * across, angle)
     return pieces, owner[part[index]]
+
+
+def _turned(geometries: np.ndarray, turn, angle: float) -> np.ndarray:
+    """The geometries with `turn` applied to their coordinates; as they are when the lines
+    are horizontal (the turn would give the same numbers, at a cost on every coordinate)."""
+    return shapely.transform(geometries, turn) if angle % 360 else geometries

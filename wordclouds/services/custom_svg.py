@@ -1,22 +1,17 @@
-"""GET /api/jobs/<id>/custom.svg: its options read from the query, the job and its font
-looked up, and the drawing (wordclouds/drawing/custom_svg.py) run in a forked child with the
-heavy-work limits."""
+"""GET /api/jobs/<id>/custom.svg: its options read from the query, the job looked up, and the
+drawing (wordclouds/drawing/custom_svg.py) run in a forked child with the heavy-work limits."""
 
 import math
 import re
 from collections.abc import Mapping
 from dataclasses import fields
-from pathlib import Path
 
-from core.errors import Conflict, InvalidInput
+from core.errors import InvalidInput
 from core.isolated import run_heavy
-from wordclouds import engine, storage
 from wordclouds.drawing.custom_svg import DENSE, CustomSvgOptions, custom_svg_drawn
-from wordclouds.selectors import JobView, artifact_path, job_get, positions_db
-from wordclouds.services.jobs import FontGone, job_font_path, job_input_key
+from wordclouds.selectors import artifact_path, job_get
 
 FILLS = ("fill", "dot", "line", "ring")
-FONT_MISSING = "the job's font no longer exists"
 COLOR = re.compile(r"#[0-9A-Fa-f]{6}")
 TRUE, FALSE = ("1", "true"), ("0", "false")
 POSITIVE = (
@@ -73,29 +68,9 @@ def custom_svg_options(query: Mapping[str, str]) -> CustomSvgOptions:
     return CustomSvgOptions(**values)
 
 
-def drawn_font_path(job: JobView, meta: dict) -> Path | None:
-    """The font the job was drawn with (None: the bundled default): its uploaded file, its
-    font id's file, or, for a folder without a record, the file `meta` names in the job's
-    input folder. 409 when that font is gone."""
-    if job.record is not None:
-        try:
-            return job_font_path(job.record)
-        except FontGone:
-            raise Conflict(FONT_MISSING) from None
-    if meta.get("font") in (None, Path(engine.default_font_path()).name):
-        return None
-    try:
-        return storage.local_path(job_input_key(job.job_id, meta["font"]))
-    except FileNotFoundError:
-        raise Conflict(FONT_MISSING) from None
-
-
 def custom_svg_render(*, job_id: str, options: CustomSvgOptions) -> str:
-    """The SVG document: one `<g id="w<ID>">` per placement, in id order. The job and its font
-    are looked up here; the drawing runs in a forked child with the heavy-work limits."""
-    job = job_get(job_id)
-    db_path = artifact_path(job_id, "db")
-    with positions_db(db_path) as connection:
-        meta = dict(connection.execute("SELECT key, value FROM meta").fetchall())
-    font_path = drawn_font_path(job, meta)
-    return run_heavy("custom.svg", custom_svg_drawn, db_path, font_path, options)
+    """The SVG document: one `<g id="w<ID>">` per placement, in id order, drawn from the job's
+    positions.db and wordcloud.svg in a forked child with the heavy-work limits."""
+    job_get(job_id)
+    db_path, svg_path = artifact_path(job_id, "db"), artifact_path(job_id, "svg")
+    return run_heavy("custom.svg", custom_svg_drawn, db_path, svg_path, options)
