@@ -6,6 +6,7 @@ prints one line per check and a Markdown table of the figures for docs/benchmark
 exits 1 when any check fails. The order matters: the first check needs worker1 fresh.
 """
 
+import importlib.util
 import json
 import os
 import statistics
@@ -15,6 +16,7 @@ import tempfile
 import time
 from datetime import datetime
 from pathlib import Path
+from urllib.parse import urlencode
 
 import httpx
 import openpyxl
@@ -29,6 +31,17 @@ NAMES_3000 = ROOT / "bench" / "fixtures" / "names_3000.xlsx"
 PARAMS_3000 = {"DATA_COL_INDEX": 1, "SEED": 1, "WIDTH": 2000, "HEIGHT": 2000}
 BURST_JOBS = 20
 PARAMS_BURST = {"DATA_COL_INDEX": 1, "SEED": 1, "WIDTH": 1000, "HEIGHT": 1000}
+# The scale check's jobs: small, with a mask and an uploaded font.
+PARAMS_SHAPED = {"DATA_COL_INDEX": 1, "SEED": 1, "WIDTH": 800, "HEIGHT": 800, "MODE": "IMAGE"}
+MASK = ROOT / "bench" / "fixtures" / "heart.png"
+# A font to upload: the engine's own Latin fallback, from its Python package.
+FONT = (
+    Path(importlib.util.find_spec("fontpkg_noto_sans").submodule_search_locations[0])
+    / "files"
+    / "NotoSans[wdth,wght].ttf"
+)
+KINDS = ("png", "svg", "svg_stroke", "db", "metrics")
+SCRATCH_ROOT = "/tmp/scratch"  # the app image's SCRATCH_ROOT (Containerfile)
 STALE_SENTENCE = "the worker stopped while running this job; submit it again"
 TERMINAL = {"success", "failed"}
 
@@ -72,13 +85,14 @@ def names_file(folder: Path, count: int) -> Path:
     return path
 
 
-def submit(path: Path, params: dict) -> str:
-    with path.open("rb") as names:
-        answer = http.post(
-            "/api/jobs",
-            files={"name_list": (path.name, names)},
-            data={"params": json.dumps(params)},
-        )
+def submit(path: Path, params: dict, **inputs: Path) -> str:
+    """POST /api/jobs with the name list and any other input files (mask_image, font_file)."""
+    files = {"name_list": path, **inputs}
+    answer = http.post(
+        "/api/jobs",
+        files={field: (file.name, file.read_bytes()) for field, file in files.items()},
+        data={"params": json.dumps(params)},
+    )
     assert answer.status_code == 201, answer.text
     return answer.json()["job_id"]
 
@@ -224,6 +238,185 @@ def bursts(folder: Path) -> None:
     measure(
         "the burst through two workers against one",
         f"1 worker {one:.1f} s, 2 workers {two:.1f} s ({one / two:.2f}× faster)",
+    )
+
+
+# Requests a web container answers on its own port 8000 (run inside it: the replicas are not
+# published). Redirects are not followed there: their presigned URLs name the store's host port.
+SERVE_IN_CONTAINER = """
+import json, httpx
+answers = []
+with httpx.Client(base_url="http://127.0.0.1:8000", timeout=300) as client:
+    for label, method, path, body in json.loads(%r):
+        response = client.request(method, path, json=body)
+        kind = response.headers.get("content-type", "").split(";")[0]
+        answers.append({
+            "label": label, "path": path, "status": response.status_code, "type": kind,
+            "head": response.content[:4].decode("latin-1"),
+            "location": response.headers.get("location"),
+            "total": response.json().get("total") if kind == "application/json" else None,
+        })
+print(json.dumps(answers))
+"""
+# What each kind of request must answer: (status, content type or None, first bytes).
+EXPECTED = {
+    "artifact": (302, None, ""),
+    "asset": (302, None, ""),
+    "lookup": (200, "application/json", "{"),
+    "custom.svg": (200, "image/svg+xml", ""),
+    "pdf": (200, "application/pdf", "%PDF"),
+    "ai": (200, "application/illustrator", ""),
+    "render.png": (200, "image/png", "\x89PNG"),
+    "render.svg": (200, "image/svg+xml", ""),
+}
+
+
+def shaped_jobs(folder: Path) -> tuple[list[str], str]:
+    """BURST_JOBS small jobs with a mask and an uploaded font through the proxy; (their
+    ids, a name they place)."""
+    path = names_file(folder, 300)
+    name = openpyxl.load_workbook(path, read_only=True).active.cell(2, 2).value
+    return [
+        submit(path, PARAMS_SHAPED, mask_image=MASK, font_file=FONT) for _ in range(BURST_JOBS)
+    ], name
+
+
+def jobs_run_by(service: str, since: str) -> int:
+    """How many jobs the worker container started since `since` (django-q logs each task
+    it takes, with the task's function)."""
+    logs = subprocess.run(
+        ["podman", "logs", "--since", since, container(service)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return sum(
+        "processing" in line and "'wordclouds.tasks.job_run'" in line
+        for line in (logs.stdout + logs.stderr).splitlines()
+    )
+
+
+def project_with_sticker() -> tuple[str, str]:
+    """A project with the mask as a sticker asset, made through the proxy: (project, asset)."""
+    asset = http.post("/api/assets", files={"file": ("mask.png", MASK.read_bytes())}).json()
+    sticker = {"asset_id": asset["id"], "x": 10, "y": 10, "width": 200, "height": 150}
+    project = http.post(
+        "/api/projects",
+        data={
+            "name": "scale check",
+            "template_id": "poster_1x1",
+            "background_color": "#ffffff",
+            "stickers": json.dumps([sticker]),
+        },
+    )
+    assert project.status_code == 201, project.text
+    return project.json()["id"], asset["id"]
+
+
+def served_by(service: str, plan: list) -> list[str]:
+    """Runs `plan` ((label, method, path, JSON body) requests) on the web container itself;
+    the requests whose answer is not what EXPECTED says (a redirect must lead to the file)."""
+    answers = json.loads(
+        podman(
+            "exec",
+            "-i",
+            container(service),
+            "python",
+            "-",
+            stdin=SERVE_IN_CONTAINER % json.dumps(plan),
+        )
+    )
+    wrong = []
+    for answer in answers:
+        status, kind, head = EXPECTED[answer["label"]]
+        right = (
+            answer["status"] == status
+            and kind in (None, answer["type"])
+            and answer["head"].startswith(head)
+            and (answer["label"] != "lookup" or answer["total"] >= 1)
+        )
+        if right and status == 302:
+            stored = httpx.get(answer["location"], timeout=30)
+            right = stored.status_code == 200 and len(stored.content) > 0
+        if not right:
+            wrong.append(f"{answer['path']} {answer['status']}")
+    return wrong
+
+
+def written_outside_scratch(service: str) -> list[str]:
+    """Files the container added or changed in its own file system (podman diff: against its
+    image) outside its scratch folder. podman diff also names the folders whose entries
+    changed (/etc for the mount points of /etc/hosts and the like): folders are left out."""
+    changed = [line.split(" ", 1)[1] for line in podman("diff", container(service)).splitlines()]
+    outside = [
+        path for path in changed if path != SCRATCH_ROOT and not path.startswith(SCRATCH_ROOT + "/")
+    ]
+    if not outside:
+        return []
+    files = podman(
+        "exec",
+        container(service),
+        "python",
+        "-c",
+        "import os, sys; print(*filter(os.path.isfile, sys.argv[1:]), sep='\\n')",
+        *outside,
+    )
+    return [path for path in files.splitlines() if path]
+
+
+def shaped_jobs_on_every_replica(folder: Path) -> None:
+    """20 jobs with a mask and an uploaded font run across both workers; each web replica,
+    asked directly, serves every artifact of each, a lookup, custom.svg, the .ai export, the
+    print PDF and a project render; no container wrote a file outside its scratch folder."""
+    since = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    started = time.monotonic()
+    job_ids, name = shaped_jobs(folder)
+    jobs = wait_jobs(job_ids, 900)
+    elapsed = time.monotonic() - started
+    done = sum(record["status"] == "success" for record in jobs.values())
+    ran = {service: jobs_run_by(service, since) for service in ("worker1", "worker2")}
+    check(
+        f"{BURST_JOBS} jobs with a mask and an uploaded font succeed across both workers",
+        done == BURST_JOBS and all(ran.values()) and sum(ran.values()) == BURST_JOBS,
+        f"{done}/{BURST_JOBS} succeeded in {elapsed:.1f} s; worker1 ran {ran['worker1']}, "
+        f"worker2 {ran['worker2']}",
+    )
+    svg = http.get(f"/api/jobs/{job_ids[0]}/files/svg", follow_redirects=True).text
+    project, asset = project_with_sticker()
+    plan = [
+        *(
+            ("artifact", "GET", f"/api/jobs/{job_id}/files/{kind}", None)
+            for job_id in job_ids
+            for kind in KINDS
+        ),
+        *(
+            ("lookup", "GET", f"/api/jobs/{job_id}/locations?{urlencode({'name': name})}", None)
+            for job_id in job_ids
+        ),
+        ("custom.svg", "GET", f"/api/jobs/{job_ids[0]}/custom.svg", None),
+        ("pdf", "GET", f"/api/jobs/{job_ids[0]}/files/pdf", None),
+        ("ai", "POST", "/api/exports/ai", {"svg": svg, "filename": "poster.ai"}),
+        ("render.png", "GET", f"/api/projects/{project}/render.png", None),
+        ("render.svg", "GET", f"/api/projects/{project}/render.svg", None),
+        ("asset", "GET", f"/api/assets/{asset}/download", None),
+    ]
+    started = time.monotonic()
+    wrong = {service: served_by(service, plan) for service in ("web1", "web2")}
+    elapsed = time.monotonic() - started
+    check(
+        "web1 and web2 each serve every artifact, lookup, custom.svg, export and render",
+        not any(wrong.values()),
+        f"{len(plan)} requests on each replica in {elapsed:.1f} s (redirects followed to the "
+        f"store), wrong answers: {wrong if any(wrong.values()) else 'none'}",
+    )
+    outside = {
+        service: written_outside_scratch(service)
+        for service in ("web1", "web2", "worker1", "worker2")
+    }
+    check(
+        "no web or worker container wrote a file outside its scratch folder",
+        not any(outside.values()),
+        f"outside {SCRATCH_ROOT}: {outside if any(outside.values()) else 'nothing'}",
     )
 
 
@@ -434,6 +627,7 @@ def main() -> int:
         folder = Path(folder)
         first_job_of_a_fresh_container(folder)
         bursts(folder)
+        shaped_jobs_on_every_replica(folder)
         readme_job_and_ports(folder)
         events_across_containers(folder)
         login_throttle_across_replicas()

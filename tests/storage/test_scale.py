@@ -70,7 +70,7 @@ def test_two_machines_share_only_the_database_redis_and_the_store(machines, subm
         }
     assert pids & set(first.cluster_workers()) and pids & set(second.cluster_workers()), pids
 
-    # Both web processes serve every artifact of every job, lookups and custom.svg.
+    # Both web processes serve every artifact, lookups, custom.svg and both exports (.ai, PDF).
     for machine in machines:
         for job_id in ids[:4]:
             for kind in KINDS:
@@ -88,6 +88,9 @@ def test_two_machines_share_only_the_database_redis_and_the_store(machines, subm
             f"{machine.url}/api/exports/ai", json={"svg": svg, "filename": "p.ai"}, timeout=60
         )
         assert exported.status_code == 200, exported.text
+        printed = httpx.get(f"{machine.url}/api/jobs/{ids[0]}/files/pdf", timeout=120)
+        assert printed.status_code == 200, printed.text
+        assert printed.content.startswith(b"%PDF")
 
     # A project made on one machine from an asset uploaded on the other renders on both.
     asset = httpx.post(

@@ -1,12 +1,14 @@
 """Name lookups and the occupancy mask of a finished job, read from the placements table
 (wordclouds/services/placements.py loads it from the job's positions.db)."""
 
+import functools
 import io
 import math
 import unicodedata
 
 import numpy as np
 from django.conf import settings
+from django.db import connection
 from django.db.models import QuerySet
 from PIL import Image
 
@@ -37,20 +39,21 @@ def locations_find(*, job_id: str, name: str = "", mode: str = "exact") -> dict:
         raise InvalidInput("mode must be exact or contains")
     job_id_checked(job_id)  # 404 for anything but 32 hex characters, before any query
     query = _normalized(name)
-    placements = placements_matching(job_id=job_id, query=query, mode=mode)
     # Each row also brings its job's canvas size (a join on PlacementSet's key): a lookup
     # with matches is one query. Without any, the job may not be loaded yet (or not exist).
-    rows = placements.values_list(*MATCH_FIELDS, *CANVAS_FIELDS)
     most = settings.LOOKUP_MATCHES_MAX
-    found = list(rows[:most] if query else rows.all())
+    found = _rows(job_id, query, mode)
     if found:
         width, height = found[0][-2:]
     else:
         placement_set = placement_set_get(job_id)
         width, height = placement_set.canvas_width, placement_set.canvas_height
-        found = list(rows[:most] if query else rows.all())
+        found = _rows(job_id, query, mode)
     matches = [dict(zip(MATCH_COLUMNS, row[: len(MATCH_COLUMNS)])) for row in found]
-    total = placements.count() if query and len(matches) == most else len(matches)
+    if query and len(matches) == most:
+        total = placements_matching(job_id=job_id, query=query, mode=mode).count()
+    else:
+        total = len(matches)
     return {
         "job_id": job_id,
         "query": name,
@@ -74,6 +77,36 @@ def placements_matching(*, job_id: str, query: str, mode: str) -> QuerySet:
         # `__contains` is `LIKE '%x%'` with % _ \ escaped, which gin_trgm_ops serves.
         return placements.filter(name_folded__contains=query.lower())
     return placements.filter(name=query) if query else placements
+
+
+def _rows(job_id: str, query: str, mode: str) -> list[tuple]:
+    """The first LOOKUP_MATCHES_MAX matches (every placement for an empty query) as
+    MATCH_FIELDS + CANVAS_FIELDS rows. A name query runs the SQL the ORM wrote for its mode
+    once per process: building it took 1 ms of CPU a lookup, ten times what running it costs
+    (docs/benchmarks.md, "Lookups under a crowd")."""
+    if not query or "\x00" in query:  # every placement, or none
+        placements = placements_matching(job_id=job_id, query=query, mode=mode)
+        return list(placements.values_list(*MATCH_FIELDS, *CANVAS_FIELDS))
+    sql = _match_sql(connection.vendor, mode, settings.LOOKUP_MATCHES_MAX)
+    # The value as Django's lookup passes it: `contains` wraps it in % with % _ \ escaped.
+    value = (
+        f"%{connection.ops.prep_for_like_query(query.lower())}%" if mode == "contains" else query
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, (job_id, value))
+        return cursor.fetchall()
+
+
+@functools.cache
+def _match_sql(vendor: str, mode: str, most: int) -> str:
+    """The SQL of a name query's first `most` rows in `mode` on this database (`vendor`
+    and `most` key the cache: tests change the limit), with the job and the value as its
+    two parameters."""
+    placements = placements_matching(job_id="0" * 32, query="x", mode=mode)
+    rows = placements.values_list(*MATCH_FIELDS, *CANVAS_FIELDS)[:most]
+    sql, params = rows.query.sql_with_params()
+    assert len(params) == 2, params  # the job, then the name's value
+    return sql
 
 
 def occupancy_mask_png(*, job_id: str) -> bytes:
