@@ -14,10 +14,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
+import pytest
 
 from core.processes import free_port, health_answered, kill_session, web_command
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+# Tests of several processes sharing a database and a queue: they need the PostgreSQL and
+# Redis of CI's second pass (DATABASE_URL=postgres://..., REDIS_URL).
+needs_postgres_and_redis = pytest.mark.skipif(
+    not (os.environ.get("DATABASE_URL", "").startswith("postgres") and os.environ.get("REDIS_URL")),
+    reason="needs PostgreSQL (DATABASE_URL) and Redis (REDIS_URL)",
+)
 
 
 class Service:

@@ -12,18 +12,12 @@ import psycopg
 import pytest
 
 from tests.names import sample_names
-from tests.processes import HealthProbe, Service
+from tests.processes import HealthProbe, Service, needs_postgres_and_redis
 from tests.wordclouds.conftest import names_xlsx  # noqa: F401  (a fixture)
 
 pytestmark = [
     pytest.mark.e2e,
-    pytest.mark.skipif(
-        not (
-            os.environ.get("DATABASE_URL", "").startswith("postgres")
-            and os.environ.get("REDIS_URL")
-        ),
-        reason="needs PostgreSQL (DATABASE_URL) and Redis (REDIS_URL)",
-    ),
+    needs_postgres_and_redis,
 ]
 CLIENTS = 500
 JOB = {"WIDTH": 1500, "HEIGHT": 1500, "SEED": 2, "N_REPETITIONS": 2}

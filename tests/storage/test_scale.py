@@ -3,7 +3,6 @@ web and two worker processes, each in a folder of its own, no shared file system
 PostgreSQL and Redis of the CI's second pass (DATABASE_URL=postgres://..., REDIS_URL)."""
 
 import json
-import os
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 
@@ -11,18 +10,12 @@ import httpx
 import psycopg
 import pytest
 
-from tests.processes import Service
+from tests.processes import Service, needs_postgres_and_redis
 from tests.storage.conftest import NAMES, mask_png, redirected
 
 pytestmark = [
     pytest.mark.e2e,
-    pytest.mark.skipif(
-        not (
-            os.environ.get("DATABASE_URL", "").startswith("postgres")
-            and os.environ.get("REDIS_URL")
-        ),
-        reason="needs PostgreSQL and Redis (DATABASE_URL, REDIS_URL)",
-    ),
+    needs_postgres_and_redis,
 ]
 JOBS = 20
 KINDS = ("png", "svg", "svg_stroke", "db", "metrics")
