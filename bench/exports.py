@@ -84,7 +84,7 @@ def print_pdf_rows():
             svg = engine_svg(Path(folder), ROOT / "bench" / "fixtures" / f"names_{count}.xlsx")
         data = svg.encode()
         ai, ai_seconds = best_of(3, convert, data, title="poster.ai")
-        (pdf, _, _), pdf_seconds = best_of(3, svg_pdf, data, options, title="poster")
+        (pdf, *_), pdf_seconds = best_of(3, svg_pdf, data, options, title="poster")
         print(
             f"| {count:,} names | {len(data) / 2**20:.2f} MB | {len(ai) / 2**20:.2f} MB | "
             f"{ai_seconds:.2f} s | {len(pdf) / 2**20:.2f} MB | {pdf_seconds:.2f} s | "

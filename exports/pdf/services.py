@@ -48,22 +48,30 @@ def job_pdf(*, job_id: str, query: Mapping) -> PdfFile:
         else None
     )
     stem = f"wordcloud-{job_id}"
-    data, width_mm, height_mm = run_heavy(
+    data, width_mm, height_mm, transparency = run_heavy(
         "print.pdf", svg_pdf, svg, options, title=stem, outlines=outlines
     )
-    return PdfFile(data, download_name(stem, width_mm, height_mm, options.standard))
+    return PdfFile(data, download_name(stem, width_mm, height_mm, options.standard), transparency)
 
 
 def svg_pdf(
-    svg: bytes, options: PdfOptions, *, title: str, outlines: bytes | None = None
-) -> tuple[bytes, float, float]:
-    """(PDF bytes, trim width mm, trim height mm) of an SVG document; `outlines`: an SVG
-    of the same canvas whose shapes are the cut line."""
-    drawing = read_svg(svg)
+    svg: bytes,
+    options: PdfOptions,
+    *,
+    title: str,
+    outlines: bytes | None = None,
+    project: bool = False,
+) -> tuple[bytes, float, float, str]:
+    """(PDF bytes, trim width mm, trim height mm, transparency) of an SVG document;
+    `outlines`: an SVG of the same canvas whose shapes are the cut line (read again, since a
+    drawing's shapes are streamed); `project`: a project's render.svg, with image stickers
+    and each sticker clipped to its box."""
+    drawing = read_svg(svg, project=project)
     width_mm, height_mm = trim_size_mm(options, drawing.width, drawing.height)
-    cut = read_svg(outlines).shapes if outlines is not None else ()
+    cut = read_svg(outlines, project=project).shapes if outlines is not None else ()
     boxes = page_boxes(options, width_mm, height_mm)
-    return write_pdf(drawing, options, boxes, title=title, cut=cut).data, width_mm, height_mm
+    written = write_pdf(drawing, options, boxes, title=title, cut=cut)
+    return written.data, width_mm, height_mm, written.transparency
 
 
 def upload_pdf(*, body: Mapping) -> PdfFile:
@@ -74,10 +82,10 @@ def upload_pdf(*, body: Mapping) -> PdfFile:
     data = svg_document(body.get("svg"))
     stem = export_stem(body.get("filename"), ".pdf")
     outlines = data if options.cut else None
-    pdf, width_mm, height_mm = run_heavy(
+    pdf, width_mm, height_mm, transparency = run_heavy(
         "print.pdf", svg_pdf, data, options, title=stem, outlines=outlines
     )
-    return PdfFile(pdf, download_name(stem, width_mm, height_mm, options.standard))
+    return PdfFile(pdf, download_name(stem, width_mm, height_mm, options.standard), transparency)
 
 
 def project_pdf(*, project_id: str, query: Mapping) -> PdfFile:
@@ -90,18 +98,12 @@ def project_pdf(*, project_id: str, query: Mapping) -> PdfFile:
     svg = project_render(project, "svg")
     stem = f"project-{project.id}"
     pdf, width_mm, height_mm, transparency = run_heavy(
-        "print.pdf", project_svg_pdf, svg, options, title=stem
+        "print.pdf",
+        svg_pdf,
+        svg,
+        options,
+        title=stem,
+        outlines=svg if options.cut else None,
+        project=True,
     )
     return PdfFile(pdf, download_name(stem, width_mm, height_mm, options.standard), transparency)
-
-
-def project_svg_pdf(
-    svg: bytes, options: PdfOptions, *, title: str
-) -> tuple[bytes, float, float, str]:
-    """(PDF bytes, trim width mm, trim height mm, transparency) of a project's render.svg."""
-    drawing = read_svg(svg, project=True)
-    width_mm, height_mm = trim_size_mm(options, drawing.width, drawing.height)
-    cut = read_svg(svg, project=True).shapes if options.cut else ()
-    boxes = page_boxes(options, width_mm, height_mm)
-    written = write_pdf(drawing, options, boxes, title=title, cut=cut)
-    return written.data, width_mm, height_mm, written.transparency
