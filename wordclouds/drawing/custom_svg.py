@@ -5,7 +5,6 @@ polygons and paths in one solid colour, never `<pattern>`, `<clipPath>`, `<mask>
 opacity, so every output converts to .ai."""
 
 import math
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,13 +19,12 @@ from wordclouds.drawing.fill_patterns import (
     line_fill,
     round_marks,
 )
+from wordclouds.engine import svg_outlines
 from wordclouds.engine.svg_geometry import svg_number
 from wordclouds.selectors import canvas_size, positions_db
 
 MAX_PRIMITIVES = 2_000_000
 DENSE = "pattern too dense"
-# A placement's element in the engine's wordcloud.svg: `<path id="w<ID>" … d="…"/>`.
-OUTLINE = re.compile(r'<path id="w(\d+)"[^>]*? d="([^"]*)"')
 
 
 @dataclass(frozen=True)
@@ -91,7 +89,7 @@ def custom_svg_drawn(db_path: Path, svg_path: Path, options: CustomSvgOptions) -
     if estimated_primitives(rows, options) > MAX_PRIMITIVES:
         raise InvalidInput(DENSE)
     ids = [row["id"] for row in rows]
-    drawn = svg_outlines(svg_path)
+    drawn = svg_outlines(svg_path.read_text(encoding="utf-8"))
     outlines = [drawn[word_id] for word_id in ids]
     groups = _pattern_elements(outlines, options)
     stroke_width, width, height = (svg_number(v, 2) for v in (options.line_width, width, height))
@@ -108,14 +106,6 @@ def custom_svg_drawn(db_path: Path, svg_path: Path, options: CustomSvgOptions) -
             parts.append(f'<g id="w{word_id}">{body}</g>')
     parts.append("</svg>\n")
     return "\n".join(parts)
-
-
-def svg_outlines(svg_path: Path) -> dict[int, str]:
-    """Each placement's outline path data in the engine's wordcloud.svg, by placement id.
-    The engine wrote them from the font it placed the words with, so these are the glyphs
-    exactly, and reading them is much cheaper than shaping every name again."""
-    text = svg_path.read_text(encoding="utf-8")
-    return {int(word_id): d for word_id, d in OUTLINE.findall(text)}
 
 
 def _pattern_elements(outlines: list[str], options: CustomSvgOptions) -> dict[int, str]:

@@ -4,7 +4,8 @@ shape and writes the PNG, the SVGs, the position database and the metrics.
 Entry points: :func:`generate` for a whole run, the input checks the API uses before a job
 exists (:func:`parse_params`, :func:`read_names`, :func:`load_mask`, :func:`check_font`,
 :func:`check_drawable`),
-and :func:`placement_outlines` / :func:`path_contours` for redrawing a finished job.
+and :func:`svg_outlines`, :func:`placement_outlines` / :func:`path_contours` for redrawing a
+finished job.
 """
 
 from .errors import InputError, LayoutError
@@ -15,6 +16,7 @@ from .names import Name, first_rows, read_names
 from .params import Params, parse_params
 from .path_data import path_contours
 from .positions import placement_outlines, read_meta
+from .render import svg_outlines
 from .shaping import check_drawable
 
 __all__ = [
@@ -39,4 +41,5 @@ __all__ = [
     "placement_outlines",
     "read_meta",
     "read_names",
+    "svg_outlines",
 ]

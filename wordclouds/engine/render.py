@@ -1,6 +1,7 @@
 """Drawing the placed words: colours, the two SVG documents, and the PNG painted from the same
 outlines, so the image and the vector files agree by construction."""
 
+import re
 import statistics
 
 import numpy as np
@@ -12,6 +13,9 @@ from .outlines import placed_path, placed_tenths
 from .params import Params
 from .png import write_png
 from .raster import coverage, flatten, paint
+
+# A placement's element in wordcloud.svg, as write_svgs writes it: `<path id="w<ID>" … d="…"/>`.
+OUTLINE = re.compile(r'<path id="w(\d+)"[^>]*? d="([^"]*)"')
 
 
 def contrast_background(params: Params) -> str:
@@ -105,6 +109,13 @@ def write_svgs(
         )
     fill.write("</svg>\n")
     stroke.write("</svg>\n")
+
+
+def svg_outlines(svg: str) -> dict[int, str]:
+    """Each placement's outline path data in a wordcloud.svg that write_svgs wrote, by
+    placement id: the glyphs exactly as drawn from the font the words were placed with, and
+    much cheaper to read than shaping every name again."""
+    return {int(word_id): d for word_id, d in OUTLINE.findall(svg)}
 
 
 def render_png(placements: list[Placement], colors: list[str], params: Params, size, out) -> None:
