@@ -9,12 +9,20 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 make --no-print-directory container-deps setup
 PY=.venv/bin/python
-free_port() { "$PY" -c 'from core.processes import free_port; print(free_port())'; }
+# Three different free ports: asked one at a time, the OS may give the same one twice.
+free_ports() {
+    "$PY" -c 'from core.processes import free_port
+ports = set()
+while len(ports) < 3:
+    ports.add(free_port())
+print(*ports)'
+}
 secret() { "$PY" -c 'import secrets; print(secrets.token_urlsafe(32))'; }
 
 export COMPOSE_PROJECT_NAME="${COMPOSE_PROJECT_NAME:-wordcloud-check}"
-export WEB_PORT="${WEB_PORT:-$(free_port)}" COMMERCE_PORT="${COMMERCE_PORT:-$(free_port)}"
-export STORE_PORT="${STORE_PORT:-$(free_port)}" S3_SECRET_ACCESS_KEY="$(secret)"
+read -r web commerce store <<<"$(free_ports)"
+export WEB_PORT="${WEB_PORT:-$web}" COMMERCE_PORT="${COMMERCE_PORT:-$commerce}"
+export STORE_PORT="${STORE_PORT:-$store}" S3_SECRET_ACCESS_KEY="$(secret)"
 export SECRET_KEY="$(secret)" ORDERS_ADMIN_PASSWORD="$(secret)" POSTGRES_PASSWORD="$(secret)"
 
 started=$SECONDS

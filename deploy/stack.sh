@@ -66,9 +66,15 @@ up() {
     compose up -d --no-build --no-deps web1 web2 worker1 worker2 converter
     wait_healthy web1 web2
     compose up -d --no-build --no-deps proxy
-    local deadline=$((SECONDS + 30))
-    until curl -sf -o /dev/null "http://127.0.0.1:${WEB_PORT:-8000}/api/jobs?limit=1"; do
-        [ "$SECONDS" -lt "$deadline" ] || { echo "the proxy does not answer" >&2; return 1; }
+    local deadline=$((SECONDS + 60)) url="http://127.0.0.1:${WEB_PORT:-8000}/api/jobs?limit=1"
+    until curl -sf -o /dev/null "$url"; do
+        if [ "$SECONDS" -ge "$deadline" ]; then
+            echo "the proxy does not answer after 60 s; what it and podman say:" >&2
+            curl -sS -o /dev/null -w '%{http_code} from %{url_effective}\n' "$url" >&2 || true
+            podman ps -a --format '{{.Names}} {{.Status}} {{.Ports}}' >&2 || true
+            podman logs --tail 30 "$(container proxy)" >&2 || true
+            return 1
+        fi
         sleep 1
     done
     echo "up: http://127.0.0.1:${WEB_PORT:-8000}/api/ (commerce: port ${COMMERCE_PORT:-3090})"
