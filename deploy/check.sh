@@ -2,20 +2,32 @@
 # The scale and fault check (docs/deploy.md): installs podman and friends (make container-deps),
 # builds the images, brings the stack up under its own project name with fresh secrets and
 # volumes, runs deploy/check.py against it, and tears it all down again, volumes included.
-# Host ports: WEB_PORT, COMMERCE_PORT and STORE_PORT if set, else free ones (a developer's `make run` may
-# hold 8000). The machine's own PostgreSQL and Redis are never touched: the stack's stay on
-# its internal network.
+# Host ports: WEB_PORT, COMMERCE_PORT and STORE_PORT if set, else free ones (a developer's
+# `make run` may hold 8000). The machine's own PostgreSQL and Redis are never touched: the
+# stack's stay on its internal network.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 make --no-print-directory container-deps setup
 PY=.venv/bin/python
-# Three different free ports: asked one at a time, the OS may give the same one twice.
+# Three different ports free on every address, taken below the kernel's range for outgoing
+# connections: a port from that range (what binding port 0 gives) can be taken by a connection
+# the image builds open before the stack publishes it.
 free_ports() {
-    "$PY" -c 'from core.processes import free_port
-ports = set()
+    "$PY" - <<'PORTS'
+import random, socket
+lowest_outgoing = int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0])
+ports = []
 while len(ports) < 3:
-    ports.add(free_port())
-print(*ports)'
+    port = random.randrange(10000, lowest_outgoing)
+    with socket.socket() as sock:
+        try:
+            sock.bind(("0.0.0.0", port))
+        except OSError:
+            continue
+    if port not in ports:
+        ports.append(port)
+print(*ports)
+PORTS
 }
 secret() { "$PY" -c 'import secrets; print(secrets.token_urlsafe(32))'; }
 
