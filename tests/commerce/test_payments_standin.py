@@ -52,7 +52,10 @@ def test_make_run_with_the_stand_in_pays_and_refunds_an_order(tmp_path, database
             tmp_path / "runall.log"
         ).read_text()
         assert wait_until(lambda: _answers(f"http://127.0.0.1:{standin_port}/standin/log"))
-        token = httpx.post(f"{api}/auth/login", json={"code": "alice"}).json()["token"]
+        # The identity stand-in starts beside the service: until it listens, a login is 502.
+        login = wait_until(lambda: _logged_in(f"{api}/auth/login"), timeout=30)
+        assert login, (tmp_path / "runall.log").read_text()
+        token = login["token"]
         alice = Api(api.removesuffix("/api"), token)
         staff = Api(
             api.removesuffix("/api"),
@@ -99,3 +102,11 @@ def _answers(url: str) -> bool:
     except httpx.TransportError:
         time.sleep(0.2)
         return False
+
+
+def _logged_in(url: str) -> dict | None:
+    answer = httpx.post(url, json={"code": "alice"}, timeout=10)
+    if answer.status_code == 200:
+        return answer.json()
+    time.sleep(0.2)
+    return None
