@@ -1,5 +1,6 @@
 """Runs that exercise one option or edge case each, on small canvases."""
 
+import gc
 import io
 import re
 import sqlite3
@@ -220,7 +221,9 @@ def test_command_line(tmp_path, names_file, capsys):
         == 0
     )
     assert len(list((tmp_path / "cli").iterdir())) == 5
+    assert gc.isenabled()  # the cycle collector is paused during a run only
     assert main([str(names), "--params", '{"SEED": "x"}', "--out", str(tmp_path / "bad")]) == 2
+    assert gc.isenabled()
     error = capsys.readouterr().err
     assert error.strip() == "error: params.SEED must be an integer from 0 to 2^63-1"
     assert main([str(names), "--params", "[1]", "--out", str(tmp_path / "bad")]) == 2

@@ -108,11 +108,15 @@ def word_outline(
     codes, points = np.concatenate(codes), np.concatenate(points)
     if _any_overlap(boxes):
         codes, points = merge_overlaps(codes, points)
+        low, high = points.min(axis=0), points.max(axis=0)
+        bounds = (float(low[0]), float(low[1]), float(high[0]), float(high[1]))
+    else:  # the glyphs' own bounds, moved: the same numbers as the points' extremes
+        lefts, tops, rights, bottoms = zip(*boxes)
+        bounds = (min(lefts), min(tops), max(rights), max(bottoms))
     if vertical and not stacked:
         points = np.column_stack((points[:, 1], -points[:, 0]))
+        bounds = (bounds[1], -bounds[2], bounds[3], -bounds[0])
     polygon, ends = flatten(codes, points)
-    low, high = points.min(axis=0), points.max(axis=0)
-    bounds = (float(low[0]), float(low[1]), float(high[0]), float(high[1]))
     frame = (
         min(frame[0], bounds[0]),
         min(frame[1], bounds[1]),

