@@ -49,16 +49,19 @@ class Segments:
 
 def path_segments(path_data: Sequence[str]) -> Segments:
     """The segments of every path in `path_data`. ValueError on malformed data."""
-    general = [i for i, d in enumerate(path_data) if GENERAL_ONLY.search(d)]
+    general = []
+    if GENERAL_ONLY.search("\0".join(path_data)):  # one search; most posters use none
+        general = [i for i, d in enumerate(path_data) if GENERAL_ONLY.search(d)]
     skipped = set(general)
     parts = [_parse_simple(["" if i in skipped else d for i, d in enumerate(path_data)])]
     if general:
         parts.append(_parse_general(path_data, general))
     controls, straight, contour, path, counts = zip(*parts)
     controls, straight, contour, path = map(np.concatenate, (controls, straight, contour, path))
-    # Order by path, then by contour within the path; renumber contours 0..n-1.
-    key = np.lexsort((contour, path))
-    controls, straight, contour, path = controls[key], straight[key], contour[key], path[key]
+    if general:  # the compiled reader's segments are in order already, the others are not
+        # Order by path, then by contour within the path; renumber contours 0..n-1.
+        key = np.lexsort((contour, path))
+        controls, straight, contour, path = controls[key], straight[key], contour[key], path[key]
     starts = np.ones(len(contour), dtype=bool)
     starts[1:] = (contour[1:] != contour[:-1]) | (path[1:] != path[:-1])
     return Segments(
@@ -276,7 +279,10 @@ def curve_pieces(segments: Segments, tolerance: float):
     ).astype(np.int64)
     owner = np.repeat(np.arange(len(pieces)), pieces)
     index = np.arange(len(owner)) - np.repeat(np.cumsum(pieces) - pieces, pieces)
-    starts = _bezier(segments.controls[owner], index / pieces[owner])
+    # A segment's first piece starts at its start point: only the others are evaluated.
+    starts = segments.controls[owner, 0]
+    inner = np.flatnonzero(index)
+    starts[inner] = _bezier(segments.controls[owner[inner]], index[inner] / pieces[owner[inner]])
     ends = np.empty_like(starts)
     ends[:-1] = starts[1:]
     last = np.cumsum(pieces) - 1  # a segment's last piece ends at its end point
