@@ -35,9 +35,8 @@ def glyph_shapes(path_data: Sequence[str], grid: float | None = None) -> np.ndar
     if not keep.any():
         return shapes
     ring_of_point = (np.cumsum(usable) - 1)[piece_contour[keep]]
-    rings = shapely.linearrings(
-        np.column_stack((starts.real, starts.imag))[keep], indices=ring_of_point
-    )
+    points = starts[keep].view(np.float64).reshape(-1, 2)  # the complex points as (x, y) rows
+    rings = shapely.linearrings(points, indices=ring_of_point)
     word = segments.contour_path[usable]
     orientation = np.where(shapely.is_ccw(rings), 1, -1)
     container, contained = _containment(rings, word)

@@ -57,11 +57,14 @@ def path_segments(path_data: Sequence[str]) -> Segments:
     if general:
         parts.append(_parse_general(path_data, general))
     controls, straight, contour, path, counts = zip(*parts)
-    controls, straight, contour, path = map(np.concatenate, (controls, straight, contour, path))
-    if general:  # the compiled reader's segments are in order already, the others are not
-        # Order by path, then by contour within the path; renumber contours 0..n-1.
+    if general:
+        controls, straight, contour, path = map(np.concatenate, (controls, straight, contour, path))
+        # Order by path, then by contour within the path.
         key = np.lexsort((contour, path))
         controls, straight, contour, path = controls[key], straight[key], contour[key], path[key]
+    else:  # the compiled reader's segments alone: in that order already
+        controls, straight, contour, path = controls[0], straight[0], contour[0], path[0]
+    # Contours renumbered 0..n-1.
     starts = np.ones(len(contour), dtype=bool)
     starts[1:] = (contour[1:] != contour[:-1]) | (path[1:] != path[:-1])
     return Segments(
