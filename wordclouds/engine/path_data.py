@@ -50,12 +50,14 @@ class Segments:
 def path_segments(path_data: Sequence[str]) -> Segments:
     """The segments of every path in `path_data`. ValueError on malformed data."""
     general = []
-    if GENERAL_ONLY.search("\0".join(path_data)):  # one search; most posters use none
+    try:  # the common case: the compiled reader reads every path
+        parts = [_parse_simple(path_data)]
+    except ValueError:  # S, T or A somewhere, or an error that parse_path may forgive
         general = [i for i, d in enumerate(path_data) if GENERAL_ONLY.search(d)]
-    skipped = set(general)
-    parts = [_parse_simple(["" if i in skipped else d for i, d in enumerate(path_data)])]
-    if general:
-        parts.append(_parse_general(path_data, general))
+        skipped = set(general)
+        parts = [_parse_simple(["" if i in skipped else d for i, d in enumerate(path_data)])]
+        if general:
+            parts.append(_parse_general(path_data, general))
     controls, straight, contour, path, counts = zip(*parts)
     if general:
         controls, straight, contour, path = map(np.concatenate, (controls, straight, contour, path))
@@ -83,7 +85,7 @@ ERRORS = {
 }
 
 
-def _parse_simple(path_data: list[str]):
+def _parse_simple(path_data: Sequence[str]):
     data = np.frombuffer("\0".join(path_data).encode("ascii"), dtype=np.uint8)
     capacity = _segment_bound(data)
     controls, straight, contour, path, status, at = _scan(
