@@ -20,6 +20,7 @@ from django.urls import get_resolver  # noqa: E402
 from config.urls import in_front_of_django  # noqa: E402
 from core.endpoints import in_front_of  # noqa: E402
 from core.http_limits import limit_http_server  # noqa: E402
+from wordclouds.engine.path_data import path_segments  # noqa: E402
 
 application = ProtocolTypeRouter({"http": in_front_of(django_http, in_front_of_django)})
 limit_http_server()
@@ -31,6 +32,10 @@ limit_http_server()
 # objects, 0.1 s and more on a busy machine).
 _ = get_resolver().url_patterns
 get_channel_layer()
+# The compiled path reader (numba's code, from its cache on disk) is loaded once, now: the
+# heavy requests that read path data (custom.svg, analyze-line-spacing) run in forked
+# children, and each child loaded it again (0.25-0.3 s of CPU per request).
+path_segments(["M0 0L1 0Z"])
 gc.freeze()
 # A thread running Python (a request's form or upload parsed, say) hands the interpreter lock
 # over after 1 ms, not 5, when another thread waits for it: the event loop and health's thread

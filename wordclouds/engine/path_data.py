@@ -49,16 +49,24 @@ class Segments:
 
 def path_segments(path_data: Sequence[str]) -> Segments:
     """The segments of every path in `path_data`. ValueError on malformed data."""
-    general = [i for i, d in enumerate(path_data) if GENERAL_ONLY.search(d)]
-    skipped = set(general)
-    parts = [_parse_simple(["" if i in skipped else d for i, d in enumerate(path_data)])]
-    if general:
-        parts.append(_parse_general(path_data, general))
+    general = []
+    try:  # the common case: the compiled reader reads every path
+        parts = [_parse_simple(path_data)]
+    except ValueError:  # S, T or A somewhere, or an error that parse_path may forgive
+        general = [i for i, d in enumerate(path_data) if GENERAL_ONLY.search(d)]
+        skipped = set(general)
+        parts = [_parse_simple(["" if i in skipped else d for i, d in enumerate(path_data)])]
+        if general:
+            parts.append(_parse_general(path_data, general))
     controls, straight, contour, path, counts = zip(*parts)
-    controls, straight, contour, path = map(np.concatenate, (controls, straight, contour, path))
-    # Order by path, then by contour within the path; renumber contours 0..n-1.
-    key = np.lexsort((contour, path))
-    controls, straight, contour, path = controls[key], straight[key], contour[key], path[key]
+    if general:
+        controls, straight, contour, path = map(np.concatenate, (controls, straight, contour, path))
+        # Order by path, then by contour within the path.
+        key = np.lexsort((contour, path))
+        controls, straight, contour, path = controls[key], straight[key], contour[key], path[key]
+    else:  # the compiled reader's segments alone: in that order already
+        controls, straight, contour, path = controls[0], straight[0], contour[0], path[0]
+    # Contours renumbered 0..n-1.
     starts = np.ones(len(contour), dtype=bool)
     starts[1:] = (contour[1:] != contour[:-1]) | (path[1:] != path[:-1])
     return Segments(
@@ -77,7 +85,7 @@ ERRORS = {
 }
 
 
-def _parse_simple(path_data: list[str]):
+def _parse_simple(path_data: Sequence[str]):
     data = np.frombuffer("\0".join(path_data).encode("ascii"), dtype=np.uint8)
     capacity = _segment_bound(data)
     controls, straight, contour, path, status, at = _scan(
@@ -276,7 +284,10 @@ def curve_pieces(segments: Segments, tolerance: float):
     ).astype(np.int64)
     owner = np.repeat(np.arange(len(pieces)), pieces)
     index = np.arange(len(owner)) - np.repeat(np.cumsum(pieces) - pieces, pieces)
-    starts = _bezier(segments.controls[owner], index / pieces[owner])
+    # A segment's first piece starts at its start point: only the others are evaluated.
+    starts = segments.controls[owner, 0]
+    inner = np.flatnonzero(index)
+    starts[inner] = _bezier(segments.controls[owner[inner]], index[inner] / pieces[owner[inner]])
     ends = np.empty_like(starts)
     ends[:-1] = starts[1:]
     last = np.cumsum(pieces) - 1  # a segment's last piece ends at its end point
