@@ -10,15 +10,17 @@ from commerce.services.users import user_login, user_phone_set, user_plugin_open
 from core.schema import USER_TOKEN, error
 from core.views import JsonApiView
 
+# A code the platform refuses as invalid or used is the client's: 400 `code refused by the
+# identity platform: <errcode> <errmsg>` (the implied 400 of every endpoint).
+PLATFORM_FAILED = error("`identity platform ...`: it was unreachable, timed out or failed")
+
 
 class LoginView(JsonApiView):
     @extend_schema(
         request=CodeIn,
         responses={
             200: LoginOut,
-            502: error(
-                "`identity platform ...`: it was unreachable, timed out or refused the code"
-            ),
+            502: PLATFORM_FAILED,
         },
         tags=["commerce"],
         summary="Log an end user in with a mini-program code",
@@ -34,9 +36,7 @@ class PluginOpenpidView(JsonApiView):
         request=CodeIn,
         responses={
             200: OpenpidOut,
-            502: error(
-                "`identity platform ...`: it was unreachable, timed out or refused the code"
-            ),
+            502: PLATFORM_FAILED,
         },
         tags=["commerce"],
         auth=USER_TOKEN,
@@ -52,9 +52,7 @@ class PhoneView(JsonApiView):
         request=CodeIn,
         responses={
             200: PhoneOut,
-            502: error(
-                "`identity platform ...`: it was unreachable, timed out or refused the code"
-            ),
+            502: PLATFORM_FAILED,
         },
         tags=["commerce"],
         auth=USER_TOKEN,
