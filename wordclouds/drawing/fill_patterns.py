@@ -190,20 +190,13 @@ def round_marks(shapes, word, x, y, *, outer: float, inner: float = 0.0):
     points = shapely.points(x, y)
     whole = ~shapely.dwithin(boundaries[word], points, outer)
     edge = np.flatnonzero(~whole)
-    marks = _discs(x[edge], y[edge], outer)
+    marks = shapely.buffer(points[edge], outer, quad_segs=CIRCLE_SEGMENTS)
     if inner > 0:
-        marks = shapely.difference(marks, _discs(x[edge], y[edge], inner))
+        marks = shapely.difference(
+            marks, shapely.buffer(points[edge], inner, quad_segs=CIRCLE_SEGMENTS)
+        )
     cut, index = _polygon_parts(shapely.intersection(marks, shapes[word[edge]]))
     return whole, cut, edge[index]
-
-
-def _discs(x: np.ndarray, y: np.ndarray, radius: float) -> np.ndarray:
-    """The discs of `radius` around the points, as GEOS buffers a point (CIRCLE_SEGMENTS per
-    quarter): its circle around the origin moved to each centre. GEOS puts each vertex at
-    centre + radius * (cos, sin), so the coordinates are the same, without a buffer each."""
-    origin = shapely.buffer(shapely.Point(0, 0), radius, quad_segs=CIRCLE_SEGMENTS)
-    circle = shapely.get_coordinates(origin)
-    return shapely.polygons(circle + np.column_stack((x, y))[:, np.newaxis, :])
 
 
 def line_fill(shapes: np.ndarray, *, pitch: float, width: float, angle: float):
