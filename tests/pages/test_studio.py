@@ -12,8 +12,6 @@ import openpyxl
 from PIL import Image, ImageDraw
 from playwright.sync_api import expect
 
-from wordclouds.engine.params import KEYS
-
 # Records every value the percent label shows, in order, from the first moment on.
 RECORD_PERCENTS = """
 window.percentsShown = [];
@@ -220,12 +218,7 @@ def test_weights_locale_and_name_gap_are_set_in_the_studio(page, tmp_path, servi
     expect(scaling).to_be_enabled()
     scaling.fill("1")
     page.get_by_label("Han character forms").select_option(label="Japanese (ja)")
-    gap = page.get_by_label("Gap between names (em)")
-    with_gap = "NAME_GAP" in {key.name for key in KEYS}  # the engine's own table
-    if with_gap:
-        gap.fill("0.5")
-    else:
-        expect(gap).to_have_count(0)
+    page.get_by_label("Gap between names (em)").fill("0.5")
     page.get_by_label("Width (px)").fill("600")
     page.get_by_label("Height (px)").fill("400")
     page.get_by_label("Seed").fill("5")
@@ -240,10 +233,7 @@ def test_weights_locale_and_name_gap_are_set_in_the_studio(page, tmp_path, servi
     expect(summary.locator("[data-key=weights]")).to_have_text("1–10 (column 2)")
     job_id = re.search(r"job=([0-9a-f]{32})", page.url).group(1)
     metrics = page.request.get(f"/api/jobs/{job_id}/files/metrics").json()
-    if "lowest_contrast" in metrics:
-        expect(summary.locator("[data-key=contrast]")).to_have_text(
-            f"{metrics['lowest_contrast']}:1"
-        )
+    expect(summary.locator("[data-key=contrast]")).to_have_text(f"{metrics['lowest_contrast']}:1")
 
     # and the job ran with what was chosen: the three heavy names are the largest words,
     # the Han names in the Japanese face
@@ -258,7 +248,7 @@ def test_weights_locale_and_name_gap_are_set_in_the_studio(page, tmp_path, servi
         (sent,) = db.execute("SELECT value FROM meta WHERE key = 'params'").fetchone()
     sent = json.loads(sent)
     assert (sent["WEIGHT_COL_INDEX"], sent["RELATIVE_SCALING"], sent["LOCALE"]) == (2, 1, "ja")
-    assert sent.get("NAME_GAP") == (0.5 if with_gap else None)
+    assert sent["NAME_GAP"] == 0.5
 
 
 def test_on_a_phone_the_studio_is_no_wider_than_the_screen_with_past_jobs(browser, service):
