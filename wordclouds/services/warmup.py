@@ -1,8 +1,10 @@
-"""Two tiny jobs (a plain canvas and a mask) through the engine and the tile pyramid, so the
-first real job pays neither numba's compilation (cached on disk: `__pycache__` beside the
-engine, or NUMBA_CACHE_DIR) nor a process's first loads (compiled code from that cache, fonts,
-readers). `manage.py warm_engine` runs it once per install or image build; each worker
-process runs it as it starts (wordclouds/tasks.py)."""
+"""Two tiny jobs (a plain canvas and a mask) through the engine and the tile pyramid, and
+their outlines through the compiled path-data reader (custom.svg, line spacing; the web
+process loads it at start-up), so the first real job or request pays neither numba's
+compilation (cached on disk: `__pycache__` beside the engine, or NUMBA_CACHE_DIR) nor a
+process's first loads (compiled code from that cache, fonts, readers). `manage.py
+warm_engine` runs it once per install or image build; each worker process runs it as it
+starts (wordclouds/tasks.py)."""
 
 import tempfile
 import time
@@ -13,6 +15,7 @@ from PIL import Image, ImageDraw
 
 from wordclouds import engine
 from wordclouds.drawing.tiles import tiles_make
+from wordclouds.engine.path_data import path_segments
 
 
 def engine_warm() -> float:
@@ -36,4 +39,6 @@ def engine_warm() -> float:
                 mask_path=mask_path,
             )
             tiles_make(job_folder=folder / mode)
+            svg = (folder / mode / "wordcloud.svg").read_text(encoding="utf-8")
+            path_segments(list(engine.svg_outlines(svg).values()))
     return time.perf_counter() - started
