@@ -4,10 +4,11 @@ file."""
 import math
 import unicodedata
 import zipfile
+from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
 
 from .errors import InputError
+from .xlsx import worksheet_rows
 
 MAX_NAMES = 100_000
 MAX_NAME_LENGTH = 100
@@ -39,25 +40,24 @@ def clean_cell(value) -> str:
     return unicodedata.normalize("NFC", " ".join(str(value).split()))
 
 
-def _check_archive(path: Path) -> None:
+@contextmanager
+def _first_worksheet(path, columns: range):
+    """The first worksheet's rows (:func:`worksheet_rows`), the archive's size checked first
+    and closed after. Raises :class:`InputError` for a file that is not a readable xlsx (a
+    damaged archive or part, another format renamed, a zip bomb)."""
     try:
-        with zipfile.ZipFile(path) as archive:
-            unpacked = sum(info.file_size for info in archive.infolist())
+        archive = zipfile.ZipFile(path)
     except (OSError, zipfile.BadZipFile, ValueError) as error:
         raise InputError(UNREADABLE) from error
-    if unpacked > MAX_UNPACKED_BYTES:
-        raise InputError(UNREADABLE)
-
-
-def _open_workbook(path):
-    import openpyxl  # imported here: a slow import that only reading names needs
-
-    path = Path(path)
-    _check_archive(path)
-    try:
-        return openpyxl.load_workbook(path, read_only=True, data_only=True)
-    except Exception as error:  # openpyxl raises many kinds on a damaged archive
-        raise InputError(UNREADABLE) from error
+    with archive:
+        if sum(info.file_size for info in archive.infolist()) > MAX_UNPACKED_BYTES:
+            raise InputError(UNREADABLE)
+        try:
+            yield worksheet_rows(archive, columns)
+        except InputError:
+            raise
+        except Exception as error:  # a damaged part raises many kinds
+            raise InputError(UNREADABLE) from error
 
 
 def read_names(
@@ -77,19 +77,13 @@ def read_names(
     """
     names = []
     columns = (column,) if weight_column is None else (column, weight_column)
-    first, last = min(columns), max(columns)
-    workbook = _open_workbook(path)
-    try:
-        sheet = workbook.worksheets[0]
-        sheet.reset_dimensions()  # some writers record wrong dimensions; read every row
-        rows = sheet.iter_rows(
-            min_row=skip_rows + 1, min_col=first + 1, max_col=last + 1, values_only=True
-        )
-        for number, cells in enumerate(rows, start=skip_rows + 1):
+    with _first_worksheet(path, range(min(columns), max(columns) + 1)) as rows:
+        for number, cells in rows:
+            if number <= skip_rows:
+                continue
             if number > skip_rows + MAX_ROWS:
                 raise InputError(f"name_list has more than {MAX_ROWS:,} rows")
-            cells = (*cells, *(None,) * (last + 1 - first - len(cells)))
-            text = clean_cell(cells[column - first])
+            text = clean_cell(cells.get(column))
             if not text:
                 continue
             if len(text) > MAX_NAME_LENGTH:
@@ -98,14 +92,8 @@ def read_names(
                 )
             if len(names) == MAX_NAMES:
                 raise InputError(f"name_list has more than {MAX_NAMES:,} names")
-            weight = 1.0 if weight_column is None else _weight(cells[weight_column - first], number)
+            weight = 1.0 if weight_column is None else _weight(cells.get(weight_column), number)
             names.append(Name(text, number, weight))
-    except InputError:
-        raise
-    except Exception as error:
-        raise InputError(UNREADABLE) from error
-    finally:
-        workbook.close()
     if not names:
         raise InputError(f"name_list has no names in column {column}")
     return names if weight_column is None else _merged(names)
@@ -144,17 +132,15 @@ def first_rows(path, *, rows: int, columns: int) -> list[list[str]]:
     columns at the right left out), each cell cleaned as a name is and cut to MAX_NAME_LENGTH
     characters: what a person looks at to choose DATA_COL_INDEX and SKIP_ROWS. Raises :class:`InputError` when the file is not a readable
     xlsx."""
-    workbook = _open_workbook(path)
-    try:
-        sheet = workbook.worksheets[0]
-        sheet.reset_dimensions()
-        table = [
-            [clean_cell(value)[:MAX_NAME_LENGTH] for value in row]
-            for row in sheet.iter_rows(max_row=rows, max_col=columns, values_only=True)
-        ]
-    except Exception as error:
-        raise InputError(UNREADABLE) from error
-    finally:
-        workbook.close()
+    table = []
+    with _first_worksheet(path, range(columns)) as sheet:
+        for number, cells in sheet:
+            if number > rows:  # the rows up to ``rows`` that the sheet goes past are shown empty
+                table.extend([] for _ in range(rows - len(table)))
+                break
+            table.extend([] for _ in range(number - 1 - len(table)))
+            table.append(
+                [clean_cell(cells.get(index))[:MAX_NAME_LENGTH] for index in range(columns)]
+            )
     width = max((index + 1 for row in table for index, text in enumerate(row) if text), default=0)
     return [(row + [""] * width)[:width] for row in table]
