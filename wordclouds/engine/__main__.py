@@ -7,6 +7,7 @@ import json
 import sys
 from contextlib import contextmanager
 from pathlib import Path
+from typing import NoReturn
 
 from .errors import InputError, LayoutError
 from .generate import generate
@@ -91,5 +92,14 @@ def main(argv=None) -> int:
     return 0
 
 
+def _exit(status: int) -> NoReturn:
+    """Exit with ``status``, every object moved out of the cycle collector's reach first
+    (``gc.freeze``): the interpreter's collections at exit re-scanned numba's and the engine's
+    many long-lived objects, 0.1–0.2 s of CPU after a 3,000-name run, to free memory the
+    system takes back anyway. Files are closed by then, and exit handlers still run."""
+    gc.freeze()
+    sys.exit(status)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    _exit(main())
