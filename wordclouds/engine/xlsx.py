@@ -2,9 +2,9 @@
 
 It gives the values openpyxl's read-only, data-only mode gives (numbers, text with rich-text
 runs joined and phonetic runs left out, booleans, error codes, cached formula results, dates
-for date-formatted numbers), row by row, without importing openpyxl (0.16 s of CPU) or
-parsing through defusedxml's pure-Python handlers (0.15 s on 3,000 names). The XML goes
-through expat, which never fetches external entities; entity declarations are refused
+for date-formatted numbers), row by row, without importing openpyxl or parsing through
+defusedxml's pure-Python handlers: 3,000 names are read with 0.02 s of CPU, against
+0.09–0.10 s with openpyxl. The XML goes through expat, which never fetches external entities; entity declarations are refused
 outright, so neither an external entity nor a "billion laughs" expansion can be declared.
 Limits on the archive (its unpacked size) and on rows are the caller's.
 """
@@ -106,10 +106,9 @@ def _relationships(archive: zipfile.ZipFile, part: str) -> dict[str, dict]:
 
 def _parts(archive: zipfile.ZipFile) -> tuple[str, str | None]:
     """The workbook part and the shared strings part (if any), from the content types."""
-    overrides = {
-        item["ContentType"]: item["PartName"].lstrip("/")
-        for item in _elements(archive, "[Content_Types].xml", f"{CONTENT_TYPES} Override")
-    }
+    overrides = {}  # content type: its first part, as openpyxl takes it
+    for item in _elements(archive, "[Content_Types].xml", f"{CONTENT_TYPES} Override"):
+        overrides.setdefault(item["ContentType"], item["PartName"].lstrip("/"))
     workbook = next((overrides[kind] for kind in WORKBOOK_TYPES if kind in overrides), None)
     if workbook is None:
         defaults = {
@@ -145,9 +144,9 @@ def _first_worksheet(archive: zipfile.ZipFile, workbook: str) -> tuple[str, bool
 
 
 class _Elements:
-    """The open elements while parsing, and the text of a string item (``<si>`` in the
-    shared strings, ``<is>`` in a cell): its ``<t>`` and those of its rich-text runs, joined;
-    phonetic runs (``<rPh>``) are not part of the value."""
+    """The open elements while parsing, a cell's ``<v>`` text, and the text of a string item
+    (``<si>`` in the shared strings, ``<is>`` in a cell): its ``<t>`` and those of its
+    rich-text runs, joined; phonetic runs (``<rPh>``) are not part of the value."""
 
     def __init__(self):
         self.open = []
