@@ -77,3 +77,24 @@ def test_a_faces_family_and_em_box_are_those_fonttools_reads(tmp_path):
                 metrics.sTypoAscender * face.scale,
                 -metrics.sTypoDescender * face.scale,
             )
+
+
+@pytest.mark.parametrize(
+    "record",
+    [
+        (3, 1, 0x409, "Odd".encode("utf_16_be") + b"\0"),  # odd-length UTF-16
+        (1, 0, 0, b"\0D\0o\0u\0b"),  # UTF-16 in a Mac name: encoded twice
+        (3, 1, 0x804, "思源".encode("utf_16_be")),  # no English name
+    ],
+)
+def test_a_family_name_fonttools_repairs_is_read_as_fonttools_reads_it(tmp_path, record):
+    # Given a font whose only family name is an irregular record
+    font = TTFont(str(fallback_fonts()[0][0]))
+    names = font["name"]
+    names.names = [name for name in names.names if name.nameID not in (1, 16, 21)]
+    platform, encoding, language, string = record
+    names.setName(string, 1, platform, encoding, language)
+    path = tmp_path / "irregular.ttf"
+    font.save(path)
+    # When the engine opens it, then its family is the one fontTools reads
+    assert open_face(path, 0).family == TTFont(str(path))["name"].getBestFamilyName()

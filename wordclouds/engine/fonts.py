@@ -117,10 +117,16 @@ def _table_of_font(font, tag: str) -> bytes | None:
     return font.reader[tag] if tag in font.reader else None
 
 
+class IrregularName(ValueError):
+    """A name record fontTools would repair as it decodes it (odd-length UTF-16, text
+    encoded twice): fontTools reads such a name table itself."""
+
+
 def _family_name(name_table: bytes | None) -> str | None:
     """The family name as fontTools' ``getBestFamilyName`` reads it from the ``name`` table:
     the WWS family, else the typographic family, else the family; of each, the Windows
-    English name, else the Mac English one, else the last that decodes."""
+    English name, else the Mac English one, else the last that decodes. Raises
+    :class:`IrregularName` where fontTools would repair a record it reads."""
     from fontTools.misc.encodingTools import getEncoding  # fontTools' decoding of names
 
     if name_table is None:
@@ -142,10 +148,15 @@ def _family_name(name_table: bytes | None) -> str | None:
         for name_id, platform, encoding, language, string in records:
             if name_id != wanted:
                 continue
+            codec = getEncoding(platform, encoding, language, "ascii")
+            if codec == "utf_16_be" and len(string) % 2:
+                raise IrregularName("odd-length UTF-16 name")
             try:
-                text = string.decode(getEncoding(platform, encoding, language, "ascii"))
+                text = string.decode(codec)
             except UnicodeDecodeError:
                 continue
+            if text.startswith("\0"):
+                raise IrregularName("a name that may be encoded twice")
             some = text
             if (platform, language) == (3, 0x409):
                 english = text
@@ -253,7 +264,10 @@ class Face:
         self.unicodes = self.hb_face.unicodes
         self.scale = 1.0 / self.hb_face.upem
         table = _tables(self.path)[index]
-        self.family = _family_name(table("name")) or self.path.stem
+        try:
+            self.family = _family_name(table("name")) or self.path.stem
+        except IrregularName:
+            self.family = _faces(self.path)[index]["name"].getBestFamilyName() or self.path.stem
         # The typographic em box above and below the baseline, in em.
         self.ascent, self.descent = (value * self.scale for value in _em_box(table))
         self._glyphs, self._nominal = {}, {}
