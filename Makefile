@@ -21,8 +21,11 @@ setup: $(INSTALLED)
 # numba compiles the engine on its first run (10-20 s); doing it here, once after installing
 # and again after the engine changes, keeps that out of the first job `make run` serves.
 # The compiled code is cached in __pycache__ beside the engine (or in NUMBA_CACHE_DIR).
+# The project's modules are byte-compiled here too, as pip does for installed packages:
+# where PYTHONDONTWRITEBYTECODE is set, every command would otherwise compile them again.
 WARM := $(VENV)/.engine-warm
 $(WARM): $(INSTALLED) $(wildcard wordclouds/engine/*.py)
+	$(PY) -m compileall -q config core wordclouds commerce exports
 	$(PY) manage.py warm_engine
 	touch $@
 
@@ -82,7 +85,7 @@ test: lint system-deps profiles static
 	$(PY) -m pytest -m "not e2e" -n 2
 	$(PY) -m pytest -m e2e
 
-bench: setup
+bench: setup $(WARM)
 	$(PY) -m pip install --quiet -r requirements-bench.txt
 	$(PY) bench/engine.py
 	$(PY) bench/exports.py
