@@ -115,7 +115,7 @@ def _pattern_elements(outlines: list[str], options: CustomSvgOptions) -> dict[in
         return {i: f'<path d="{d}" fill="{color}"/>' for i, d in enumerate(outlines) if d}
     if options.fill == "line":
         strips, owner = line_fill(
-            glyph_shapes(outlines),
+            outlines,
             pitch=options.line_spacing,
             width=options.line_width,
             angle=options.line_angle,
