@@ -1,5 +1,6 @@
 import io
 import math
+import os
 import re
 import sqlite3
 
@@ -12,6 +13,7 @@ from scipy import ndimage
 
 from tests.wordclouds.conftest import jobs_root
 from wordclouds import engine
+from wordclouds.drawing import custom_svg as custom_svg_drawing
 from wordclouds.models import Job
 
 pytestmark = pytest.mark.django_db
@@ -309,3 +311,22 @@ def test_patterns_and_outlines_of_a_variable_font_keep_to_the_letters(
     assert outline.sum() > 0.05 * plain.sum()
     assert outline[counters].max() < 0.05
     assert outline[inside].max() < 0.05
+
+
+@pytest.mark.parametrize("fill", ["line", "ring"])
+def test_words_drawn_in_two_processes_give_the_same_document(api, job_id, monkeypatch, fill):
+    # given the one-process drawing (a small job's path data is under the split size)
+    params = {"fill": fill, "ring_spacing": "5", "line_spacing": "3"}
+    alone = custom_svg(api, job_id, **params).content
+
+    # when any path data is split between the request's child and a helper process
+    monkeypatch.setattr(custom_svg_drawing, "SPLIT_MIN_BYTES", 0)
+    split = custom_svg(api, job_id, **params).content
+
+    # and when the helper fails, leaving its half to the child
+    monkeypatch.setattr(custom_svg_drawing, "_helper", lambda *args: os._exit(1))
+    recovered = custom_svg(api, job_id, **params).content
+
+    # then the documents are the same
+    assert split == alone
+    assert recovered == alone

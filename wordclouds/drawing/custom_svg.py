@@ -4,7 +4,11 @@ custom.svg). Patterns are real geometry cut to the glyphs (fill_patterns.py): ci
 polygons and paths in one solid colour, never `<pattern>`, `<clipPath>`, `<mask>` or
 opacity, so every output converts to .ai."""
 
+import ctypes
 import math
+import os
+import pickle
+import signal
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,6 +28,8 @@ from wordclouds.engine.svg_geometry import svg_number
 from wordclouds.selectors import canvas_size, positions_db
 
 MAX_PRIMITIVES = 2_000_000
+SPLIT_MIN_BYTES = 1_000_000  # less path data is drawn in one process: a fork costs more
+PR_SET_PDEATHSIG = 1  # Linux prctl option: a signal for the process when its parent dies
 DENSE = "pattern too dense"
 
 
@@ -91,7 +97,7 @@ def custom_svg_drawn(db_path: Path, svg_path: Path, options: CustomSvgOptions) -
     ids = [row["id"] for row in rows]
     drawn = svg_outlines(svg_path.read_text(encoding="utf-8"))
     outlines = [drawn[word_id] for word_id in ids]
-    groups = _pattern_elements(outlines, options)
+    groups = _pattern_elements_on_two_cores(outlines, options)
     stroke_width, width, height = (svg_number(v, 2) for v in (options.line_width, width, height))
     paint = f'fill="none" stroke="{options.color}" stroke-width="{stroke_width}"'
     parts = [
@@ -106,6 +112,56 @@ def custom_svg_drawn(db_path: Path, svg_path: Path, options: CustomSvgOptions) -
             parts.append(f'<g id="w{word_id}">{body}</g>')
     parts.append("</svg>\n")
     return "\n".join(parts)
+
+
+def _pattern_elements_on_two_cores(
+    outlines: list[str], options: CustomSvgOptions
+) -> dict[int, str]:
+    """`_pattern_elements`, the words split in two halves of about equal path data and the
+    second drawn at the same time by a forked helper: words are independent, and on a quiet
+    server the request's child (core/isolated.py) is alone on the machine's two cores.
+
+    The helper inherits the child's memory limit (each half needs about half the memory)
+    and dies with the child, which is killed at the time limit. Should it fail, the child
+    draws that half itself, so that an error (out of memory, say) is the child's, answered
+    as before."""
+    sizes = np.cumsum([len(d) for d in outlines])
+    if not len(sizes) or sizes[-1] < SPLIT_MIN_BYTES:
+        return _pattern_elements(outlines, options)
+    half = int(np.searchsorted(sizes, sizes[-1] / 2)) + 1
+    read_end, write_end = os.pipe()
+    parent = os.getpid()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read_end)
+        _helper(parent, write_end, outlines[half:], options)
+    os.close(write_end)
+    try:
+        first = _pattern_elements(outlines[:half], options)
+        with os.fdopen(read_end, "rb") as pipe:
+            report = pipe.read()
+    finally:
+        _, status = os.waitpid(pid, 0)
+    if status == 0:
+        second = pickle.loads(report)
+    else:
+        second = _pattern_elements(outlines[half:], options)
+    return first | {half + index: body for index, body in second.items()}
+
+
+def _helper(parent: int, write_end: int, outlines: list[str], options: CustomSvgOptions):
+    """Runs in the forked helper and always exits here: draws its words and writes them,
+    pickled, to the pipe; exit status 0 when all of it was written."""
+    status = 1
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        if os.getppid() == parent:  # else the child died before the line above
+            view = memoryview(pickle.dumps(_pattern_elements(outlines, options)))
+            while view:
+                view = view[os.write(write_end, view) :]
+            status = 0
+    finally:
+        os._exit(status)
 
 
 def _pattern_elements(outlines: list[str], options: CustomSvgOptions) -> dict[int, str]:
