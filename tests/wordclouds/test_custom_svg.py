@@ -330,3 +330,23 @@ def test_words_drawn_in_two_processes_give_the_same_document(api, job_id, monkey
     # then the documents are the same
     assert split == alone
     assert recovered == alone
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"fill": "line", "line_width": "5e-324"},
+        {"fill": "line", "line_width": "9999", "line_spacing": "10000", "line_angle": "-360"},
+        {"fill": "line", "line_width": "0.01", "line_spacing": "0.02", "line_angle": "359.9"},
+        {"fill": "line", "line_width": "5e-324", "line_spacing": "0.5", "line_angle": "45"},
+        {"fill": "dot", "radius": "5e-324", "spacing": "3"},
+        {"fill": "ring", "ring_radius": "5e-324", "ring_width": "5e-324", "ring_spacing": "3"},
+        {"fill": "ring", "ring_radius": "10000", "ring_width": "10000"},
+    ],
+)
+def test_extreme_values_the_api_allows_draw_a_document(api, job_id, params):
+    response = custom_svg(api, job_id, **params)
+
+    assert response.status_code in (200, 400), response.content[:200]
+    if response.status_code == 200:
+        parsed(response)
