@@ -3,6 +3,7 @@ import math
 import os
 import re
 import sqlite3
+import time
 
 import numpy as np
 import pytest
@@ -350,3 +351,26 @@ def test_extreme_values_the_api_allows_draw_a_document(api, job_id, params):
     assert response.status_code in (200, 400), response.content[:200]
     if response.status_code == 200:
         parsed(response)
+
+
+def test_the_childs_half_failing_answers_at_once_and_ends_the_helper(api, job_id, monkeypatch):
+    # given the drawing split in two, and the request's child running out of memory on its
+    # half (the test process forked the child; the child forked the helper)
+    monkeypatch.setattr(custom_svg_drawing, "SPLIT_MIN_BYTES", 0)
+    drawn, test_process = custom_svg_drawing._pattern_elements, os.getpid()
+
+    def out_of_memory_in_the_child(outlines, options):
+        if os.getppid() == test_process:
+            raise MemoryError
+        return drawn(outlines, options)
+
+    monkeypatch.setattr(custom_svg_drawing, "_pattern_elements", out_of_memory_in_the_child)
+
+    # when custom.svg is fetched, the helper's half more than a pipe holds
+    started = time.monotonic()
+    response = custom_svg(api, job_id, fill="line", line_spacing="0.4", line_width="0.1")
+
+    # then the answer is the child's, at once, not at the time limit
+    assert response.status_code == 422
+    assert "memory" in response.json()["detail"]
+    assert time.monotonic() - started < 10

@@ -126,7 +126,7 @@ def _pattern_elements_on_two_cores(
     draws that half itself, so that an error (out of memory, say) is the child's, answered
     as before."""
     sizes = np.cumsum([len(d) for d in outlines])
-    if not len(sizes) or sizes[-1] < SPLIT_MIN_BYTES:
+    if options.fill == "fill" or not len(sizes) or sizes[-1] < SPLIT_MIN_BYTES:
         return _pattern_elements(outlines, options)
     half = int(np.searchsorted(sizes, sizes[-1] / 2)) + 1
     read_end, write_end = os.pipe()
@@ -137,9 +137,12 @@ def _pattern_elements_on_two_cores(
         _helper(parent, write_end, outlines[half:], options)
     os.close(write_end)
     try:
-        first = _pattern_elements(outlines[:half], options)
         with os.fdopen(read_end, "rb") as pipe:
+            first = _pattern_elements(outlines[:half], options)
             report = pipe.read()
+    except BaseException:
+        os.kill(pid, signal.SIGKILL)  # the child's half failed: the other is not needed
+        raise
     finally:
         _, status = os.waitpid(pid, 0)
     if status == 0:
