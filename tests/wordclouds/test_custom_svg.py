@@ -8,6 +8,7 @@ import time
 import numpy as np
 import pytest
 import resvg_py
+import shapely
 from defusedxml import ElementTree
 from PIL import Image
 from scipy import ndimage
@@ -374,3 +375,15 @@ def test_the_childs_half_failing_answers_at_once_and_ends_the_helper(api, job_id
     assert response.status_code == 422
     assert "memory" in response.json()["detail"]
     assert time.monotonic() - started < 10
+
+
+def test_geos_out_of_memory_is_422_too_big(api, job_id, monkeypatch):
+    def bad_alloc(outlines, options):
+        raise shapely.errors.GEOSException("b'std::bad_alloc'")
+
+    monkeypatch.setattr(custom_svg_drawing, "_pattern_elements", bad_alloc)
+
+    response = custom_svg(api, job_id, fill="dot")
+
+    assert response.status_code == 422
+    assert "memory" in response.json()["detail"]
