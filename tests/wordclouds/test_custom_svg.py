@@ -1,17 +1,21 @@
 import io
 import math
+import os
 import re
 import sqlite3
+import time
 
 import numpy as np
 import pytest
 import resvg_py
+import shapely
 from defusedxml import ElementTree
 from PIL import Image
 from scipy import ndimage
 
 from tests.wordclouds.conftest import jobs_root
 from wordclouds import engine
+from wordclouds.drawing import custom_svg as custom_svg_drawing
 from wordclouds.models import Job
 
 pytestmark = pytest.mark.django_db
@@ -309,3 +313,77 @@ def test_patterns_and_outlines_of_a_variable_font_keep_to_the_letters(
     assert outline.sum() > 0.05 * plain.sum()
     assert outline[counters].max() < 0.05
     assert outline[inside].max() < 0.05
+
+
+@pytest.mark.parametrize("fill", ["line", "ring"])
+def test_words_drawn_in_two_processes_give_the_same_document(api, job_id, monkeypatch, fill):
+    # given the one-process drawing (a small job's path data is under the split size)
+    params = {"fill": fill, "ring_spacing": "5", "line_spacing": "3"}
+    alone = custom_svg(api, job_id, **params).content
+
+    # when any path data is split between the request's child and a helper process
+    monkeypatch.setattr(custom_svg_drawing, "SPLIT_MIN_BYTES", 0)
+    split = custom_svg(api, job_id, **params).content
+
+    # and when the helper fails, leaving its half to the child
+    monkeypatch.setattr(custom_svg_drawing, "_helper", lambda *args: os._exit(1))
+    recovered = custom_svg(api, job_id, **params).content
+
+    # then the documents are the same
+    assert split == alone
+    assert recovered == alone
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"fill": "line", "line_width": "5e-324"},
+        {"fill": "line", "line_width": "9999", "line_spacing": "10000", "line_angle": "-360"},
+        {"fill": "line", "line_width": "0.01", "line_spacing": "0.02", "line_angle": "359.9"},
+        {"fill": "line", "line_width": "5e-324", "line_spacing": "0.5", "line_angle": "45"},
+        {"fill": "dot", "radius": "5e-324", "spacing": "3"},
+        {"fill": "ring", "ring_radius": "5e-324", "ring_width": "5e-324", "ring_spacing": "3"},
+        {"fill": "ring", "ring_radius": "10000", "ring_width": "10000"},
+    ],
+)
+def test_extreme_values_the_api_allows_draw_a_document(api, job_id, params):
+    response = custom_svg(api, job_id, **params)
+
+    assert response.status_code in (200, 400), response.content[:200]
+    if response.status_code == 200:
+        parsed(response)
+
+
+def test_the_childs_half_failing_answers_at_once_and_ends_the_helper(api, job_id, monkeypatch):
+    # given the drawing split in two, and the request's child running out of memory on its
+    # half (the test process forked the child; the child forked the helper)
+    monkeypatch.setattr(custom_svg_drawing, "SPLIT_MIN_BYTES", 0)
+    drawn, test_process = custom_svg_drawing._pattern_elements, os.getpid()
+
+    def out_of_memory_in_the_child(outlines, options):
+        if os.getppid() == test_process:
+            raise MemoryError
+        return drawn(outlines, options)
+
+    monkeypatch.setattr(custom_svg_drawing, "_pattern_elements", out_of_memory_in_the_child)
+
+    # when custom.svg is fetched, the helper's half more than a pipe holds
+    started = time.monotonic()
+    response = custom_svg(api, job_id, fill="line", line_spacing="0.4", line_width="0.1")
+
+    # then the answer is the child's, at once, not at the time limit
+    assert response.status_code == 422
+    assert "memory" in response.json()["detail"]
+    assert time.monotonic() - started < 10
+
+
+def test_geos_out_of_memory_is_422_too_big(api, job_id, monkeypatch):
+    def bad_alloc(outlines, options):
+        raise shapely.errors.GEOSException("b'std::bad_alloc'")
+
+    monkeypatch.setattr(custom_svg_drawing, "_pattern_elements", bad_alloc)
+
+    response = custom_svg(api, job_id, fill="dot")
+
+    assert response.status_code == 422
+    assert "memory" in response.json()["detail"]

@@ -15,12 +15,13 @@ from wordclouds.engine.path_data import curve_pieces, path_segments
 TOLERANCE = 0.05  # px: how far flattened curves may stray from the glyph outlines
 CIRCLE_SEGMENTS = 16  # per quarter circle, for discs and rings cut at a glyph edge
 POLYGON = 3
+SLACK = 1e-6  # strips: how far a strip's line may be off an edge's end by rounding
+MIN_AREA = 1e-9  # px²: a clipped ring with less encloses nothing drawable
 
 
 def glyph_shapes(path_data: Sequence[str], grid: float | None = None) -> np.ndarray:
     """One valid, prepared polygonal geometry per path (empty when it draws nothing),
-    filled by the nonzero rule: a contour is a shell where the winding just outside it is
-    zero, and a hole where the winding outside is not zero but inside it is.
+    filled by the nonzero rule (see `_filled`).
 
     With `grid` (a pitch), only the paths with a point of that grid inside get their
     geometry, the others stay empty: making polygons is most of the cost, and on a poster of
@@ -36,10 +37,24 @@ def glyph_shapes(path_data: Sequence[str], grid: float | None = None) -> np.ndar
         return shapes
     ring_of_point = (np.cumsum(usable) - 1)[piece_contour[keep]]
     points = starts[keep].view(np.float64).reshape(-1, 2)  # the complex points as (x, y) rows
+    filled, present = _filled(points, ring_of_point, segments.contour_path[usable])
+    shapes[present] = filled
+    shapely.prepare(shapes)
+    return shapes
+
+
+def _filled(points: np.ndarray, ring_of_point: np.ndarray, group: np.ndarray):
+    """The area the rings of each group enclose by the nonzero rule, as one valid
+    (multi)polygon per group that has rings: (geometries, group of each). `ring_of_point`
+    numbers the rings 0..n-1 in order; `group` gives each ring's group.
+
+    A ring is a shell where the winding just outside it is zero, and a hole where the
+    winding outside is not zero but inside it is."""
     rings = shapely.linearrings(points, indices=ring_of_point)
-    word = segments.contour_path[usable]
-    orientation = np.where(shapely.is_ccw(rings), 1, -1)
-    container, contained = _containment(rings, word)
+    # From the signed area: GEOS's local test at the highest point misreads rings that run
+    # back along themselves (the clipped strips of line_fill).
+    orientation = np.where(_ring_areas(points, ring_of_point, len(rings)) > 0, 1, -1)
+    container, contained = _containment(rings, group)
     outside = np.bincount(contained, weights=orientation[container], minlength=len(rings))
     shell = outside == 0
     hole = (outside != 0) & (outside + orientation == 0)
@@ -49,11 +64,10 @@ def glyph_shapes(path_data: Sequence[str], grid: float | None = None) -> np.ndar
     chosen = chosen[np.lexsort((hole[chosen], owner[chosen]))]  # each shell, then its holes
     owners, rank = np.unique(owner[chosen], return_inverse=True)
     polygons = shapely.polygons(rings[chosen], indices=rank)
-    present, word_rank = np.unique(word[owners], return_inverse=True)
-    # One repair per word also mends its polygons (rounded outlines can self-intersect).
-    shapes[present] = _valid(shapely.multipolygons(polygons, indices=word_rank))
-    shapely.prepare(shapes)
-    return shapes
+    present, group_rank = np.unique(group[owners], return_inverse=True)
+    by_group = np.argsort(group_rank, kind="stable")
+    # One repair per group also mends its polygons (rounded outlines can self-intersect).
+    return _valid(shapely.multipolygons(polygons[by_group], indices=group_rank[by_group])), present
 
 
 def _holding_grid_points(points, contour, contour_path, pitch: float) -> np.ndarray:
@@ -90,14 +104,14 @@ def _holding_grid_points(points, contour, contour_path, pitch: float) -> np.ndar
     return np.isin(contour_path, cells[total != 0, 0])
 
 
-def _containment(rings: np.ndarray, word: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Pairs (i, j) of contours of the same word where contour i encloses contour j.
+def _containment(rings: np.ndarray, group: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Pairs (i, j) of contours of the same group where contour i encloses contour j.
     Polygons are built only for the few contours whose box holds another's."""
     j, i = shapely.STRtree(rings).query(rings)  # boxes that meet: few pairs, any word size
     bounds = shapely.bounds(rings)
     candidate = (
         (i != j)
-        & (word[i] == word[j])
+        & (group[i] == group[j])
         & np.all(bounds[i, :2] <= bounds[j, :2], axis=1)
         & np.all(bounds[i, 2:] >= bounds[j, 2:], axis=1)
     )
@@ -199,49 +213,109 @@ def round_marks(shapes, word, x, y, *, outer: float, inner: float = 0.0):
     return whole, cut, edge[index]
 
 
-def line_fill(shapes: np.ndarray, *, pitch: float, width: float, angle: float):
-    """Each shape cut into the strips of a line fill: lines at `angle` degrees (clockwise
-    from the x axis, y pointing down), one every `pitch` px measured across them (one
-    passes through the origin), `width` px wide. Returns (polygons, index of the shape of
-    each).
+def line_fill(path_data: Sequence[str], *, pitch: float, width: float, angle: float):
+    """The glyphs of each path cut into the strips of a line fill: lines at `angle` degrees
+    (clockwise from the x axis, y pointing down), one every `pitch` px measured across them
+    (one passes through the origin), `width` px wide. Returns (polygons, index of the path
+    of each).
 
-    The shapes are turned so the lines run along the x axis; there each strip is a band
-    between two y values, and cutting a glyph polygon to a band's rectangle is a cheap clip
-    instead of a general polygon intersection."""
+    The outlines are turned so the lines run along the x axis, and each contour is clipped
+    to each strip it meets before any polygon is made (`_strip_rings`): the polygons, their
+    nonzero filling and their repairs then cost what the strips hold, a fraction of the
+    glyphs, instead of making whole glyphs to cut them afterwards."""
     if width >= pitch:  # the strips touch or overlap: the fill is solid
-        return _polygon_parts(shapes)
+        return _polygon_parts(glyph_shapes(path_data))
+    segments = path_segments(path_data)
+    starts, _, contour = curve_pieces(segments, TOLERANCE)
     theta = math.radians(angle)
+    if angle % 360:
+        starts = starts * complex(math.cos(theta), -math.sin(theta))
+    points, ring_of_point, ring_contour, ring_strip = _strip_rings(starts, contour, pitch, width)
+    if not len(points):
+        return np.empty(0, dtype=object), np.empty(0, dtype=np.int64)
+    word = segments.contour_path[ring_contour]
+    strip_of_word, group = np.unique(
+        np.column_stack((word, ring_strip)), axis=0, return_inverse=True
+    )
+    strips, present = _filled(points, ring_of_point, group.ravel())
+    pieces, index = _polygon_parts(strips)
     along = np.array([math.cos(theta), math.sin(theta)])
     across = np.array([-math.sin(theta), math.cos(theta)])
-    turned = _turned(shapes, lambda xy: np.column_stack((xy @ along, xy @ across)), angle)
-    parts, owner = _polygon_parts(turned)
-    bounds = shapely.bounds(parts)
-    first = np.ceil((bounds[:, 1] - width / 2) / pitch)
-    last = np.floor((bounds[:, 3] + width / 2) / pitch)
-    counts = np.clip(last - first + 1, 0, None).astype(np.int64)
-    part = np.repeat(np.arange(len(parts)), counts)
-    band = (
-        np.repeat(first, counts)
-        + np.arange(len(part))
-        - np.repeat(np.cumsum(counts) - counts, counts)
-    )
-    left, right = bounds[:, 0].min() - 1, bounds[:, 2].max() + 1
-    pieces = np.empty(len(part), dtype=object)
-    order = np.argsort(band, kind="stable")
-    starts = np.flatnonzero(np.diff(band[order], prepend=np.nan) != 0)
-    for start, end in zip(starts.tolist(), np.append(starts[1:], len(order)).tolist()):
-        chosen = order[start:end]
-        low, high = band[chosen[0]] * pitch - width / 2, band[chosen[0]] * pitch + width / 2
-        try:
-            pieces[chosen] = shapely.clip_by_rect(parts[part[chosen]], left, low, right, high)
-        except shapely.errors.GEOSException:
-            # GEOS's fast rectangle clip rejects some slivers it makes; overlay them instead.
-            pieces[chosen] = shapely.intersection(
-                parts[part[chosen]], shapely.box(left, low, right, high)
-            )
-    pieces, index = _polygon_parts(pieces)
     pieces = _turned(pieces, lambda xy: xy[:, :1] * along + xy[:, 1:] * across, angle)
-    return pieces, owner[part[index]]
+    return pieces, strip_of_word[present[index], 0]
+
+
+def _strip_rings(points: np.ndarray, contour: np.ndarray, pitch: float, width: float):
+    """Each contour (complex points in order, contours consecutive, each implicitly closed)
+    clipped to each strip it meets: the band of y within `width` / 2 of a multiple of
+    `pitch`. Returns the clipped rings' (x, y) rows, the ring of each row (0..n-1), and each
+    ring's contour and strip (the multiple).
+
+    This is Sutherland-Hodgman clipping to the band, every edge at once: an edge adds the
+    points where it crosses the band's lines (in its direction) and its end when that is in
+    the band. Where a contour leaves the band and comes back, the ring runs along the band's
+    line in between, so it keeps the contour's winding number at every point of the band:
+    filled by the nonzero rule, the rings are exactly the glyphs' part in the band (those
+    running along a line are invalid polygons, mended with the glyphs' other repairs). Rings
+    of under three points or no area (a contour touching a line) are dropped."""
+    half = width / 2
+    a, b = points, points[_following(contour)]
+    # The strips each edge meets, with a slack for rounding (a strip too many adds nothing).
+    low = np.ceil((np.minimum(a.imag, b.imag) - half) / pitch - SLACK).astype(np.int64)
+    high = np.floor((np.maximum(a.imag, b.imag) + half) / pitch + SLACK).astype(np.int64)
+    counts = np.clip(high - low + 1, 0, None)
+    edge = np.repeat(np.arange(len(points)), counts)
+    # low, low + 1, ... for each edge: counting on from each edge's first instance
+    strip = np.repeat(low - np.cumsum(counts) + counts, counts) + np.arange(len(edge))
+    order = np.lexsort((edge, strip, contour[edge]))  # by contour, then strip, then edge
+    edge, strip = edge[order], strip[order]
+    a, b = a[edge], b[edge]
+    lo, hi = strip * pitch - half, strip * pitch + half
+    crosses_lo = (a.imag < lo) != (b.imag < lo)
+    crosses_hi = (a.imag > hi) != (b.imag > hi)
+    with np.errstate(divide="ignore", invalid="ignore"):  # no crossing there: not used
+        slope = (b.real - a.real) / (b.imag - a.imag)
+        at_lo = a.real + (lo - a.imag) * slope + 1j * lo
+        at_hi = a.real + (hi - a.imag) * slope + 1j * hi
+    lo_first = crosses_lo & ((a.imag < b.imag) | ~crosses_hi)
+    candidates = np.column_stack(
+        (np.where(lo_first, at_lo, at_hi), np.where(lo_first, at_hi, at_lo), b)
+    )
+    added = np.column_stack(
+        (crosses_lo | crosses_hi, crosses_lo & crosses_hi, (b.imag >= lo) & (b.imag <= hi))
+    )
+    opens = np.ones(len(edge), dtype=bool)
+    opens[1:] = (contour[edge[1:]] != contour[edge[:-1]]) | (strip[1:] != strip[:-1])
+    ring = np.broadcast_to((np.cumsum(opens) - 1)[:, None], added.shape)[added]
+    rows = candidates[added].view(np.float64).reshape(-1, 2)
+    sizes = np.bincount(ring, minlength=opens.sum())
+    kept = (sizes >= 3) & (np.abs(_ring_areas(rows, ring, len(sizes))) > MIN_AREA)
+    chosen = kept[ring]
+    return (
+        rows[chosen],
+        (np.cumsum(kept) - 1)[ring[chosen]],
+        contour[edge[opens]][kept],
+        strip[opens][kept],
+    )
+
+
+def _following(group: np.ndarray) -> np.ndarray:
+    """For points in rings (`group` numbers them, each ring's points consecutive), the index
+    of the next point of the same ring, the last going back to the first."""
+    following = np.arange(1, len(group) + 1)
+    following[np.flatnonzero(np.diff(group, append=-1))] = np.flatnonzero(
+        np.diff(group, prepend=-1)
+    )
+    return following
+
+
+def _ring_areas(points: np.ndarray, ring: np.ndarray, count: int) -> np.ndarray:
+    """Signed area of each of `count` rings of (x, y) rows, `ring` numbering them in order
+    (shoelace: positive counter-clockwise with y up; 0 for a ring without points)."""
+    x, y = points.T
+    following = _following(ring)
+    cross = x * y[following] - y * x[following]
+    return np.bincount(ring, weights=cross, minlength=count) / 2
 
 
 def _turned(geometries: np.ndarray, turn, angle: float) -> np.ndarray:
