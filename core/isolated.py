@@ -2,6 +2,7 @@
 stall the process that serves the others (the web server, the converter): the parent only
 waits on a pipe, without the GIL, and kills the child at the time limit."""
 
+import ctypes
 import logging
 import os
 import pickle
@@ -11,7 +12,7 @@ import signal
 import threading
 import time
 from collections.abc import Callable
-from contextlib import nullcontext
+from contextlib import contextmanager, nullcontext
 
 from django.conf import settings
 from django.db import connections
@@ -23,6 +24,7 @@ logger = logging.getLogger(__name__)
 # Children run at this niceness: on a busy machine the process that serves every other
 # request (health checks, lookups, event streams) gets the CPU before the heavy work does.
 CHILD_NICENESS = 10
+PR_SET_PDEATHSIG = 1  # Linux prctl option: a signal for the process when its parent dies
 
 
 class Limits:
@@ -104,19 +106,20 @@ def _child(limits: Limits, write_end: int, function, args, kwargs):
         os.nice(CHILD_NICENESS)
         for connection in connections.all(initialized_only=True):
             connection.connection = None
-        report = pickle.dumps(_call_limited(limits, function, args, kwargs))
-        view = memoryview(report)
-        while view:
-            view = view[os.write(write_end, view) :]
+        _write_all(write_end, pickle.dumps(_call_limited(limits, function, args, kwargs)))
     finally:
         os._exit(0)
 
 
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
 def _call_limited(limits: Limits, function, args, kwargs) -> tuple[str, object]:
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-    with open("/proc/self/statm") as statm:
-        current = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
-    limit = current + limits.memory_bytes
+    limit = _used_memory() + limits.memory_bytes
     if hard != resource.RLIM_INFINITY:
         limit = min(limit, hard)
     outcome = ("too big", None)
@@ -133,6 +136,74 @@ def _call_limited(limits: Limits, function, args, kwargs) -> tuple[str, object]:
     finally:
         resource.setrlimit(resource.RLIMIT_AS, (soft, hard))  # room to report
     return outcome
+
+
+def in_two_processes(function: Callable, first, second) -> tuple:
+    """(function(first), function(second)), the second computed at the same time by a forked
+    helper: for independent halves of heavy work in a child of run_isolated, which on a
+    quiet server is alone on the machine's two cores.
+
+    The two share this process's memory limit, half of the room left each (each half of the
+    work needs about half the memory), and the helper dies with this process, which
+    run_isolated kills at the time limit. Should the helper fail, this process computes the
+    second half itself with all the room again, so that an error (out of memory, say) is
+    this process's, answered as before; should the first half fail, the helper is killed at
+    once."""
+    with _memory_room_halved():
+        read_end, write_end = os.pipe()
+        parent = os.getpid()
+        pid = os.fork()
+        if pid == 0:
+            os.close(read_end)
+            _helper(parent, write_end, function, second)
+        os.close(write_end)
+        try:
+            with os.fdopen(read_end, "rb") as pipe:
+                first_result = function(first)
+                report = pipe.read()
+        except BaseException:
+            os.kill(pid, signal.SIGKILL)  # this half failed: the other is not needed
+            raise
+        finally:
+            _, status = os.waitpid(pid, 0)
+    second_result = pickle.loads(report) if status == 0 else function(second)
+    return first_result, second_result
+
+
+@contextmanager
+def _memory_room_halved():
+    """The address-space limit (_call_limited sets it) lowered to half the room left under
+    it, for this process and those it forks meanwhile: two processes sharing work take no
+    more than it had. Without a limit, nothing changes."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if soft == resource.RLIM_INFINITY:
+        yield
+        return
+    used = _used_memory()
+    resource.setrlimit(resource.RLIMIT_AS, (used + max(0, soft - used) // 2, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+
+
+def _used_memory() -> int:
+    """This process's address space in bytes."""
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def _helper(parent: int, write_end: int, function: Callable, work):
+    """Runs in in_two_processes' forked helper and always exits here: computes its half and
+    writes it, pickled, to the pipe; exit status 0 when all of it was written."""
+    status = 1
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        if os.getppid() == parent:  # else this process's parent died before the line above
+            _write_all(write_end, pickle.dumps(function(work)))
+            status = 0
+    finally:
+        os._exit(status)
 
 
 def _read_until(fd: int, deadline: float) -> bytes | None:

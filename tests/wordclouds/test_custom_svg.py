@@ -13,6 +13,7 @@ from defusedxml import ElementTree
 from PIL import Image
 from scipy import ndimage
 
+from core import isolated
 from tests.wordclouds.conftest import jobs_root
 from wordclouds import engine
 from wordclouds.drawing import custom_svg as custom_svg_drawing
@@ -326,7 +327,7 @@ def test_words_drawn_in_two_processes_give_the_same_document(api, job_id, monkey
     split = custom_svg(api, job_id, **params).content
 
     # and when the helper fails, leaving its half to the child
-    monkeypatch.setattr(custom_svg_drawing, "_helper", lambda *args: os._exit(1))
+    monkeypatch.setattr(isolated, "_helper", lambda *args: os._exit(1))
     recovered = custom_svg(api, job_id, **params).content
 
     # then the documents are the same

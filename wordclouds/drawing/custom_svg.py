@@ -4,20 +4,17 @@ custom.svg). Patterns are real geometry cut to the glyphs (fill_patterns.py): ci
 polygons and paths in one solid colour, never `<pattern>`, `<clipPath>`, `<mask>` or
 opacity, so every output converts to .ai."""
 
-import ctypes
 import math
-import os
-import pickle
-import resource
-import signal
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 import shapely
 
 from core.errors import InvalidInput
+from core.isolated import in_two_processes
 from wordclouds.drawing.fill_patterns import (
     glyph_shapes,
     grid_centres,
@@ -31,7 +28,6 @@ from wordclouds.selectors import canvas_size, positions_db
 
 MAX_PRIMITIVES = 2_000_000
 SPLIT_MIN_BYTES = 1_000_000  # less path data is drawn in one process: a fork costs more
-PR_SET_PDEATHSIG = 1  # Linux prctl option: a signal for the process when its parent dies
 DENSE = "pattern too dense"
 
 
@@ -120,40 +116,16 @@ def custom_svg_drawn(db_path: Path, svg_path: Path, options: CustomSvgOptions) -
 def _pattern_elements_on_two_cores(
     outlines: list[str], options: CustomSvgOptions
 ) -> dict[int, str]:
-    """`_pattern_elements`, the words split in two halves of about equal path data and the
-    second drawn at the same time by a forked helper: words are independent, and on a quiet
-    server the request's child (core/isolated.py) is alone on the machine's two cores.
-
-    The two share the child's memory limit, half of the room left each (each half of the
-    words needs about half the memory), and the helper dies with the child, which is killed
-    at the time limit. Should the helper fail, the child draws that half itself with all
-    the room again, so that an error (out of memory, say) is the child's, answered as
-    before."""
+    """`_pattern_elements`, the words split in two halves of about equal path data drawn at
+    the same time (core.isolated.in_two_processes): words are independent, and on a quiet
+    server the request's child is alone on the machine's two cores."""
     sizes = np.cumsum([len(d) for d in outlines])
     if options.fill == "fill" or not len(sizes) or sizes[-1] < SPLIT_MIN_BYTES:
         return _pattern_elements(outlines, options)
     half = int(np.searchsorted(sizes, sizes[-1] / 2)) + 1
-    with _memory_room_halved():
-        read_end, write_end = os.pipe()
-        parent = os.getpid()
-        pid = os.fork()
-        if pid == 0:
-            os.close(read_end)
-            _helper(parent, write_end, outlines[half:], options)
-        os.close(write_end)
-        try:
-            with os.fdopen(read_end, "rb") as pipe:
-                first = _pattern_elements(outlines[:half], options)
-                report = pipe.read()
-        except BaseException:
-            os.kill(pid, signal.SIGKILL)  # the child's half failed: the other is not needed
-            raise
-        finally:
-            _, status = os.waitpid(pid, 0)
-    if status == 0:
-        second = pickle.loads(report)
-    else:
-        second = _pattern_elements(outlines[half:], options)
+    first, second = in_two_processes(
+        partial(_pattern_elements, options=options), outlines[:half], outlines[half:]
+    )
     return first | {half + index: body for index, body in second.items()}
 
 
@@ -167,39 +139,6 @@ def _geos_out_of_memory_as_memory_error():
         if "bad_alloc" in str(error):
             raise MemoryError(str(error)) from error
         raise
-
-
-@contextmanager
-def _memory_room_halved():
-    """The address-space limit (core/isolated.py sets it) lowered to half the room left
-    under it, for this process and those it forks meanwhile: two processes sharing a
-    drawing take no more than it had. Without a limit, nothing changes."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-    if soft == resource.RLIM_INFINITY:
-        yield
-        return
-    with open("/proc/self/statm") as statm:
-        used = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
-    resource.setrlimit(resource.RLIMIT_AS, (used + max(0, soft - used) // 2, hard))
-    try:
-        yield
-    finally:
-        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
-
-
-def _helper(parent: int, write_end: int, outlines: list[str], options: CustomSvgOptions):
-    """Runs in the forked helper and always exits here: draws its words and writes them,
-    pickled, to the pipe; exit status 0 when all of it was written."""
-    status = 1
-    try:
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-        if os.getppid() == parent:  # else the child died before the line above
-            view = memoryview(pickle.dumps(_pattern_elements(outlines, options)))
-            while view:
-                view = view[os.write(write_end, view) :]
-            status = 0
-    finally:
-        os._exit(status)
 
 
 def _pattern_elements(outlines: list[str], options: CustomSvgOptions) -> dict[int, str]:
