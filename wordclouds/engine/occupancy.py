@@ -8,6 +8,12 @@ free run of row y (starting at ``row_start[y]``, so a stamp elsewhere in the row
 it is), so rows that cannot hold the box are skipped whole, and
 ``cell_max[cy, cx]`` is the longest free run starting in a cell of CELL_H rows × CELL_W
 columns, so whole cells are skipped too.
+
+Placing only ever occupies pixels, so a row where no w×h box can have its top row stays so
+for every box at least as large in both sides. ``hopeless[y]`` remembers the last such box
+size for row y, one for wide boxes and one for tall ones (packed as ``width << 16 | height``,
+0 for none): late in a dense layout most rows are full for the words left, and the searches
+of the last few thousand words walked them again and again.
 """
 
 import numpy as np
@@ -87,11 +93,27 @@ def new_occupancy(blocked):
     return runs, row_max, row_start, cell_max
 
 
+def new_hopeless(height):
+    """An empty ``hopeless`` record for a canvas ``height`` rows high."""
+    return np.zeros((height, 2), dtype=np.int64)
+
+
 @njit(cache=True)
-def find_fit(runs, row_max, cell_max, width, height, start_x, start_y, top, bottom):
+def _known_hopeless(hopeless, y, width, height):
+    """Whether row y is recorded as holding no box as small as width×height or smaller."""
+    for slot in range(2):
+        packed = hopeless[y, slot]
+        if packed and width >= packed >> 16 and height >= packed & 0xFFFF:
+            return True
+    return False
+
+
+@njit(cache=True)
+def find_fit(runs, row_max, cell_max, hopeless, width, height, start_x, start_y, top, bottom):
     """The first position (x, y) in reading order from (start_x, start_y), wrapping around,
     where a width×height box touches no occupied pixel, with rows limited to [top, bottom).
-    Returns (-1, -1) when there is none anywhere."""
+    Returns (-1, -1) when there is none anywhere. Rows searched whole in vain are recorded
+    in ``hopeless``, and rows recorded there are skipped."""
     last_x = runs.shape[1] - width
     last_y = bottom - height
     if last_x < 0 or last_y < top:
@@ -111,6 +133,9 @@ def find_fit(runs, row_max, cell_max, width, height, start_x, start_y, top, bott
             if skip >= 0:
                 y = skip + 1
                 continue
+            if _known_hopeless(hopeless, y, width, height):
+                y += 1
+                continue
             if y // CELL_H != band:
                 # A box with its top row in this band has a row in each of these cells.
                 band = y // CELL_H
@@ -122,6 +147,7 @@ def find_fit(runs, row_max, cell_max, width, height, start_x, start_y, top, bott
                             viable[cx] = False
                             break
             x = start_x if (lap == 0 and y == start_y) else 0
+            whole_row = x == 0
             while x <= last_x:
                 if not viable[x // CELL_W]:
                     x = (x // CELL_W + 1) * CELL_W
@@ -136,6 +162,8 @@ def find_fit(runs, row_max, cell_max, width, height, start_x, start_y, top, bott
                 if jump == 0:
                     return x, y
                 x += jump
+            if whole_row:
+                hopeless[y, 0 if width >= height else 1] = width << 16 | height
             y += 1
     return -1, -1
 
@@ -257,7 +285,9 @@ def _random_start(inside, cell_max, width, height, top, bottom, left, right, uni
 
 
 @njit(cache=True)
-def best_spot(runs, row_max, cell_max, inside, width, height, bounds, candidates, uniforms):
+def best_spot(
+    runs, row_max, cell_max, hopeless, inside, width, height, bounds, candidates, uniforms
+):
     """Where to put a width×height box: from each of ``candidates`` random points of the
     shape, the first free spot in reading order, slid in a random direction until it
     touches something; the snuggest of them. ``bounds`` is the shape's (top, bottom, left,
@@ -271,7 +301,9 @@ def best_spot(runs, row_max, cell_max, inside, width, height, bounds, candidates
         start_x, start_y = _random_start(
             inside, cell_max, width, height, top, bottom, left, right, uniforms, offset
         )
-        x, y = find_fit(runs, row_max, cell_max, width, height, start_x, start_y, top, bottom)
+        x, y = find_fit(
+            runs, row_max, cell_max, hopeless, width, height, start_x, start_y, top, bottom
+        )
         if x < 0:
             return -1, -1
         step_x = -1 if uniforms[offset + 2 * START_TRIES] < 0.5 else 1
