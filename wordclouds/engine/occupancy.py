@@ -68,9 +68,18 @@ def _refresh_cells(runs, cell_max, first_row, last_row, first_column, last_colum
     for cy in range(first_row // CELL_H, last_row // CELL_H + 1):
         for cx in range(first_column // CELL_W, last_column // CELL_W + 1):
             longest = 0
+            end = min(width, (cx + 1) * CELL_W)
             for r in range(cy * CELL_H, min(height, (cy + 1) * CELL_H)):
-                for c in range(cx * CELL_W, min(width, (cx + 1) * CELL_W)):
-                    longest = max(longest, runs[r, c])
+                # Within a run the values only fall: its first pixel in the cell is its
+                # longest there, so the walk goes from run to run.
+                c = cx * CELL_W
+                while c < end:
+                    value = runs[r, c]
+                    if value > 0:
+                        longest = max(longest, value)
+                        c += value
+                    else:
+                        c -= value
             cell_max[cy, cx] = longest
 
 
