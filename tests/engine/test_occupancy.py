@@ -1,9 +1,10 @@
-"""The spot search's record of hopeless rows only saves time: searches sharing one record
-across a filling canvas find exactly the spots fresh searches find."""
+"""The spot search's shortcuts only save time: searches sharing one record of hopeless rows
+across a filling canvas find exactly the spots fresh searches find, and a box slid left by
+the run starts stops where moving it a column at a time would."""
 
 import numpy as np
 
-from wordclouds.engine.occupancy import find_fit, new_hopeless, new_occupancy, stamp
+from wordclouds.engine.occupancy import find_fit, new_hopeless, new_occupancy, settle, stamp
 
 
 def _fit(occupancy, hopeless, width, height, start, bottom):
@@ -26,3 +27,27 @@ def test_remembered_rows_change_no_spot():
             found += 1
             stamp(*occupancy, np.ones((height, width), dtype=np.bool_), *spot, 1)
     assert np.count_nonzero(hopeless) > 0 and 0 < found < 400
+
+
+def _slid_left(blocked, x, y, width, height):
+    """Where a box at (x, y) stops moving left one column at a time."""
+    while x > 0 and not blocked[y : y + height, x - 1].any():
+        x -= 1
+    return x
+
+
+def test_a_box_slides_left_to_the_nearest_ink():
+    rng = np.random.default_rng(11)
+    blocked = rng.random((120, 400)) < 0.004
+    runs, row_max, _, cell_max = new_occupancy(blocked)
+    hopeless = new_hopeless(120)
+    checked = 0
+    for _ in range(300):
+        width, height = (int(v) for v in rng.integers(1, 30, size=2))
+        start = int(rng.integers(0, 400)), int(rng.integers(0, 120))
+        x, y = find_fit(runs, row_max, cell_max, hopeless, width, height, *start, 0, 120)
+        if x >= 0:
+            slid = settle(runs, x, y, width, height, -1, 0, 0, 120)
+            assert slid == (_slid_left(blocked, x, y, width, height), y)
+            checked += 1
+    assert checked > 100

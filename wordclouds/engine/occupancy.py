@@ -235,20 +235,35 @@ def settle(runs, x, y, width, height, step_x, step_y, top, bottom):
             if shift > 0:
                 x += shift
                 moved = True
-        while step_x < 0:
-            column = x - 1
-            if column < 0:
-                break
-            free = True
+        if step_x < 0:
+            # The box stops at the free runs' starts left of it: the one farthest right.
+            stop = 0
             for r in range(y, y + height):
-                if runs[r, column] < 1:
-                    free = False
+                stop = max(stop, _run_start(runs, r, x - 1, stop))
+                if stop == x:
                     break
-            if not free:
-                break
-            x -= 1
-            moved = True
+            if stop < x:
+                x = stop
+                moved = True
     return x, y
+
+
+@njit(cache=True)
+def _run_start(runs, r, column, lowest):
+    """Where in row r the free run holding ``column`` starts, if not left of ``lowest``
+    (else ``lowest``); ``column + 1`` when it is occupied or off the canvas. Each pixel of
+    a run is one longer than the next, so a binary search finds the start."""
+    if column < 0 or runs[r, column] < 1:
+        return column + 1
+    length = runs[r, column] + column  # what every pixel of the run holds, plus its column
+    low, high = lowest, column  # high is in the run
+    while low < high:
+        middle = (low + high) // 2
+        if runs[r, middle] == length - middle:
+            high = middle
+        else:
+            low = middle + 1
+    return low
 
 
 @njit(cache=True)
