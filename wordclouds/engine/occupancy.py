@@ -109,7 +109,8 @@ def new_hopeless(height):
 
 @njit(cache=True)
 def _known_hopeless(hopeless, y, width, height):
-    """Whether row y is recorded as holding no box as small as width×height or smaller."""
+    """Whether row y is recorded as holding no box that width×height is at least as large
+    as in both sides (and so none of width×height either)."""
     for slot in range(2):
         packed = hopeless[y, slot]
         if packed and width >= packed >> 16 and height >= packed & 0xFFFF:
@@ -252,7 +253,7 @@ def settle(runs, x, y, width, height, step_x, step_y, top, bottom):
 def _run_start(runs, r, column, lowest):
     """Where in row r the free run holding ``column`` starts, if not left of ``lowest``
     (else ``lowest``); ``column + 1`` when it is occupied or off the canvas. Each pixel of
-    a run is one longer than the next, so a binary search finds the start."""
+    a free run holds one more than the next, so a binary search finds the start."""
     if column < 0 or runs[r, column] < 1:
         return column + 1
     length = runs[r, column] + column  # what every pixel of the run holds, plus its column

@@ -179,6 +179,6 @@ def render_png(placements: list[Placement], colors: list[str], params: Params, s
         _paint_batch(
             canvas,
             [p for p, _ in batch],
-            np.array([rgb[c] for _, c in batch], dtype=np.float64).reshape(-1, 3),
+            np.array([rgb[c] for _, c in batch], dtype=np.int64),
         )
     write_png(out, canvas)
