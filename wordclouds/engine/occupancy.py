@@ -103,7 +103,8 @@ def new_occupancy(blocked):
 
 
 def new_hopeless(height):
-    """An empty ``hopeless`` record for a canvas ``height`` rows high."""
+    """An empty ``hopeless`` record for a canvas ``height`` rows high (a side is at most
+    10,000 px, so a box's height fits the 16 bits it is packed in)."""
     return np.zeros((height, 2), dtype=np.int64)
 
 
