@@ -26,6 +26,23 @@ UNIFORMS_PER_CANDIDATE = 2 * START_TRIES + 2  # random numbers best_spot uses pe
 
 
 @njit(cache=True)
+def _run_start(runs, r, column, lowest):
+    """Where in row r the run (free or occupied) holding ``column`` starts, if not left of
+    ``lowest`` (else ``lowest``). Along a run the values step by one (a free pixel holds one
+    more than the next, an occupied one one less), so a binary search finds the start."""
+    step = 1 if runs[r, column] > 0 else -1
+    offset = runs[r, column] + step * column  # every pixel c of the run holds offset - step c
+    low, high = lowest, column  # high is in the run
+    while low < high:
+        middle = (low + high) // 2
+        if runs[r, middle] == offset - step * middle:
+            high = middle
+        else:
+            low = middle + 1
+    return low
+
+
+@njit(cache=True)
 def _row_runs(runs, row_max, row_start, y, left, right):
     """Recompute the runs of row y from column ``right`` leftwards, through ``left`` and on
     until they stop changing, then its longest free run (``row_max``) and where that starts
@@ -33,7 +50,8 @@ def _row_runs(runs, row_max, row_start, y, left, right):
     width = runs.shape[1]
     following = runs[y, right + 1] if right + 1 < width else 0
     stop = 0
-    for x in range(right, -1, -1):
+    x = right
+    while x >= 0:
         stop = x
         if runs[y, x] < 0:
             value = following - 1 if following < 0 else -1
@@ -42,8 +60,20 @@ def _row_runs(runs, row_max, row_start, y, left, right):
         if runs[y, x] == value and x < left:
             stop = x + 1
             break
+        if x < left:
+            # The rest of a run left of the stamp, which now reaches it (often the long
+            # occupied run outside the shape, which words slide up to): found at once and
+            # rewritten in one loop, where pixel by pixel it took most of a stamp's time.
+            step = 1 if value > 0 else -1
+            stop = _run_start(runs, y, x, 0)
+            for c in range(stop, x + 1):
+                runs[y, c] = value + step * (x - c)
+            following = value + step * (x - stop)
+            x = stop - 1
+            continue
         runs[y, x] = value
         following = value
+        x -= 1
     if stop <= row_start[y] <= right and row_max[y] > 0:
         # Runs starting left of ``stop`` or right of ``right`` kept their length and the
         # others only shrank: unless the longest started in between, it is still the longest.
@@ -241,31 +271,14 @@ def settle(runs, x, y, width, height, step_x, step_y, top, bottom):
             # The box stops at the free runs' starts left of it: the one farthest right.
             stop = 0
             for r in range(y, y + height):
-                stop = max(stop, _run_start(runs, r, x - 1, stop))
-                if stop == x:
+                if x == 0 or runs[r, x - 1] < 0:
+                    stop = x
                     break
+                stop = max(stop, _run_start(runs, r, x - 1, stop))
             if stop < x:
                 x = stop
                 moved = True
     return x, y
-
-
-@njit(cache=True)
-def _run_start(runs, r, column, lowest):
-    """Where in row r the free run holding ``column`` starts, if not left of ``lowest``
-    (else ``lowest``); ``column + 1`` when it is occupied or off the canvas. Each pixel of
-    a free run holds one more than the next, so a binary search finds the start."""
-    if column < 0 or runs[r, column] < 1:
-        return column + 1
-    length = runs[r, column] + column  # what every pixel of the run holds, plus its column
-    low, high = lowest, column  # high is in the run
-    while low < high:
-        middle = (low + high) // 2
-        if runs[r, middle] == length - middle:
-            high = middle
-        else:
-            low = middle + 1
-    return low
 
 
 @njit(cache=True)
