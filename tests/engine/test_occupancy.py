@@ -1,6 +1,7 @@
 """The spot search's shortcuts only save time: searches sharing one record of hopeless rows
-across a filling canvas find exactly the spots fresh searches find, and a box slid left by
-the run starts stops where moving it a column at a time would."""
+across a filling canvas find exactly the spots fresh searches find (and the stamps leave the
+grid as measuring it afresh would), and a box slid left by the run starts stops where moving
+it a column at a time would."""
 
 import numpy as np
 
@@ -26,7 +27,14 @@ def test_remembered_rows_change_no_spot():
         if spot[0] >= 0:
             found += 1
             stamp(*occupancy, np.ones((height, width), dtype=np.bool_), *spot, 1)
+            x, y = spot
+            blocked[max(0, y - 1) : y + height + 1, max(0, x - 1) : x + width + 1] = True
     assert np.count_nonzero(hopeless) > 0 and 0 < found < 400
+    # The stamps' updates leave the grid as measuring it afresh would.
+    runs, row_max, _, cell_max = occupancy
+    fresh_runs, fresh_row_max, _, fresh_cell_max = new_occupancy(blocked)
+    assert (runs == fresh_runs).all() and (row_max == fresh_row_max).all()
+    assert (cell_max == fresh_cell_max).all()
 
 
 def _slid_left(blocked, x, y, width, height):
