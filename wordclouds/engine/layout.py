@@ -10,7 +10,7 @@ import numpy as np
 from .errors import LayoutError
 from .mask import Mask
 from .names import Name
-from .occupancy import UNIFORMS_PER_CANDIDATE, best_spot, new_occupancy, stamp
+from .occupancy import UNIFORMS_PER_CANDIDATE, best_spot, new_hopeless, new_occupancy, stamp
 from .outlines import WordOutline, resolve_style, word_outline
 from .params import Params
 from .raster import coverage
@@ -52,6 +52,7 @@ class Layout:
 
     def __init__(self, mask: Mask, margin: float, name_gap: float, rng):
         self.runs, self.row_max, self.row_start, self.cell_max = new_occupancy(~mask.inside)
+        self.hopeless = new_hopeless(mask.height)
         rows = np.flatnonzero(mask.inside.any(axis=1))
         cols = np.flatnonzero(mask.inside.any(axis=0))
         self.top, self.bottom = int(rows[0]), int(rows[-1]) + 1
@@ -98,6 +99,7 @@ class Layout:
             self.runs,
             self.row_max,
             self.cell_max,
+            self.hopeless,
             self.inside,
             search_w,
             search_h,

@@ -8,6 +8,12 @@ free run of row y (starting at ``row_start[y]``, so a stamp elsewhere in the row
 it is), so rows that cannot hold the box are skipped whole, and
 ``cell_max[cy, cx]`` is the longest free run starting in a cell of CELL_H rows × CELL_W
 columns, so whole cells are skipped too.
+
+Placing only ever occupies pixels, so a row where no w×h box can have its top row stays so
+for every box at least as large in both sides. ``hopeless[y]`` remembers the last such box
+size for row y, one for wide boxes and one for tall ones (packed as ``width << 16 | height``,
+0 for none): late in a dense layout most rows are full for the words left, and the searches
+of the last few thousand words walked them again and again.
 """
 
 import numpy as np
@@ -20,6 +26,23 @@ UNIFORMS_PER_CANDIDATE = 2 * START_TRIES + 2  # random numbers best_spot uses pe
 
 
 @njit(cache=True)
+def _run_start(runs, r, column, lowest):
+    """Where in row r the run (free or occupied) holding ``column`` starts, if not left of
+    ``lowest`` (else ``lowest``). Along a run the values step by one (a free pixel holds one
+    more than the next, an occupied one one less), so a binary search finds the start."""
+    step = 1 if runs[r, column] > 0 else -1
+    offset = runs[r, column] + step * column  # every pixel c of the run holds offset - step c
+    low, high = lowest, column  # high is in the run
+    while low < high:
+        middle = (low + high) // 2
+        if runs[r, middle] == offset - step * middle:
+            high = middle
+        else:
+            low = middle + 1
+    return low
+
+
+@njit(cache=True)
 def _row_runs(runs, row_max, row_start, y, left, right):
     """Recompute the runs of row y from column ``right`` leftwards, through ``left`` and on
     until they stop changing, then its longest free run (``row_max``) and where that starts
@@ -27,7 +50,8 @@ def _row_runs(runs, row_max, row_start, y, left, right):
     width = runs.shape[1]
     following = runs[y, right + 1] if right + 1 < width else 0
     stop = 0
-    for x in range(right, -1, -1):
+    x = right
+    while x >= 0:
         stop = x
         if runs[y, x] < 0:
             value = following - 1 if following < 0 else -1
@@ -36,8 +60,20 @@ def _row_runs(runs, row_max, row_start, y, left, right):
         if runs[y, x] == value and x < left:
             stop = x + 1
             break
+        if x < left:
+            # The rest of a run left of the stamp, which now reaches it (often the long
+            # occupied run outside the shape, which words slide up to): found at once and
+            # rewritten in one loop, where pixel by pixel it took most of a stamp's time.
+            step = 1 if value > 0 else -1
+            stop = _run_start(runs, y, x, 0)
+            for c in range(stop, x + 1):
+                runs[y, c] = value + step * (x - c)
+            following = value + step * (x - stop)
+            x = stop - 1
+            continue
         runs[y, x] = value
         following = value
+        x -= 1
     if stop <= row_start[y] <= right and row_max[y] > 0:
         # Runs starting left of ``stop`` or right of ``right`` kept their length and the
         # others only shrank: unless the longest started in between, it is still the longest.
@@ -62,9 +98,18 @@ def _refresh_cells(runs, cell_max, first_row, last_row, first_column, last_colum
     for cy in range(first_row // CELL_H, last_row // CELL_H + 1):
         for cx in range(first_column // CELL_W, last_column // CELL_W + 1):
             longest = 0
+            end = min(width, (cx + 1) * CELL_W)
             for r in range(cy * CELL_H, min(height, (cy + 1) * CELL_H)):
-                for c in range(cx * CELL_W, min(width, (cx + 1) * CELL_W)):
-                    longest = max(longest, runs[r, c])
+                # Within a run the values only fall: its first pixel in the cell is its
+                # longest there, so the walk goes from run to run.
+                c = cx * CELL_W
+                while c < end:
+                    value = runs[r, c]
+                    if value > 0:
+                        longest = max(longest, value)
+                        c += value
+                    else:
+                        c -= value
             cell_max[cy, cx] = longest
 
 
@@ -87,11 +132,29 @@ def new_occupancy(blocked):
     return runs, row_max, row_start, cell_max
 
 
+def new_hopeless(height):
+    """An empty ``hopeless`` record for a canvas ``height`` rows high (a side is at most
+    10,000 px, so a box's height fits the 16 bits it is packed in)."""
+    return np.zeros((height, 2), dtype=np.int64)
+
+
 @njit(cache=True)
-def find_fit(runs, row_max, cell_max, width, height, start_x, start_y, top, bottom):
+def _known_hopeless(hopeless, y, width, height):
+    """Whether row y is recorded as holding no box that width×height is at least as large
+    as in both sides (and so none of width×height either)."""
+    for slot in range(2):
+        packed = hopeless[y, slot]
+        if packed and width >= packed >> 16 and height >= packed & 0xFFFF:
+            return True
+    return False
+
+
+@njit(cache=True)
+def find_fit(runs, row_max, cell_max, hopeless, width, height, start_x, start_y, top, bottom):
     """The first position (x, y) in reading order from (start_x, start_y), wrapping around,
     where a width×height box touches no occupied pixel, with rows limited to [top, bottom).
-    Returns (-1, -1) when there is none anywhere."""
+    Returns (-1, -1) when there is none anywhere. Rows searched whole in vain are recorded
+    in ``hopeless``, and rows recorded there are skipped."""
     last_x = runs.shape[1] - width
     last_y = bottom - height
     if last_x < 0 or last_y < top:
@@ -111,6 +174,9 @@ def find_fit(runs, row_max, cell_max, width, height, start_x, start_y, top, bott
             if skip >= 0:
                 y = skip + 1
                 continue
+            if _known_hopeless(hopeless, y, width, height):
+                y += 1
+                continue
             if y // CELL_H != band:
                 # A box with its top row in this band has a row in each of these cells.
                 band = y // CELL_H
@@ -122,6 +188,7 @@ def find_fit(runs, row_max, cell_max, width, height, start_x, start_y, top, bott
                             viable[cx] = False
                             break
             x = start_x if (lap == 0 and y == start_y) else 0
+            whole_row = x == 0
             while x <= last_x:
                 if not viable[x // CELL_W]:
                     x = (x // CELL_W + 1) * CELL_W
@@ -136,6 +203,8 @@ def find_fit(runs, row_max, cell_max, width, height, start_x, start_y, top, bott
                 if jump == 0:
                     return x, y
                 x += jump
+            if whole_row:
+                hopeless[y, 0 if width >= height else 1] = width << 16 | height
             y += 1
     return -1, -1
 
@@ -198,19 +267,17 @@ def settle(runs, x, y, width, height, step_x, step_y, top, bottom):
             if shift > 0:
                 x += shift
                 moved = True
-        while step_x < 0:
-            column = x - 1
-            if column < 0:
-                break
-            free = True
+        if step_x < 0:
+            # The box stops at the free runs' starts left of it: the one farthest right.
+            stop = 0
             for r in range(y, y + height):
-                if runs[r, column] < 1:
-                    free = False
+                if x == 0 or runs[r, x - 1] < 0:
+                    stop = x
                     break
-            if not free:
-                break
-            x -= 1
-            moved = True
+                stop = max(stop, _run_start(runs, r, x - 1, stop))
+            if stop < x:
+                x = stop
+                moved = True
     return x, y
 
 
@@ -257,7 +324,9 @@ def _random_start(inside, cell_max, width, height, top, bottom, left, right, uni
 
 
 @njit(cache=True)
-def best_spot(runs, row_max, cell_max, inside, width, height, bounds, candidates, uniforms):
+def best_spot(
+    runs, row_max, cell_max, hopeless, inside, width, height, bounds, candidates, uniforms
+):
     """Where to put a width×height box: from each of ``candidates`` random points of the
     shape, the first free spot in reading order, slid in a random direction until it
     touches something; the snuggest of them. ``bounds`` is the shape's (top, bottom, left,
@@ -271,7 +340,9 @@ def best_spot(runs, row_max, cell_max, inside, width, height, bounds, candidates
         start_x, start_y = _random_start(
             inside, cell_max, width, height, top, bottom, left, right, uniforms, offset
         )
-        x, y = find_fit(runs, row_max, cell_max, width, height, start_x, start_y, top, bottom)
+        x, y = find_fit(
+            runs, row_max, cell_max, hopeless, width, height, start_x, start_y, top, bottom
+        )
         if x < 0:
             return -1, -1
         step_x = -1 if uniforms[offset + 2 * START_TRIES] < 0.5 else 1
