@@ -4,8 +4,6 @@ glyph id."""
 
 import functools
 import importlib.util
-import struct
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -13,6 +11,7 @@ import numpy as np
 import pathops
 import uharfbuzz as hb
 from fontTools.pens.basePen import BasePen
+from fontTools.ttLib import TTCollection, TTFont
 
 from .errors import InputError
 
@@ -21,9 +20,6 @@ INVALID = "font_file is not a valid font"
 # faces, since most name lists are Chinese.
 DEFAULT_FACE = 2
 MOVE, LINE, QUAD, CUBIC, CLOSE = range(5)
-FAMILY_NAME_IDS = (21, 16, 1)  # WWS family, typographic family, family
-OS2_SIZES = {0: 78, 1: 86, 2: 96, 3: 96, 4: 96, 5: 100}  # bytes, by OS/2 table version
-HHEA_SIZE = 36
 # The fallback chain after the chosen font, in the order a run looks for a font that covers
 # it: (Python package holding the file, path inside it, face index). All are Noto fonts under
 # the SIL Open Font License, except Heebo (OFL) for Hebrew and Symbola (free for any use, as
@@ -83,105 +79,12 @@ class FontInfo:
     path: Path
 
 
-def _faces(path) -> list:
-    """fontTools' fonts of each face, for checking a font thoroughly."""
-    from fontTools.ttLib import TTCollection, TTFont  # imported here: a run needs only tables
-
+def _faces(path) -> list[TTFont]:
     with open(path, "rb") as file:
         tag = file.read(4)
     if tag == b"ttcf":
         return list(TTCollection(str(path), lazy=True).fonts)
     return [TTFont(str(path), lazy=True)]
-
-
-Tables = Callable[[str], bytes | None]  # a face's raw table by tag, None when it has none
-
-
-def _tables(path) -> list[Tables]:
-    """Each face of a font file as its raw tables: read through HarfBuzz, which maps the file
-    and parses nothing more, or through fontTools for a container HarfBuzz does not read
-    (WOFF). A run needs only the name, OS/2, hhea and cmap tables, and fontTools' table
-    modules cost CPU to import (its name table's 0.016 s)."""
-    blob = hb.Blob.from_file_path(str(path))
-    count = hb.Face(blob).count
-    if count == 0:
-        return [functools.partial(_table_of_font, font) for font in _faces(path)]
-    return [functools.partial(_table_of_face, hb.Face(blob, index)) for index in range(count)]
-
-
-def _table_of_face(face: hb.Face, tag: str) -> bytes | None:
-    return face.reference_table(tag).data if tag in face.table_tags else None
-
-
-def _table_of_font(font, tag: str) -> bytes | None:
-    return font.reader[tag] if tag in font.reader else None
-
-
-class IrregularName(ValueError):
-    """A name record fontTools would repair as it decodes it (odd-length UTF-16, text
-    encoded twice): fontTools reads such a name table itself."""
-
-
-def _family_name(name_table: bytes | None) -> str | None:
-    """The family name as fontTools' ``getBestFamilyName`` reads it from the ``name`` table:
-    the WWS family, else the typographic family, else the family; of each, the Windows
-    English name, else the Mac English one, else the last that decodes. Raises
-    :class:`IrregularName` where fontTools would repair a record it reads."""
-    from fontTools.misc.encodingTools import getEncoding  # fontTools' decoding of names
-
-    if name_table is None:
-        raise ValueError("the font has no name table")
-    count, strings_offset = struct.unpack(">HH", name_table[2:6])
-    strings = name_table[strings_offset:]
-    records = []
-    for k in range(count):
-        record = name_table[6 + 12 * k : 18 + 12 * k]
-        if len(record) < 12:
-            continue  # malformed, as fontTools skips it
-        platform, encoding, language, name_id, length, offset = struct.unpack(">6H", record)
-        if offset + length <= len(strings):
-            records.append(
-                (name_id, platform, encoding, language, strings[offset : offset + length])
-            )
-    for wanted in FAMILY_NAME_IDS:
-        english = mac_english = some = None
-        for name_id, platform, encoding, language, string in records:
-            if name_id != wanted:
-                continue
-            codec = getEncoding(platform, encoding, language, "ascii")
-            if codec == "utf_16_be" and len(string) % 2:
-                raise IrregularName("odd-length UTF-16 name")
-            try:
-                text = string.decode(codec)
-            except UnicodeDecodeError:
-                continue
-            if text.startswith("\0"):
-                raise IrregularName("a name that may be encoded twice")
-            some = text
-            if (platform, language) == (3, 0x409):
-                english = text
-                break
-            if (platform, language) == (1, 0) and mac_english is None:
-                mac_english = text
-        if english or mac_english or some:
-            return english or mac_english or some
-    return None
-
-
-def _em_box(table: Tables) -> tuple[int, int]:
-    """The typographic ascent and descent in font units: the ``OS/2`` table's, else the
-    ``hhea`` table's (a table too short for its version refused, as fontTools refuses it)."""
-    data = table("OS/2")
-    if data is not None:
-        if len(data) < OS2_SIZES[struct.unpack(">H", data[:2])[0]]:
-            raise ValueError("OS/2 table too short")
-        ascent, descent = struct.unpack(">hh", data[68:72])
-    else:
-        data = table("hhea")
-        if data is None or len(data) != HHEA_SIZE:
-            raise ValueError("no hhea table of the right size")
-        ascent, descent = struct.unpack(">hh", data[4:8])
-    return ascent, -descent
 
 
 def check_font(path) -> FontInfo:
@@ -263,13 +166,16 @@ class Face:
         self.hb_font = hb.Font(self.hb_face)
         self.unicodes = self.hb_face.unicodes
         self.scale = 1.0 / self.hb_face.upem
-        table = _tables(self.path)[index]
-        try:
-            self.family = _family_name(table("name")) or self.path.stem
-        except IrregularName:
-            self.family = _faces(self.path)[index]["name"].getBestFamilyName() or self.path.stem
+        font = _faces(self.path)[index]
+        self.family = font["name"].getBestFamilyName() or self.path.stem
+        metrics = font["OS/2"] if "OS/2" in font else None
+        ascent, descent = (
+            (metrics.sTypoAscender, -metrics.sTypoDescender)
+            if metrics
+            else (font["hhea"].ascent, -font["hhea"].descent)
+        )
         # The typographic em box above and below the baseline, in em.
-        self.ascent, self.descent = (value * self.scale for value in _em_box(table))
+        self.ascent, self.descent = ascent * self.scale, descent * self.scale
         self._glyphs, self._nominal = {}, {}
 
     def nominal(self, code: int, language: str | None = None) -> tuple[int, float]:
@@ -349,10 +255,10 @@ def open_face(path, index: int) -> Face:
         raise InputError(INVALID) from error
 
 
-def _covered(path, index: int, table: Tables, chars: np.ndarray) -> int:
-    """How many of ``chars`` (sorted code points) face ``index`` maps, read from the raw cmap
+def _covered(face: TTFont, chars: np.ndarray) -> int:
+    """How many of ``chars`` (sorted code points) the face maps, read from the raw cmap
     table: parsing a CJK cmap into a dict costs a tenth of a second per face."""
-    data = table("cmap")
+    data = face.reader["cmap"]
     records = np.frombuffer(data, ">u2", count=2 + 4 * int.from_bytes(data[2:4], "big"))
     offsets = {}
     for i in range(int(records[1])):
@@ -374,7 +280,7 @@ def _covered(path, index: int, table: Tables, chars: np.ndarray) -> int:
             ).astype(np.int64)
             break
     else:
-        return len(set(chars.tolist()) & _faces(path)[index].getBestCmap().keys())
+        return len(set(chars.tolist()) & face.getBestCmap().keys())
     segment = np.searchsorted(ends, chars)
     segment_ok = segment < len(ends)
     return int(np.count_nonzero(segment_ok & (starts[np.minimum(segment, len(ends) - 1)] <= chars)))
@@ -441,13 +347,13 @@ def choose_face(path, texts, locale: str = "zh-Hans") -> int:
     (ties: the face declaring ``locale``, else the default font's Simplified Chinese face,
     else the first face)."""
     try:
-        faces = _tables(path)
+        faces = _faces(path)
         if len(faces) == 1:
             return 0
         chars = np.array(
             sorted({ord(c) for text in texts for c in text if not c.isspace()}), dtype=np.int64
         )
-        coverage = [_covered(path, index, table, chars) for index, table in enumerate(faces)]
+        coverage = [_covered(face, chars) for face in faces]
     except Exception as error:
         raise InputError(INVALID) from error
     preferred = face_languages(path).get(
