@@ -104,11 +104,20 @@ def job(job_id: str) -> dict:
 
 
 def wait_jobs(job_ids, timeout: float, status: str | None = None) -> dict:
-    """Polls until every job is finished (or has `status`); returns id -> job."""
+    """Polls until every job is finished (or has `status`); returns id -> job. An answer
+    slower than the client's timeout is printed and asked again until `timeout`."""
     deadline = time.monotonic() + timeout
     jobs = {}
     while time.monotonic() < deadline:
-        jobs = {job_id: job(job_id) for job_id in job_ids}
+        asked = time.monotonic()
+        try:
+            jobs = {job_id: job(job_id) for job_id in job_ids}
+        except httpx.TimeoutException as error:
+            print(
+                f"SLOW  {error.request.url.path}: no answer in {time.monotonic() - asked:.0f} s",
+                flush=True,
+            )
+            continue
         wanted = {status} if status else TERMINAL
         if all(record["status"] in wanted for record in jobs.values()):
             break

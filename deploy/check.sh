@@ -45,4 +45,12 @@ deploy/stack.sh down -v >/dev/null 2>&1 || true  # leftovers of an interrupted r
 started=$SECONDS
 deploy/stack.sh up
 echo "stack up in $((SECONDS - started)) s"
-"$PY" deploy/check.py
+# On a failure, what each container said last, so that a failure in CI can be explained.
+"$PY" deploy/check.py || {
+    status=$?
+    for service in proxy web1 web2 worker1 worker2 postgres redis; do
+        echo "--- the last lines of $service's log" >&2
+        podman logs --tail 40 "${COMPOSE_PROJECT_NAME}_${service}_1" >&2 2>&1 || true
+    done
+    exit "$status"
+}
