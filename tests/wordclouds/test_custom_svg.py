@@ -16,8 +16,8 @@ from scipy import ndimage
 from core import isolated
 from tests.wordclouds.conftest import jobs_root
 from wordclouds import engine
-from wordclouds.drawing import custom_svg as custom_svg_drawing
 from wordclouds.models import Job
+from wordclouds.services import custom_svg as custom_svg_service
 
 pytestmark = pytest.mark.django_db
 
@@ -323,7 +323,7 @@ def test_words_drawn_in_two_processes_give_the_same_document(api, job_id, monkey
     alone = custom_svg(api, job_id, **params).content
 
     # when any path data is split between the request's child and a helper process
-    monkeypatch.setattr(custom_svg_drawing, "SPLIT_MIN_BYTES", 0)
+    monkeypatch.setattr(custom_svg_service, "SPLIT_MIN_BYTES", 0)
     split = custom_svg(api, job_id, **params).content
 
     # and when the helper fails, leaving its half to the child
@@ -358,15 +358,15 @@ def test_extreme_values_the_api_allows_draw_a_document(api, job_id, params):
 def test_the_childs_half_failing_answers_at_once_and_ends_the_helper(api, job_id, monkeypatch):
     # given the drawing split in two, and the request's child running out of memory on its
     # half (the test process forked the child; the child forked the helper)
-    monkeypatch.setattr(custom_svg_drawing, "SPLIT_MIN_BYTES", 0)
-    drawn, test_process = custom_svg_drawing._pattern_elements, os.getpid()
+    monkeypatch.setattr(custom_svg_service, "SPLIT_MIN_BYTES", 0)
+    drawn, test_process = custom_svg_service.pattern_elements, os.getpid()
 
     def out_of_memory_in_the_child(outlines, options):
         if os.getppid() == test_process:
             raise MemoryError
         return drawn(outlines, options)
 
-    monkeypatch.setattr(custom_svg_drawing, "_pattern_elements", out_of_memory_in_the_child)
+    monkeypatch.setattr(custom_svg_service, "pattern_elements", out_of_memory_in_the_child)
 
     # when custom.svg is fetched, the helper's half more than a pipe holds
     started = time.monotonic()
@@ -382,7 +382,7 @@ def test_geos_out_of_memory_is_422_too_big(api, job_id, monkeypatch):
     def bad_alloc(outlines, options):
         raise shapely.errors.GEOSException("b'std::bad_alloc'")
 
-    monkeypatch.setattr(custom_svg_drawing, "_pattern_elements", bad_alloc)
+    monkeypatch.setattr(custom_svg_service, "pattern_elements", bad_alloc)
 
     response = custom_svg(api, job_id, fill="dot")
 

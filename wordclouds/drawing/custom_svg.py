@@ -1,20 +1,16 @@
-"""custom.svg drawn: a finished job's words re-exported from wordcloud.svg's outlines (with
-positions.db's boxes for the estimate) in an engraving fill style (docs/lookup.md,
-custom.svg). Patterns are real geometry cut to the glyphs (fill_patterns.py): circles,
+"""custom.svg drawn: a finished job's words, given as their outlines (path data from
+wordcloud.svg) and boxes (from positions.db, for the estimate), in an engraving fill style
+(docs/lookup.md, custom.svg); services/custom_svg.py reads those and runs this in a limited
+child, split over two processes. Patterns are real geometry cut to the glyphs (fill_patterns.py): circles,
 polygons and paths in one solid colour, never `<pattern>`, `<clipPath>`, `<mask>` or
 opacity, so every output converts to .ai."""
 
 import math
-from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import partial
-from pathlib import Path
 
 import numpy as np
 import shapely
 
-from core.errors import InvalidInput
-from core.isolated import in_two_processes
 from wordclouds.drawing.fill_patterns import (
     glyph_shapes,
     grid_centres,
@@ -22,12 +18,9 @@ from wordclouds.drawing.fill_patterns import (
     line_fill,
     round_marks,
 )
-from wordclouds.engine import svg_outlines
 from wordclouds.engine.svg_geometry import svg_number
-from wordclouds.selectors import canvas_size, positions_db
 
 MAX_PRIMITIVES = 2_000_000
-SPLIT_MIN_BYTES = 1_000_000  # less path data is drawn in one process: a fork costs more
 DENSE = "pattern too dense"
 
 
@@ -79,24 +72,17 @@ def _strips_across(bounds: np.ndarray, options: CustomSvgOptions) -> np.ndarray:
     return np.floor((extent + options.line_width) / options.line_spacing) + 1
 
 
-def custom_svg_drawn(db_path: Path, svg_path: Path, options: CustomSvgOptions) -> str:
-    """The SVG document of the words in `db_path`, their outlines read from `svg_path` (the
-    job's wordcloud.svg); 400 when the pattern would draw too many shapes."""
-    with positions_db(db_path) as connection:
-        width, height = canvas_size(connection)
-        rows = [
-            dict(row)
-            for row in connection.execute(
-                "SELECT id, name, box_x, box_y, box_width, box_height FROM words ORDER BY id"
-            )
-        ]
-    if estimated_primitives(rows, options) > MAX_PRIMITIVES:
-        raise InvalidInput(DENSE)
-    ids = [row["id"] for row in rows]
-    drawn = svg_outlines(svg_path.read_text(encoding="utf-8"))
-    outlines = [drawn[word_id] for word_id in ids]
-    with _geos_out_of_memory_as_memory_error():
-        groups = _pattern_elements_on_two_cores(outlines, options)
+def custom_svg_document(
+    width: float,
+    height: float,
+    ids: list[int],
+    outlines: list[str],
+    fills: dict[int, str],
+    options: CustomSvgOptions,
+) -> str:
+    """The SVG document of a canvas of `width` x `height`: one `<g id="w<ID>">` per word
+    with a mark, in the order of `ids`, holding its fill (`fills`, by index, from
+    `pattern_elements`) and with `stroke` its outline (`outlines`, path data)."""
     stroke_width, width, height = (svg_number(v, 2) for v in (options.line_width, width, height))
     paint = f'fill="none" stroke="{options.color}" stroke-width="{stroke_width}"'
     parts = [
@@ -104,7 +90,7 @@ def custom_svg_drawn(db_path: Path, svg_path: Path, options: CustomSvgOptions) -
         f'viewBox="0 0 {width} {height}">'
     ]
     for index, (word_id, path_d) in enumerate(zip(ids, outlines)):
-        body = groups.get(index, "")
+        body = fills.get(index, "")
         if options.stroke and path_d:
             body += f'<path d="{path_d}" {paint}/>'
         if body:
@@ -113,36 +99,9 @@ def custom_svg_drawn(db_path: Path, svg_path: Path, options: CustomSvgOptions) -
     return "\n".join(parts)
 
 
-def _pattern_elements_on_two_cores(
-    outlines: list[str], options: CustomSvgOptions
-) -> dict[int, str]:
-    """`_pattern_elements`, the words split in two halves of about equal path data drawn at
-    the same time (core.isolated.in_two_processes): words are independent, and on a quiet
-    server the request's child is alone on the machine's two cores."""
-    sizes = np.cumsum([len(d) for d in outlines])
-    if options.fill == "fill" or not len(sizes) or sizes[-1] < SPLIT_MIN_BYTES:
-        return _pattern_elements(outlines, options)
-    half = int(np.searchsorted(sizes, sizes[-1] / 2)) + 1
-    first, second = in_two_processes(
-        partial(_pattern_elements, options=options), outlines[:half], outlines[half:]
-    )
-    return first | {half + index: body for index, body in second.items()}
-
-
-@contextmanager
-def _geos_out_of_memory_as_memory_error():
-    """GEOS out of memory raises GEOSException `std::bad_alloc`; as MemoryError it is
-    answered like Python's (422, core/isolated.py), not as a bug (500)."""
-    try:
-        yield
-    except shapely.errors.GEOSException as error:
-        if "bad_alloc" in str(error):
-            raise MemoryError(str(error)) from error
-        raise
-
-
-def _pattern_elements(outlines: list[str], options: CustomSvgOptions) -> dict[int, str]:
-    """The fill of each word as SVG elements, by the word's index in `outlines`."""
+def pattern_elements(outlines: list[str], options: CustomSvgOptions) -> dict[int, str]:
+    """The fill of each word as SVG elements, by the word's index in `outlines` (path data):
+    words are independent, so any split of `outlines` may be drawn apart."""
     color = options.color
     if options.fill == "fill":
         return {i: f'<path d="{d}" fill="{color}"/>' for i, d in enumerate(outlines) if d}

@@ -1,15 +1,30 @@
-"""GET /api/jobs/<id>/custom.svg: its options read from the query, the job looked up, and the
-drawing (wordclouds/drawing/custom_svg.py) run in a forked child with the heavy-work limits."""
+"""GET /api/jobs/<id>/custom.svg: its options read from the query, the job looked up, and in
+a forked child with the heavy-work limits the words read from positions.db and wordcloud.svg
+and drawn (wordclouds/drawing/custom_svg.py), on two cores when they are many."""
 
 import math
 import re
 from collections.abc import Mapping
+from contextlib import contextmanager
 from dataclasses import fields
+from functools import partial
+from pathlib import Path
+
+import numpy as np
+import shapely
 
 from core.errors import InvalidInput
-from core.isolated import run_heavy
-from wordclouds.drawing.custom_svg import DENSE, CustomSvgOptions, custom_svg_drawn
-from wordclouds.selectors import artifact_path, job_get
+from core.isolated import in_two_processes, run_heavy
+from wordclouds.drawing.custom_svg import (
+    DENSE,
+    MAX_PRIMITIVES,
+    CustomSvgOptions,
+    custom_svg_document,
+    estimated_primitives,
+    pattern_elements,
+)
+from wordclouds.engine import svg_outlines
+from wordclouds.selectors import artifact_path, canvas_size, job_get, positions_db
 
 FILLS = ("fill", "dot", "line", "ring")
 COLOR = re.compile(r"#[0-9A-Fa-f]{6}")
@@ -28,6 +43,7 @@ POSITIVE = (
 PITCHES = ("spacing", "line_spacing", "ring_spacing")
 PITCH_MIN = 0.01
 LENGTH_MAX = 10_000.0
+SPLIT_MIN_BYTES = 1_000_000  # less path data is drawn in one process: a fork costs more
 
 
 def custom_svg_options(query: Mapping[str, str]) -> CustomSvgOptions:
@@ -73,4 +89,53 @@ def custom_svg_render(*, job_id: str, options: CustomSvgOptions) -> str:
     positions.db and wordcloud.svg in a forked child with the heavy-work limits."""
     job_get(job_id)
     db_path, svg_path = artifact_path(job_id, "db"), artifact_path(job_id, "svg")
-    return run_heavy("custom.svg", custom_svg_drawn, db_path, svg_path, options)
+    return run_heavy("custom.svg", _custom_svg_drawn, db_path, svg_path, options)
+
+
+def _custom_svg_drawn(db_path: Path, svg_path: Path, options: CustomSvgOptions) -> str:
+    """The document of the words in `db_path`, their outlines read from `svg_path` (the
+    job's wordcloud.svg); 400 when the pattern would draw too many shapes."""
+    with positions_db(db_path) as connection:
+        width, height = canvas_size(connection)
+        rows = [
+            dict(row)
+            for row in connection.execute(
+                "SELECT id, name, box_x, box_y, box_width, box_height FROM words ORDER BY id"
+            )
+        ]
+    if estimated_primitives(rows, options) > MAX_PRIMITIVES:
+        raise InvalidInput(DENSE)
+    ids = [row["id"] for row in rows]
+    drawn = svg_outlines(svg_path.read_text(encoding="utf-8"))
+    outlines = [drawn[word_id] for word_id in ids]
+    with _geos_out_of_memory_as_memory_error():
+        fills = _pattern_elements_on_two_cores(outlines, options)
+    return custom_svg_document(width, height, ids, outlines, fills, options)
+
+
+def _pattern_elements_on_two_cores(
+    outlines: list[str], options: CustomSvgOptions
+) -> dict[int, str]:
+    """`pattern_elements`, the words split in two halves of about equal path data drawn at
+    the same time (core.isolated.in_two_processes): words are independent, and on a quiet
+    server the request's child is alone on the machine's two cores."""
+    sizes = np.cumsum([len(d) for d in outlines])
+    if options.fill == "fill" or not len(sizes) or sizes[-1] < SPLIT_MIN_BYTES:
+        return pattern_elements(outlines, options)
+    half = int(np.searchsorted(sizes, sizes[-1] / 2)) + 1
+    first, second = in_two_processes(
+        partial(pattern_elements, options=options), outlines[:half], outlines[half:]
+    )
+    return first | {half + index: body for index, body in second.items()}
+
+
+@contextmanager
+def _geos_out_of_memory_as_memory_error():
+    """GEOS out of memory raises GEOSException `std::bad_alloc`; as MemoryError it is
+    answered like Python's (422, core/isolated.py), not as a bug (500)."""
+    try:
+        yield
+    except shapely.errors.GEOSException as error:
+        if "bad_alloc" in str(error):
+            raise MemoryError(str(error)) from error
+        raise
