@@ -1,5 +1,5 @@
-"""Poster composition: a project drawn to PNG and to SVG (services/projects.py looks it up
-and runs this in a limited child).
+"""Poster composition: a project drawn to PNG and to SVG from a `Poster` (services/projects.py
+reads the project and its assets' files into one and runs this in a limited child).
 
 The poster is the template's size, filled with the background colour; each sticker's asset is
 then stretched to its box (`width`×`height`, top-left corner at `x`,`y`, canvas pixels, y down)
@@ -15,18 +15,18 @@ render.svg.
 
 import base64
 import math
+from dataclasses import dataclass
 from io import BytesIO
+from pathlib import Path
 from xml.etree import ElementTree
 
 import resvg_py
-from django.conf import settings
 from PIL import Image, ImageOps
 
 from core.errors import Unprocessable
-from wordclouds import engine, storage
+from wordclouds import engine
 from wordclouds.drawing.sticker_svg import SVG_NS, sticker_svg_element
 from wordclouds.engine.svg_geometry import svg_number
-from wordclouds.models import Asset, Project
 
 SVG_CONTENT_TYPE = "image/svg+xml"
 # A sticker far larger than the poster is rasterised at most at this multiple of the poster's
@@ -34,67 +34,83 @@ SVG_CONTENT_TYPE = "image/svg+xml"
 RASTER_LIMIT_FACTOR = 2
 
 
-def _stickers_with_assets(project: Project) -> list[tuple[int, dict, Asset]]:
-    assets = {asset.id: asset for asset in project.assets.all()}
-    return [
-        (index, sticker, assets[sticker["asset_id"]])
-        for index, sticker in enumerate(project.stickers)
-    ]
+@dataclass(frozen=True)
+class Sticker:
+    """One sticker: its box (`x`, `y`, `width`, `height`, `rotation`, as a project's stickers
+    hold it), its place among the project's stickers (`index`, for ids and errors), and its
+    asset: id, content type and a local file."""
+
+    index: int
+    box: dict
+    asset_id: str
+    content_type: str
+    path: Path
+
+
+@dataclass(frozen=True)
+class Poster:
+    width: int
+    height: int
+    background_color: str  # #RRGGBB
+    stickers: tuple[Sticker, ...]  # in drawing order, later ones on top
 
 
 def _rgb(color: str) -> tuple[int, int, int]:
     return tuple(int(color[i : i + 2], 16) for i in (1, 3, 5))
 
 
-def render_png(project: Project) -> bytes:
-    """The poster as an RGB PNG of the template's size."""
-    width, height = project.template.width, project.template.height
-    canvas = Image.new("RGBA", (width, height), (*_rgb(project.background_color), 255))
+def render_png(poster: Poster, *, max_pixels: int) -> bytes:
+    """The poster as an RGB PNG of its size; 422 when its stickers need more than
+    `max_pixels` made."""
+    width, height = poster.width, poster.height
+    canvas = Image.new("RGBA", (width, height), (*_rgb(poster.background_color), 255))
     limit = RASTER_LIMIT_FACTOR * max(width, height)
     drawn = []
-    for index, sticker, asset in _stickers_with_assets(project):
-        region = _covered_region(sticker, canvas.size)
+    for sticker in poster.stickers:
+        region = _covered_region(sticker.box, canvas.size)
         if region is not None:
             size = (
-                min(max(1, math.ceil(sticker["width"])), limit),
-                min(max(1, math.ceil(sticker["height"])), limit),
+                min(max(1, math.ceil(sticker.box["width"])), limit),
+                min(max(1, math.ceil(sticker.box["height"])), limit),
             )
-            drawn.append((index, sticker, asset, region, size))
-    _check_work(drawn)
-    for index, sticker, asset, region, size in drawn:
-        _place(canvas, _sticker_raster(asset, index, size), sticker, region)
+            drawn.append((sticker, region, size))
+    _check_work(drawn, max_pixels)
+    for sticker, region, size in drawn:
+        _place(canvas, _sticker_raster(sticker, size), sticker.box, region)
     out = BytesIO()
     canvas.convert("RGB").save(out, "PNG")
     return out.getvalue()
 
 
-def _check_work(drawn: list) -> None:
-    """Refuse a poster whose stickers need more pixels made than RENDER_MAX_PIXELS before
+def _check_work(drawn: list, max_pixels: int) -> None:
+    """Refuse a poster whose stickers need more pixels made than `max_pixels` before
     drawing any: each sticker's raster at its box size, plus the decoded pixels of each
     raster asset (a small PNG file can hold 50 megapixels)."""
     pixels = 0
-    for index, _sticker, asset, _region, size in drawn:
+    for sticker, _region, size in drawn:
         pixels += size[0] * size[1]
-        if asset.content_type != SVG_CONTENT_TYPE:
+        if sticker.content_type != SVG_CONTENT_TYPE:
             try:
-                with Image.open(storage.local_path(asset.file)) as image:
+                with Image.open(sticker.path) as image:
                     pixels += image.width * image.height
             except (OSError, ValueError) as error:
-                raise Unprocessable(
-                    f"stickers[{index}] asset {asset.id} cannot be drawn"
-                ) from error
-    if pixels > settings.RENDER_MAX_PIXELS:
+                raise _cannot_draw(sticker) from error
+    if pixels > max_pixels:
         raise Unprocessable(
             f"the stickers need {pixels // 1_000_000} megapixels drawn; at most "
-            f"{settings.RENDER_MAX_PIXELS // 1_000_000} are allowed"
+            f"{max_pixels // 1_000_000} are allowed"
         )
 
 
-def _sticker_raster(asset: Asset, index: int, size: tuple[int, int]) -> Image.Image:
+def _cannot_draw(sticker: Sticker) -> Unprocessable:
+    return Unprocessable(f"stickers[{sticker.index}] asset {sticker.asset_id} cannot be drawn")
+
+
+def _sticker_raster(sticker: Sticker, size: tuple[int, int]) -> Image.Image:
     """The sticker's pixels at `size` (its box, bounded), premultiplied for resampling."""
     try:
-        if asset.content_type == SVG_CONTENT_TYPE:
-            element = sticker_svg_element(storage.local_path(asset.file), index)
+        if sticker.content_type == SVG_CONTENT_TYPE:
+            element = sticker_svg_element(sticker.path, sticker.index)
             element.set("width", str(size[0]))
             element.set("height", str(size[1]))
             svg = ElementTree.tostring(element, encoding="unicode")
@@ -105,11 +121,11 @@ def _sticker_raster(asset: Asset, index: int, size: tuple[int, int]) -> Image.Im
             )
             image = Image.open(BytesIO(png))
         else:
-            image = ImageOps.exif_transpose(Image.open(storage.local_path(asset.file)))
+            image = ImageOps.exif_transpose(Image.open(sticker.path))
             image = image.convert("RGBA").resize(size, Image.Resampling.LANCZOS)
         return image.convert("RGBa")
     except (OSError, ValueError, SyntaxError) as error:
-        raise Unprocessable(f"stickers[{index}] asset {asset.id} cannot be drawn") from error
+        raise _cannot_draw(sticker) from error
 
 
 def _turn(sticker: dict) -> tuple[float, float, float, float]:
@@ -166,9 +182,9 @@ def _place(canvas: Image.Image, image: Image.Image, sticker: dict, region) -> No
     canvas.alpha_composite(layer.convert("RGBA"), dest=(left, top))
 
 
-def render_svg(project: Project) -> bytes:
+def render_svg(poster: Poster) -> bytes:
     """The poster as SVG: SVG stickers inline (vector), raster stickers as data URIs."""
-    width, height = project.template.width, project.template.height
+    width, height = poster.width, poster.height
     root = ElementTree.Element(
         f"{{{SVG_NS}}}svg",
         {
@@ -183,32 +199,33 @@ def render_svg(project: Project) -> bytes:
         {
             "width": str(width),
             "height": str(height),
-            "fill": project.background_color,
+            "fill": poster.background_color,
         },
     )
-    for index, sticker, asset in _stickers_with_assets(project):
-        group = ElementTree.SubElement(root, f"{{{SVG_NS}}}g", {"id": f"sticker-{index}"})
-        if sticker.get("rotation"):
-            centre = (sticker["x"] + sticker["width"] / 2, sticker["y"] + sticker["height"] / 2)
-            turn = " ".join(svg_number(value) for value in (sticker["rotation"], *centre))
+    for sticker in poster.stickers:
+        box = sticker.box
+        group = ElementTree.SubElement(root, f"{{{SVG_NS}}}g", {"id": f"sticker-{sticker.index}"})
+        if box.get("rotation"):
+            centre = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            turn = " ".join(svg_number(value) for value in (box["rotation"], *centre))
             group.set("transform", f"rotate({turn})")
-        group.append(_svg_sticker(asset, index, sticker))
+        group.append(_svg_sticker(sticker))
     return ElementTree.tostring(root, encoding="utf-8", xml_declaration=True)
 
 
-def _svg_sticker(asset: Asset, index: int, sticker: dict) -> ElementTree.Element:
-    box = {key: svg_number(sticker[key]) for key in ("x", "y", "width", "height")}
-    if asset.content_type == SVG_CONTENT_TYPE:
-        element = sticker_svg_element(storage.local_path(asset.file), index)
+def _svg_sticker(sticker: Sticker) -> ElementTree.Element:
+    box = {key: svg_number(sticker.box[key]) for key in ("x", "y", "width", "height")}
+    if sticker.content_type == SVG_CONTENT_TYPE:
+        element = sticker_svg_element(sticker.path, sticker.index)
         for key, value in box.items():
             element.set(key, value)
         return element
-    data = base64.b64encode(storage.local_path(asset.file).read_bytes()).decode("ascii")
+    data = base64.b64encode(sticker.path.read_bytes()).decode("ascii")
     return ElementTree.Element(
         f"{{{SVG_NS}}}image",
         {
             **box,
             "preserveAspectRatio": "none",
-            "href": f"data:{asset.content_type};base64,{data}",
+            "href": f"data:{sticker.content_type};base64,{data}",
         },
     )

@@ -13,7 +13,7 @@ from PIL import Image, UnidentifiedImageError
 from core.errors import InvalidInput, NotFound
 from core.isolated import run_heavy
 from wordclouds import storage
-from wordclouds.drawing.poster import render_png, render_svg
+from wordclouds.drawing.poster import Poster, Sticker, render_png, render_svg
 from wordclouds.models import Asset, Project, Template
 from wordclouds.services.assets import STICKER_CONTENT_TYPES
 from wordclouds.services.form_text import form_text
@@ -195,10 +195,29 @@ def project_delete(*, project_id: str) -> None:
         raise NotFound("project not found")
 
 
+def project_poster(project: Project) -> Poster:
+    """What drawing the project takes: its template's size, its background and each sticker
+    with its asset's file fetched from the store (503 when the store fails)."""
+    prefetch_related_objects([project], "assets")
+    assets = {asset.id: asset for asset in project.assets.all()}
+    paths = {asset.id: storage.local_path(asset.file) for asset in assets.values()}
+    stickers = []
+    for index, sticker in enumerate(project.stickers):
+        asset = assets[sticker["asset_id"]]
+        stickers.append(Sticker(index, sticker, asset.id, asset.content_type, paths[asset.id]))
+    return Poster(
+        width=project.template.width,
+        height=project.template.height,
+        background_color=project.background_color,
+        stickers=tuple(stickers),
+    )
+
+
 def project_render(project: Project, kind: str) -> bytes:
     """render.png or render.svg of the project, drawn in a forked child with the heavy-work
-    limits (core/isolated.py): the database is read here, the pixels are made there."""
-    prefetch_related_objects([project], "assets")
-    for asset in project.assets.all():
-        storage.local_path(asset.file)  # fetched here (503 when the store fails), not there
-    return run_heavy(f"render.{kind}", render_png if kind == "png" else render_svg, project)
+    limits (core/isolated.py): the database and the store are read here, the pixels are made
+    there."""
+    poster = project_poster(project)
+    if kind == "png":
+        return run_heavy("render.png", render_png, poster, max_pixels=settings.RENDER_MAX_PIXELS)
+    return run_heavy("render.svg", render_svg, poster)
