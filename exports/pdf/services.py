@@ -1,21 +1,24 @@
 """Print PDFs (docs/exports.md, "Print PDF"): a job's poster (its wordcloud.svg, or its
 custom.svg in an engraving fill style), a project's poster (its render.svg: vector stickers
 as outlines, image stickers as images) or an uploaded SVG, drawn from the same outlines as
-the SVG, in a forked child with the heavy-work limits (config/isolated.py)."""
+the SVG, in a forked child with the heavy-work limits (core/isolated.py). The job's and the
+project's SVG come from wordclouds' face, wordclouds/services/designs.py."""
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 
-from core.errors import NotFound
 from core.isolated import run_heavy
 from exports.pdf.options import PdfOptions, download_name, pdf_options, trim_size_mm
 from exports.pdf.writer import page_boxes, write_pdf
 from exports.services import export_stem, svg_document
 from exports.svg_reader import read_svg
-from wordclouds.drawing.custom_svg import CustomSvgOptions
-from wordclouds.selectors import artifact_path, job_get, project_get
-from wordclouds.services.custom_svg import custom_svg_options, custom_svg_render
-from wordclouds.services.projects import project_render
+from wordclouds.services.designs import (
+    CustomSvgOptions,
+    custom_svg_options,
+    custom_svg_render,
+    job_artifact,
+    project_svg,
+)
 
 PDF_CONTENT_TYPE = "application/pdf"
 CUSTOM_SVG_QUERY = tuple(field.name for field in fields(CustomSvgOptions))
@@ -35,13 +38,10 @@ def job_pdf(*, job_id: str, query: Mapping) -> PdfFile:
     options = pdf_options(query)
     custom = any(query.get(name) for name in CUSTOM_SVG_QUERY)
     job_options = custom_svg_options(query) if custom else None
-    view = job_get(job_id)
     if job_options is not None:
         svg = custom_svg_render(job_id=job_id, options=job_options).encode()
     else:
-        if view.record is not None and "svg" not in view.artifacts:
-            raise NotFound("artifact not ready")
-        svg = artifact_path(job_id, "svg").read_bytes()
+        svg = job_artifact(job_id=job_id, kind="svg")
     outlines = (
         custom_svg_render(job_id=job_id, options=CustomSvgOptions()).encode()
         if options.cut
@@ -94,9 +94,8 @@ def project_pdf(*, project_id: str, query: Mapping) -> PdfFile:
     images with their alpha as a mask, a soft mask or flattened (the file's transparency);
     `cut` outlines every filled vector shape but the background."""
     options = pdf_options(query)
-    project = project_get(project_id)
-    svg = project_render(project, "svg")
-    stem = f"project-{project.id}"
+    svg = project_svg(project_id=project_id)
+    stem = f"project-{project_id}"
     pdf, width_mm, height_mm, transparency = run_heavy(
         "print.pdf",
         svg_pdf,

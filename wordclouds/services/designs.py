@@ -1,14 +1,42 @@
-"""What commerce may know of this app: the designs a design list names, a project or a
-finished job (a finished job folder without a record counts). Commerce imports from this
-module only."""
+"""This app's face: everything the other apps (commerce, exports) use of it, and the only
+module of it they import (its engine, a library without Django, aside: CONTRIBUTING.md).
+
+- the designs a design list names, a project or a finished job (a finished job folder
+  without a record counts): `designs_check`, `designs_shown`;
+- a new job (the demo data): `job_create`;
+- what a print PDF draws: a job's artifacts (`job_artifact`: wordcloud.svg), its custom.svg
+  (`custom_svg_render`, with the options read by `custom_svg_options`) and a project's
+  render.svg (`project_svg`)."""
 
 from dataclasses import dataclass
 
 from django.db import models
 
 from core.errors import InvalidInput, NotFound
+from wordclouds.drawing.custom_svg import CustomSvgOptions
 from wordclouds.models import Job, Project
-from wordclouds.selectors import artifact_url, job_get, project_image_url
+from wordclouds.selectors import (
+    artifact_path,
+    artifact_url,
+    job_get,
+    project_get,
+    project_image_url,
+)
+from wordclouds.services.custom_svg import custom_svg_options, custom_svg_render
+from wordclouds.services.jobs import job_create
+from wordclouds.services.projects import project_render
+
+__all__ = [
+    "CustomSvgOptions",
+    "DesignShown",
+    "custom_svg_options",
+    "custom_svg_render",
+    "designs_check",
+    "designs_shown",
+    "job_artifact",
+    "job_create",
+    "project_svg",
+]
 
 
 def designs_check(items: list[dict]) -> None:
@@ -66,3 +94,17 @@ def designs_shown(items: list[dict]) -> list[DesignShown]:
                 )
             )
     return shown
+
+
+def job_artifact(*, job_id: str, kind: str) -> bytes:
+    """One of a finished job's files (`svg`: wordcloud.svg, `png`: the poster); 404 `job not
+    found` / `artifact not ready`."""
+    view = job_get(job_id)
+    if view.record is not None and kind not in view.artifacts:
+        raise NotFound("artifact not ready")
+    return artifact_path(job_id, kind).read_bytes()
+
+
+def project_svg(*, project_id: str) -> bytes:
+    """A project's render.svg, drawn with the heavy-work limits; 404 `project not found`."""
+    return project_render(project_get(project_id), "svg")

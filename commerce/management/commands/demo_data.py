@@ -25,7 +25,7 @@ from commerce.services.orders import (
     order_mark_paid,
     order_ship,
 )
-from wordclouds.services.jobs import job_create
+from wordclouds.services.designs import job_create
 
 DEMO_OPENID = "dev-demo"
 PRODUCTS = [
