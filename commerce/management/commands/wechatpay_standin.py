@@ -1,7 +1,8 @@
 """Serves the stand-in WeChat Pay platform on loopback until stopped (local development:
 `make run` starts it when WECHATPAY_STANDIN is on, commerce.E002 refuses it without DEBUG;
 the end-to-end tests start it too). Its keys live in WECHATPAY_STANDIN_DIR, made on the
-first start."""
+first start; `--keys-only` makes them and exits (`runall` does, before the web process, which
+reads them, starts)."""
 
 from pathlib import Path
 
@@ -25,13 +26,20 @@ class Command(BaseCommand):
             default=1.0,
             help="multiplies the notify retry schedule and refund delays (tests: 0.01)",
         )
+        parser.add_argument(
+            "--keys-only",
+            action="store_true",
+            help="make the key files where missing, and exit without serving",
+        )
 
-    def handle(self, *args, time_scale: float, **options):
+    def handle(self, *args, time_scale: float, keys_only: bool, **options):
         keys = keys_ensure(
             Path(settings.WECHATPAY_STANDIN_DIR),
             key_id=settings.WECHATPAY_PUBLIC_KEY_ID,
             apiv3_key=settings.WECHATPAY_APIV3_KEY,
         )
+        if keys_only:
+            return
         platform = PaymentPlatform(
             keys=keys,
             app_id=settings.IDENTITY_APP_ID,

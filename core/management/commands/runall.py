@@ -1,16 +1,17 @@
 """Starts the whole service in the foreground: the daphne web server, the supervised
-django-q2 worker (`runcluster`) and the export converter. A process that dies is started
-again (after RESTART_DELAY_SECONDS), so the service recovers without a manual step;
-Ctrl-C (or SIGTERM) stops all of them."""
+django-q2 worker (`runcluster`) and the export converter, and in local development the
+stand-ins of the outside platforms. A process that dies is started again (after
+RESTART_DELAY_SECONDS), so the service recovers without a manual step; Ctrl-C (or SIGTERM)
+stops all of them. It belongs to the whole service, not to one app: it starts each app's
+processes by their command's name and imports none of them."""
 
 import os
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 from django.conf import settings
-from django.core.management import get_commands
+from django.core.management import call_command, get_commands
 from django.core.management.base import BaseCommand
 
 from core.processes import kill_session, stop_on_signals, web_command
@@ -36,14 +37,8 @@ class Command(BaseCommand):
         if settings.IDENTITY_STANDIN:  # local development only (commerce.E001)
             commands["identity"] = [*manage, "identity_standin"]
         if settings.WECHATPAY_STANDIN:  # local development only (commerce.E002)
-            from commerce.payments.standin import keys_ensure
-
             # The web process reads the key files: made before anything starts.
-            keys_ensure(
-                Path(settings.WECHATPAY_STANDIN_DIR),
-                key_id=settings.WECHATPAY_PUBLIC_KEY_ID,
-                apiv3_key=settings.WECHATPAY_APIV3_KEY,
-            )
+            call_command("wechatpay_standin", keys_only=True)
             commands["wechatpay"] = [*manage, "wechatpay_standin"]
 
         children = {name: self._spawn(argv) for name, argv in commands.items()}
