@@ -383,10 +383,11 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        # Health and the job event stream are served in front of Django (core/endpoints.py),
-        # where drf-spectacular cannot see them.
+        # Health, the job event stream and the name lookups are served in front of Django
+        # (core/endpoints.py), where drf-spectacular cannot see them.
         "wordclouds.api.health.document_health",
         "wordclouds.api.job_events.document_event_stream",
+        "wordclouds.api.lookup_front.document_lookups",
         "core.schema.complete_errors",
     ],
 }

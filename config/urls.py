@@ -1,4 +1,4 @@
-"""Every route of the service. Django answers `urlpatterns`; the two paths of
+"""Every route of the service. Django answers `urlpatterns`; the four paths of
 `in_front_of_django` are answered before Django, on the event loop, by the ASGI application
 (config/asgi.py, core/endpoints.py says why): a CORS preflight of them still comes here."""
 

@@ -1,12 +1,14 @@
-"""Endpoints served in front of Django: plain ASGI callables for the two requests that must
-stay cheap however busy the web process is, `/api/health` and the job event streams.
+"""Endpoints served in front of Django: plain ASGI callables for the requests that must stay
+cheap however busy the web process is, `/api/health`, the job event streams and the name
+lookups (`locations`, `find`); config/urls.py lists them (`in_front_of_django`).
 
 Django's request pipeline under ASGI hands every request to a thread a dozen times or more
 (the request signals, each synchronous middleware, the view), and each hand-off waits for a
 turn of the event loop. When hundreds of event streams are woken together, a turn of the
 loop takes tens of milliseconds, and a health check made of fifteen turns took seconds.
 Here a request costs one hand-off at most: its database work runs on a thread pool of its
-own, which closes the connection after each call, and everything else on the event loop.
+own, which closes the connection after each call (health's and the lookups' threads keep
+theirs: wordclouds/api/kept_connection.py), and everything else on the event loop.
 Every other request, a CORS preflight of these paths included, goes to Django."""
 
 import asyncio
@@ -21,7 +23,7 @@ from core.errors import client_error
 
 logger = logging.getLogger(__name__)
 
-# The headers of every answer: both paths are under /api, open to every origin like the rest.
+# The headers of every answer: every such path is under /api, open to every origin like the rest.
 HEADERS = [(b"access-control-allow-origin", b"*"), (b"x-content-type-options", b"nosniff")]
 
 

@@ -1,17 +1,23 @@
-"""Shared helpers for the word-cloud tests: name-list workbooks and jobs that really ran
-through the engine (with and without a record). The real processes are in tests/processes.py."""
+"""Shared helpers for the word-cloud tests: name-list workbooks, jobs that really ran
+through the engine (with and without a record), and the name lookups as daphne serves them.
+The real processes are in tests/processes.py."""
 
 import json
+import threading
 import uuid
 from pathlib import Path
+from urllib.parse import urlencode
 
 import openpyxl
 import pytest
 from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
 
+from tests.asgi import asgi_request
 from tests.names import sample_names
 from wordclouds import engine
+from wordclouds.api.lookup_front import readers
 from wordclouds.services.job_run import job_execute
 from wordclouds.services.jobs import job_create
 
@@ -125,3 +131,26 @@ def queued_job(db, names_xlsx, django_capture_on_commit_callbacks):
         return job.id
 
     return make
+
+
+@pytest.fixture
+def lookup():
+    """GET of a job's `locations` or `find` (`endpoint`) as daphne serves them: in front of
+    Django (wordclouds/api/lookup_front.py, through tests/asgi.py), on the lookup threads,
+    which see committed rows only (the test needs `django_db(transaction=True)`). Returns
+    the httpx response. After the test every lookup thread closes its kept connection: a test
+    database with a connection open cannot be dropped (PostgreSQL)."""
+
+    def get(job_id: str, params: dict | None = None, endpoint: str = "locations", **headers):
+        path = f"/api/jobs/{job_id}/{endpoint}"
+        return asgi_request("GET", f"{path}?{urlencode(params)}" if params else path, **headers)
+
+    yield get
+    barrier = threading.Barrier(settings.LOOKUP_DB_READERS)
+
+    def close():
+        barrier.wait(timeout=10)  # every thread takes one of these at once
+        connection.close()
+
+    for future in [readers.submit(close) for _ in range(settings.LOOKUP_DB_READERS)]:
+        future.result()

@@ -1,18 +1,23 @@
+"""GET /api/jobs/{id}/locations as daphne serves it: in front of Django
+(wordclouds/api/lookup_front.py), through the `lookup` fixture."""
+
 import re
 import sqlite3
 import unicodedata
 
+import jsonschema
 import numpy as np
 import openpyxl
 import pytest
 
+from tests.asgi import asgi_request
 from tests.wordclouds.conftest import jobs_root
 from wordclouds.engine.path_data import path_segments
 from wordclouds.models import Job
 
 from .conftest import SMALL_PARAMS
 
-pytestmark = pytest.mark.django_db
+pytestmark = pytest.mark.django_db(transaction=True)
 
 NAMES = [
     "Anna",
@@ -33,8 +38,8 @@ def job_id(finished_job_dir):
     return finished_job_dir(names=NAMES)
 
 
-def locations(api, job_id, **params):
-    return api.get(f"/api/jobs/{job_id}/locations", params)
+def locations(lookup, job_id, **params):
+    return lookup(job_id, params)
 
 
 def found_names(response) -> list[str]:
@@ -60,11 +65,11 @@ def outline_bounds(job_id) -> dict[int, tuple[float, float, float, float]]:
     }
 
 
-def test_every_name_is_found_exactly_with_the_box_around_its_outline(api, job_id):
+def test_every_name_is_found_exactly_with_the_box_around_its_outline(lookup, job_id):
     ink = outline_bounds(job_id)
 
     for name in set(NAMES):
-        result = locations(api, job_id, name=name).json()
+        result = locations(lookup, job_id, name=name).json()
 
         assert result["total"] == NAMES.count(name) == len(result["matches"])
         for match in result["matches"]:
@@ -84,8 +89,8 @@ def test_every_name_is_found_exactly_with_the_box_around_its_outline(api, job_id
             assert re.fullmatch(r"#[0-9A-Fa-f]{6}", match["color"])
 
 
-def test_the_result_echoes_the_query_and_gives_the_canvas(api, job_id):
-    result = locations(api, job_id, name="Anna").json()
+def test_the_result_echoes_the_query_and_gives_the_canvas(lookup, job_id):
+    result = locations(lookup, job_id, name="Anna").json()
 
     assert {
         key: result[key] for key in ("job_id", "query", "mode", "canvas_width", "canvas_height")
@@ -112,7 +117,7 @@ def test_the_result_echoes_the_query_and_gives_the_canvas(api, job_id):
     ]
 
 
-def test_matches_carry_the_names_weight(api, finished_job_dir, names_xlsx):
+def test_matches_carry_the_names_weight(lookup, finished_job_dir, names_xlsx):
     path = names_xlsx(["Anna", "Bruno"])
     book = openpyxl.load_workbook(path)
     for row, weight in ((2, 4), (3, 2.5)):
@@ -120,40 +125,40 @@ def test_matches_carry_the_names_weight(api, finished_job_dir, names_xlsx):
     book.save(path)
     job_id = finished_job_dir(names=None, params={**SMALL_PARAMS, "WEIGHT_COL_INDEX": 1}, path=path)
 
-    matches = locations(api, job_id).json()["matches"]
+    matches = locations(lookup, job_id).json()["matches"]
 
     assert {match["name"]: match["weight"] for match in matches} == {"Anna": 4.0, "Bruno": 2.5}
 
 
-def test_a_positions_db_from_before_weights_answers_weight_1(api, job_id):
+def test_a_positions_db_from_before_weights_answers_weight_1(lookup, job_id):
     db = sqlite3.connect(jobs_root() / job_id / "positions.db")
     db.execute("ALTER TABLE words DROP COLUMN weight")
     db.commit()
     db.close()
 
-    exact = locations(api, job_id, name="Anna").json()["matches"]
-    containing = locations(api, job_id, name="ann", mode="contains").json()["matches"]
+    exact = locations(lookup, job_id, name="Anna").json()["matches"]
+    containing = locations(lookup, job_id, name="ann", mode="contains").json()["matches"]
 
     assert [match["weight"] for match in exact] == [1.0, 1.0]
     assert len(containing) == 3 and {match["weight"] for match in containing} == {1.0}
 
 
-def test_exact_ignores_surrounding_space_and_unicode_composition(api, job_id):
+def test_exact_ignores_surrounding_space_and_unicode_composition(lookup, job_id):
     decomposed = unicodedata.normalize("NFD", "Émile")
 
-    assert found_names(locations(api, job_id, name=f"  {decomposed} ")) == ["Émile"]
-    assert found_names(locations(api, job_id, name="anna")) == []
-    assert found_names(locations(api, job_id, name="Ann")) == []
+    assert found_names(locations(lookup, job_id, name=f"  {decomposed} ")) == ["Émile"]
+    assert found_names(locations(lookup, job_id, name="anna")) == []
+    assert found_names(locations(lookup, job_id, name="Ann")) == []
 
 
-def test_contains_is_a_case_insensitive_substring(api, job_id):
-    assert sorted(found_names(locations(api, job_id, name="ANN", mode="contains"))) == [
+def test_contains_is_a_case_insensitive_substring(lookup, job_id):
+    assert sorted(found_names(locations(lookup, job_id, name="ANN", mode="contains"))) == [
         "Anna",
         "Anna",
         "anna maria",
     ]
-    assert found_names(locations(api, job_id, name="änn", mode="contains")) == ["Ännchen"]
-    assert sorted(found_names(locations(api, job_id, name="maria", mode="contains"))) == [
+    assert found_names(locations(lookup, job_id, name="änn", mode="contains")) == ["Ännchen"]
+    assert sorted(found_names(locations(lookup, job_id, name="maria", mode="contains"))) == [
         "Maria 100%",
         "anna maria",
     ]
@@ -169,47 +174,98 @@ def test_contains_is_a_case_insensitive_substring(api, job_id):
         ("\\", ["x\\y"]),
     ],
 )
-def test_contains_takes_wildcard_characters_literally(api, job_id, query, expected):
-    assert sorted(found_names(locations(api, job_id, name=query, mode="contains"))) == expected
+def test_contains_takes_wildcard_characters_literally(lookup, job_id, query, expected):
+    assert sorted(found_names(locations(lookup, job_id, name=query, mode="contains"))) == expected
 
 
-def test_matches_are_ordered_by_id(api, job_id):
-    matches = locations(api, job_id, name="a", mode="contains").json()["matches"]
+def test_matches_are_ordered_by_id(lookup, job_id):
+    matches = locations(lookup, job_id, name="a", mode="contains").json()["matches"]
 
     ids = [match["id"] for match in matches]
     assert len(ids) > 3 and ids == sorted(ids)
 
 
 @pytest.mark.parametrize("mode", ["exact", "contains"])
-def test_an_empty_name_gives_every_placement(api, job_id, mode):
+def test_an_empty_name_gives_every_placement(lookup, job_id, mode):
     with sqlite3.connect(jobs_root() / job_id / "positions.db") as connection:
         ids = [row[0] for row in connection.execute("SELECT id FROM words ORDER BY id")]
 
-    result = locations(api, job_id, name="  ", mode=mode).json()
+    result = locations(lookup, job_id, name="  ", mode=mode).json()
 
     assert result["total"] == len(ids) == len(NAMES)
     assert [match["id"] for match in result["matches"]] == ids
 
 
-def test_a_bad_mode_is_400(api, job_id):
-    response = locations(api, job_id, name="Anna", mode="fuzzy")
+def test_a_bad_mode_is_400(lookup, job_id):
+    response = locations(lookup, job_id, name="Anna", mode="fuzzy")
 
     assert response.status_code == 400
     assert response.json() == {"detail": "mode must be exact or contains"}
 
 
 @pytest.mark.parametrize("job", ["0" * 32, "not-a-job"])
-def test_unknown_job_is_404(api, job):
-    response = locations(api, job, name="Anna")
+def test_unknown_job_is_404(lookup, job):
+    response = locations(lookup, job, name="Anna")
 
     assert response.status_code == 404
     assert response.json() == {"detail": "job not found"}
 
 
-def test_job_without_positions_is_404_artifact_not_ready(api):
+def test_job_without_positions_is_404_artifact_not_ready(lookup):
     job = Job.objects.create(status=Job.Status.RUNNING, name_list="names.xlsx")
 
-    response = locations(api, job.id, name="Anna")
+    response = locations(lookup, job.id, name="Anna")
 
     assert response.status_code == 404
     assert response.json() == {"detail": "artifact not ready"}
+
+
+@pytest.mark.parametrize("name", ["An\x00na", "\x00"])
+@pytest.mark.parametrize("mode", ["exact", "contains"])
+def test_a_name_holding_nul_finds_nothing(lookup, job_id, name, mode):
+    result = locations(lookup, job_id, name=name, mode=mode).json()
+
+    assert result["total"] == 0 and result["matches"] == []
+    assert result["query"] == name
+
+
+def test_the_answer_is_json_open_to_every_origin(lookup, job_id):
+    response = locations(lookup, job_id, name="Anna")
+
+    assert response.headers["content-type"] == "application/json"
+    assert response.headers["access-control-allow-origin"] == "*"
+
+
+def test_a_job_id_with_an_escaped_nul_is_404(lookup):
+    response = lookup("%00" * 32, {"name": "Anna"})
+
+    assert response.status_code == 404
+    assert response.json() == {"detail": "job not found"}
+
+
+def test_another_method_is_405_and_head_has_no_body(job_id):
+    posted = asgi_request("POST", f"/api/jobs/{job_id}/locations")
+    head = asgi_request("HEAD", f"/api/jobs/{job_id}/locations?name=Anna")
+
+    assert posted.status_code == 405 and posted.headers["allow"] == "GET, HEAD"
+    assert head.status_code == 200 and head.content == b""
+
+
+def test_the_openapi_schema_describes_the_answers_served(api, lookup, job_id):
+    # given the schema the service serves, which drf-spectacular cannot make for endpoints
+    # in front of Django (wordclouds/api/lookup_front.py writes their part)
+    schema = api.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    components = schema["components"]["schemas"]
+
+    # when a lookup is answered
+    answer = locations(lookup, job_id, name="a", mode="contains").json()
+
+    # then the answer has the shape the schema gives both lookups, every key declared
+    for endpoint in ("locations", "find"):
+        operation = schema["paths"][f"/api/jobs/{{job_id}}/{endpoint}"]["get"]
+        ok = operation["responses"]["200"]["content"]["application/json"]["schema"]
+        jsonschema.validate(answer, {**ok, "components": schema["components"]})
+    assert list(answer) == list(components["LocationResult"]["properties"])
+    assert list(answer["matches"][0]) == list(components["LocationMatch"]["properties"])
+    assert "security" not in schema["paths"]["/api/jobs/{job_id}/locations"]["get"]
+    assert schema["paths"]["/api/jobs/{job_id}/find"]["get"]["security"] == [{"adminToken": []}]

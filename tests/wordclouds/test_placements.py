@@ -60,12 +60,13 @@ def test_the_worker_loads_every_placement_with_the_success(api, finished_job):
     )
 
 
-def test_lookups_answer_from_the_table_once_it_is_loaded(api, finished_job):
+@pytest.mark.django_db(transaction=True)
+def test_lookups_answer_from_the_table_once_it_is_loaded(lookup, finished_job):
     job_id = finished_job(names=NAMES)
-    before = api.get(f"/api/jobs/{job_id}/locations", {"name": "anna", "mode": "contains"})
+    before = lookup(job_id, {"name": "anna", "mode": "contains"})
     (jobs_root() / job_id / "positions.db").unlink()  # the file is no longer read
 
-    after = api.get(f"/api/jobs/{job_id}/locations", {"name": "anna", "mode": "contains"})
+    after = lookup(job_id, {"name": "anna", "mode": "contains"})
 
     assert after.status_code == 200
     assert after.json() == before.json()
@@ -83,12 +84,13 @@ def test_a_job_run_again_has_its_placements_replaced_not_doubled(api, finished_j
     assert PlacementSet.objects.filter(job_id=job_id).count() == 1
 
 
-def test_a_folder_without_a_record_is_loaded_by_its_first_lookup_once(api, finished_job_dir):
+@pytest.mark.django_db(transaction=True)
+def test_a_folder_without_a_record_is_loaded_by_its_first_lookup_once(lookup, finished_job_dir):
     job_id = finished_job_dir(names=NAMES)
     assert not PlacementSet.objects.filter(job_id=job_id).exists()
 
     for _ in range(2):
-        response = api.get(f"/api/jobs/{job_id}/locations", {"name": "Anna"})
+        response = lookup(job_id, {"name": "Anna"})
         assert response.status_code == 200
         assert response.json()["total"] == 2
 
@@ -96,15 +98,16 @@ def test_a_folder_without_a_record_is_loaded_by_its_first_lookup_once(api, finis
     assert placement_set_get(job_id).canvas_width == 400
 
 
+@pytest.mark.django_db(transaction=True)
 def test_a_capped_answer_gives_the_first_matches_by_id_and_counts_all(
-    api, finished_job_dir, settings
+    lookup, finished_job_dir, settings
 ):
     job_id = finished_job_dir(names=NAMES)
     settings.LOOKUP_MATCHES_MAX = 3
     holding = [row[0] for row in words(job_id) if "a" in row[1].lower()]
 
-    contains = api.get(f"/api/jobs/{job_id}/locations", {"name": "A", "mode": "contains"})
-    everything = api.get(f"/api/jobs/{job_id}/locations", {"name": ""})
+    contains = lookup(job_id, {"name": "A", "mode": "contains"})
+    everything = lookup(job_id, {"name": ""})
 
     assert contains.json()["total"] == len(holding) == 6
     assert [match["id"] for match in contains.json()["matches"]] == holding[:3]

@@ -1,19 +1,14 @@
-"""Endpoints on a finished job: name lookups, occupancy mask, styled SVG, line spacing."""
+"""Endpoints on a finished job: occupancy mask, styled SVG, line spacing. The name lookups
+(locations, find) are served in front of Django: wordclouds/api/lookup_front.py."""
 
 from django.http import HttpResponse, QueryDict
 from django.urls import path
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework.decorators import api_view, permission_classes
+from rest_framework.decorators import api_view
 from rest_framework.response import Response
 
-from core.admin_token import HasAdminToken
-from core.schema import ADMIN_TOKEN
-from wordclouds.serializers.lookup import (
-    LineSpacingRequestSerializer,
-    LineSpacingSummarySerializer,
-    LocationResultSerializer,
-)
+from wordclouds.serializers.lookup import LineSpacingRequestSerializer, LineSpacingSummarySerializer
 from wordclouds.services.custom_svg import (
     LENGTH_MAX,
     PITCH_MIN,
@@ -23,58 +18,7 @@ from wordclouds.services.custom_svg import (
     custom_svg_render,
 )
 from wordclouds.services.line_spacing import line_spacing_analyze, line_spacing_options
-from wordclouds.services.lookup import locations_find, occupancy_mask_png
-
-
-def _lookup_schema(forbidden: bool = False):
-    return extend_schema(
-        auth=ADMIN_TOKEN if forbidden else None,
-        parameters=[
-            OpenApiParameter("name", str, description="empty: every placement"),
-            OpenApiParameter(
-                "mode",
-                str,
-                enum=["exact", "contains"],
-                default="exact",
-                description="exact: the whole name (both trimmed, NFC); contains: "
-                "case-insensitive substring, with % _ \\ as plain characters",
-            ),
-        ],
-        responses={
-            200: LocationResultSerializer,
-            400: OpenApiResponse(description="mode must be exact or contains"),
-            404: OpenApiResponse(description="job not found / artifact not ready"),
-            **({403: OpenApiResponse(description="invalid or missing token")} if forbidden else {}),
-        },
-    )
-
-
-def _lookup(request, job_id: str) -> Response:
-    # The result is built from trusted positions.db rows; it is sent as it is, in
-    # LocationResultSerializer's shape, without a per-row serializer pass (100,000 rows).
-    return Response(
-        locations_find(
-            job_id=job_id,
-            name=request.query_params.get("name", ""),
-            mode=request.query_params.get("mode", "exact"),
-        )
-    )
-
-
-@_lookup_schema()
-@api_view(["GET"])
-def locations(request, job_id: str):
-    """Where names are on the finished cloud."""
-    return _lookup(request, job_id)
-
-
-@_lookup_schema(forbidden=True)
-@api_view(["GET"])
-@permission_classes([HasAdminToken])
-def find(request, job_id: str):
-    """The same as locations, for the staff lookup page: needs `Authorization: Bearer <token>`
-    from POST /api/login (403 `invalid or missing token`)."""
-    return _lookup(request, job_id)
+from wordclouds.services.lookup import occupancy_mask_png
 
 
 @extend_schema(responses={(200, "image/png"): OpenApiTypes.BINARY})
@@ -178,8 +122,6 @@ def analyze_line_spacing(request, job_id: str):
 
 
 urlpatterns = [
-    path("jobs/<str:job_id>/locations", locations, name="job-locations"),
-    path("jobs/<str:job_id>/find", find, name="job-find"),
     path("jobs/<str:job_id>/occupancy_mask", occupancy_mask, name="job-occupancy-mask"),
     path("jobs/<str:job_id>/custom.svg", custom_svg, name="job-custom-svg"),
     path(

@@ -1,10 +1,11 @@
-"""GET /api/jobs/{id}/locations and /find served in front of Django (core/endpoints.py says
-why), so a crowd on a large job's public lookup page costs one hand-off per request, not a
-dozen. The answer is `locations_find`'s, as the DRF views in wordclouds/api/lookup.py give it
-(those stay for the OpenAPI schema and Django's test client); its database work runs on
-LOOKUP_DB_READERS threads of their own, each keeping its connection between requests."""
+"""GET /api/jobs/{id}/locations and /find, served in front of Django only (core/endpoints.py
+says why), so a crowd on a large job's public lookup page costs one hand-off per request, not
+a dozen. The answer is `locations_find`'s; its database work runs on LOOKUP_DB_READERS threads
+of their own, each keeping its connection between requests. `document_lookups` describes both
+in the OpenAPI schema, which drf-spectacular cannot see here."""
 
 import asyncio
+import inspect
 from concurrent.futures import ThreadPoolExecutor
 
 from django.conf import settings
@@ -13,8 +14,9 @@ from django.http import QueryDict
 from core.admin_token import authorization_has_admin_token
 from core.endpoints import answer
 from core.errors import Forbidden
+from core.schema import ADMIN_TOKEN
 from wordclouds.api.kept_connection import on_kept_connection
-from wordclouds.services.lookup import locations_find
+from wordclouds.services.lookup import MODES, locations_find
 
 readers = ThreadPoolExecutor(settings.LOOKUP_DB_READERS, thread_name_prefix="lookup")
 
@@ -34,8 +36,9 @@ async def locations(scope, receive, send, job_id: str) -> None:
 
 
 async def find(scope, receive, send, job_id: str) -> None:
-    """The same as locations, with `Authorization: Bearer <token>` from POST /api/login;
-    403 `invalid or missing token`, checked before the job is looked up."""
+    """The same as locations, for the staff lookup page: needs `Authorization: Bearer <token>`
+    from POST /api/login (403 `invalid or missing token`, checked before the job is looked
+    up)."""
     authorization = ",".join(
         value.decode("latin-1") for name, value in scope["headers"] if name == b"authorization"
     )
@@ -46,3 +49,96 @@ async def find(scope, receive, send, job_id: str) -> None:
 
 def _found(job_id: str, name: str, mode: str) -> dict:
     return locations_find(job_id=job_id, name=name, mode=mode)
+
+
+def document_lookups(result, generator, request, public):
+    """drf-spectacular post-processing hook: adds these endpoints and the shape of their
+    answer to the OpenAPI schema (core.schema.complete_errors, after it, gives each error
+    the `{"detail"}` body)."""
+    number = {"type": "number", "format": "double"}
+    match = {
+        "id": {"type": "integer"},
+        "name": {"type": "string"},
+        "x": number,
+        "y": number,
+        "font_size": number,
+        "color": {"type": "string", "description": "#RRGGBB"},
+        "orientation": {"$ref": "#/components/schemas/OrientationEnum"},
+        "box_x": number,
+        "box_y": number,
+        "box_width": number,
+        "box_height": number,
+        "weight": {**number, "description": "the name's weight (1 without a weight column)"},
+    }
+    answer = {
+        "job_id": {"type": "string"},
+        "query": {"type": "string"},
+        "mode": {"$ref": "#/components/schemas/ModeEnum"},
+        "total": {"type": "integer"},
+        "canvas_width": number,
+        "canvas_height": number,
+        "matches": {"type": "array", "items": {"$ref": "#/components/schemas/LocationMatch"}},
+    }
+    result.setdefault("components", {}).setdefault("schemas", {}).update(
+        {
+            "LocationMatch": _object(match),
+            "LocationResult": _object(answer),
+            "ModeEnum": _enum(MODES),
+            "OrientationEnum": _enum(("horizontal", "vertical")),
+        }
+    )
+    paths = result.setdefault("paths", {})
+    for endpoint, security in ((locations, None), (find, ADMIN_TOKEN)):
+        operation = {
+            "operationId": f"jobs_{endpoint.__name__}_retrieve",
+            "description": inspect.cleandoc(endpoint.__doc__),
+            "parameters": LOOKUP_PARAMETERS,
+            "tags": ["jobs"],
+            **({"security": security} if security else {}),
+            "responses": {
+                "200": {
+                    "content": {
+                        "application/json": {
+                            "schema": {"$ref": "#/components/schemas/LocationResult"}
+                        }
+                    },
+                    "description": "",
+                },
+                "400": {"description": "mode must be exact or contains"},
+                **({"403": {"description": "invalid or missing token"}} if security else {}),
+                "404": {"description": "job not found / artifact not ready"},
+            },
+        }
+        paths[f"/api/jobs/{{job_id}}/{endpoint.__name__}"] = {"get": operation}
+    return result
+
+
+LOOKUP_PARAMETERS = [
+    {"in": "path", "name": "job_id", "schema": {"type": "string"}, "required": True},
+    {
+        "in": "query",
+        "name": "mode",
+        "schema": {"type": "string", "enum": sorted(MODES), "default": "exact"},
+        "description": "exact: the whole name (both trimmed, NFC); contains: case-insensitive "
+        "substring, with % _ \\ as plain characters",
+    },
+    {
+        "in": "query",
+        "name": "name",
+        "schema": {"type": "string"},
+        "description": "empty: every placement",
+    },
+]
+
+
+def _object(properties: dict) -> dict:
+    return {"type": "object", "properties": properties, "required": sorted(properties)}
+
+
+def _enum(values) -> dict:
+    """An enum component as drf-spectacular writes a serializer's choices."""
+    return {
+        "enum": list(values),
+        "type": "string",
+        "description": "\n".join(f"* `{value}` - {value}" for value in values),
+    }
