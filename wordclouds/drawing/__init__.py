@@ -1,4 +1,5 @@
-"""The drawing room: pure functions on geometry that make what a job or project shows,
-called by the services (which look things up and run these in limited children):
+"""The drawing room: pure functions that take prepared inputs (paths, boxes, colours, images)
+and return documents, never reading models or storage, running queries or forking; the
+services read what they need, run these in limited children and split them over processes:
 poster composition (poster, sticker_svg), custom.svg's engraving fills (custom_svg,
 fill_patterns), line-spacing figures (line_spacing) and the zoom tiles (tiles)."""
