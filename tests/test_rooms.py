@@ -1,0 +1,122 @@
+"""The rooms of CONTRIBUTING.md, read from the import statements of every module of the apps:
+another app uses wordclouds through its face (wordclouds/services/designs.py) and its engine
+(a library), never its api, drawing, selectors or management commands; wordclouds imports
+nothing of commerce or exports; core imports no app; the engine imports nothing of the project
+and no Django; wordclouds/drawing/ reads no models or storage and does not fork."""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+APPS = ("core", "wordclouds", "commerce", "exports")
+FACE = "wordclouds.services.designs"
+ENGINE = "wordclouds.engine"
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imports(path: Path) -> list[str]:
+    """The absolute names of what `path` imports, modules and names in them (relative
+    imports resolved)."""
+    package = _module_name(path).split(".")
+    if path.name != "__init__.py":
+        package = package[:-1]
+    names = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1] if node.level else []
+            module = ".".join([*base, *([node.module] if node.module else [])])
+            # `from wordclouds import storage` imports a module: each name counts too
+            names += [module, *(f"{module}.{alias.name}" for alias in node.names)]
+    return names
+
+
+def _within(name: str, package: str) -> bool:
+    return name == package or name.startswith(package + ".")
+
+
+def _room(module: str) -> str:
+    return ENGINE if _within(module, ENGINE) else module.split(".")[0]
+
+
+def _allowed(room: str, name: str) -> bool:
+    """May a module of `room` import `name`?"""
+    if room == ENGINE:
+        return _within(name, ENGINE) or _room(name) not in (*APPS, "django")
+    target = _room(name)
+    if target == room or target not in (*APPS, ENGINE):
+        return True  # its own modules, Django and the other libraries
+    if room == "core":
+        return False  # core is what every app shares: it knows none of them
+    if target == "core":
+        return True
+    if room == "wordclouds":
+        return target == ENGINE
+    # commerce and exports: wordclouds through its face and its engine, and nothing else
+    return target == ENGINE or _within(name, FACE)
+
+
+def _modules() -> list[Path]:
+    return [path for app in APPS for path in sorted((ROOT / app).rglob("*.py"))]
+
+
+@pytest.mark.parametrize("room", [*APPS, ENGINE])
+def test_each_room_imports_only_what_it_may(room):
+    crossing = [
+        f"{path.relative_to(ROOT)}: {name}"
+        for path in _modules()
+        if _room(_module_name(path)) == room
+        for name in _imports(path)
+        if not _allowed(room, name)
+    ]
+
+    assert crossing == []
+
+
+# What drawing/ must not reach: it takes prepared inputs (CONTRIBUTING.md, the rooms).
+IMPURE = (
+    "django",
+    "wordclouds.models",
+    "wordclouds.storage",
+    "wordclouds.selectors",
+    "wordclouds.services",
+    "wordclouds.api",
+    "core.isolated",
+    "sqlite3",
+    "multiprocessing",
+    "subprocess",
+)
+
+
+def test_drawing_reads_no_models_or_storage_and_does_not_fork():
+    reaching = [
+        f"{path.relative_to(ROOT)}: {name}"
+        for path in sorted((ROOT / "wordclouds" / "drawing").glob("*.py"))
+        for name in _imports(path)
+        if any(_within(name, impure) for impure in IMPURE) or name in ("os.fork", "os")
+    ]
+
+    assert reaching == []
+
+
+def test_the_rules_catch_what_they_forbid():
+    # the rules themselves, on imports each room must not make
+    assert not _allowed("commerce", "wordclouds.selectors")
+    assert not _allowed("exports", "wordclouds.api.lookup")
+    assert not _allowed("exports", "wordclouds.drawing.custom_svg")
+    assert not _allowed("commerce", "wordclouds.management.commands.runcluster")
+    assert not _allowed("commerce", "exports.pdf.services")
+    assert not _allowed("wordclouds", "commerce.payments.standin")
+    assert not _allowed("core", "wordclouds.models")
+    assert not _allowed(ENGINE, "django.conf")
+    assert not _allowed(ENGINE, "wordclouds.storage")
+    assert _allowed("exports", "wordclouds.engine.svg_geometry")
+    assert _allowed("commerce", "wordclouds.services.designs")
+    assert _allowed(ENGINE, "numpy")
