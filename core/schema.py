@@ -109,6 +109,19 @@ class StrictInputSchema(OpenApiSerializerExtension):
         return {**schema, "additionalProperties": False}
 
 
+class InputsSchema(OpenApiSerializerExtension):
+    """A body with declared inputs: its serializer's fields, and the options' schemas from
+    their declaration (core/inputs.py)."""
+
+    target_class = "core.serializers.WithInputs"
+    match_subclasses = True
+
+    def map_serializer(self, auto_schema, direction):
+        schema = auto_schema._map_serializer(self.target, direction, bypass_extensions=True)
+        schema["properties"].update(self.target.inputs.schemas())
+        return schema
+
+
 _ERROR_CONTENT = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
 
 
