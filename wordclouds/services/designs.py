@@ -9,6 +9,7 @@ from django.db import models
 from core.errors import InvalidInput, NotFound
 from wordclouds.models import Job, Project
 from wordclouds.selectors import artifact_url, job_get, project_image_url
+from wordclouds.services.custom_svg import CUSTOM_SVG as CUSTOM_SVG  # exports' PDF takes these
 
 
 def designs_check(items: list[dict]) -> None:
