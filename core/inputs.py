@@ -205,6 +205,10 @@ class Inputs:
             schemas[option.name] = {**schema, "description": option.description}
         return schemas
 
+    def required(self) -> list[str]:
+        """None: an absent option takes its default."""
+        return []
+
     def parameters(self) -> list[OpenApiParameter]:
         """The options as drf-spectacular query parameters."""
         return [

@@ -118,7 +118,10 @@ class InputsSchema(OpenApiSerializerExtension):
 
     def map_serializer(self, auto_schema, direction):
         schema = auto_schema._map_serializer(self.target, direction, bypass_extensions=True)
-        schema["properties"].update(self.target.inputs.schemas())
+        inputs = self.target.inputs
+        schema.setdefault("properties", {}).update(inputs.schemas())
+        if inputs.required():
+            schema["required"] = [*schema.get("required", []), *inputs.required()]
         return schema
 
 

@@ -3,19 +3,23 @@ the served OpenAPI schema, the validator probed at each bound and the docs' tabl
 name, the type, the bounds and the default, and the committed tables are those the
 declarations write (`manage.py docs_tables`)."""
 
+import io
 import math
 import re
 from pathlib import Path
 
 import pytest
+from django.conf import settings
+from django.core.files.uploadedfile import UploadedFile
 from drf_spectacular.generators import SchemaGenerator
 
-from core.errors import InvalidInput
+from core.errors import InvalidInput, TooLarge
 from core.inputs import docs_with_tables
 from exports.pdf.options import PDF_OPTIONS
 from wordclouds.engine import InputError, parse_params
 from wordclouds.engine.params import KEYS
 from wordclouds.services.custom_svg import CUSTOM_SVG
+from wordclouds.services.job_inputs import JOB_FORM
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 # The operations reading each declaration: their query parameters (or body) carry its fields.
@@ -161,6 +165,36 @@ def test_the_committed_docs_tables_are_those_the_declarations_write():
         "wordclouds.engine.params.params_rows",
         "wordclouds.services.custom_svg.CUSTOM_SVG",
         "exports.pdf.options.PDF_OPTIONS",
+        "wordclouds.services.job_inputs.JOB_FORM",
     }
     for path, text in written.items():
         assert path.read_text() == text, f"{path.name}: run manage.py docs_tables"
+
+
+def _upload(name: str, size: int) -> UploadedFile:
+    """An upload of that name and size (its bytes are never read by the checks)."""
+    return UploadedFile(io.BytesIO(), name=name, size=size)
+
+
+def test_the_job_form_the_schema_the_checks_and_the_docs_agree(schema):
+    served = schema["components"]["schemas"]["JobCreateRequest"]
+    rows = _docs_rows("api.md", "field")
+    assert list(served["properties"]) == list(rows) == [f.name for f in JOB_FORM.fields]
+    assert served["required"] == [name for name, row in rows.items() if row["required"] == "yes"]
+    for field in JOB_FORM.fields:
+        prop = served["properties"][field.name]
+        if not field.extensions:
+            continue
+        # a file: the docs name each extension and the size limit the check holds to
+        assert prop == {"type": "string", "format": "binary", "description": prop["description"]}
+        limit = getattr(settings, field.limit)
+        assert f"at most {limit // (1024 * 1024)} MB" in rows[field.name]["accepted"]
+        for extension in field.extensions:
+            assert f"`{extension}`" in rows[field.name]["accepted"]
+            field.check(_upload(f"a{extension.upper()}", limit))
+        with pytest.raises(InvalidInput) as caught:
+            field.check(_upload("a.txt", 1))
+        assert str(caught.value) == field.refusal
+        with pytest.raises(TooLarge) as caught:
+            field.check(_upload(f"a{field.extensions[0]}", limit + 1))
+        assert str(caught.value) == f"{field.name} exceeds {limit // (1024 * 1024)} MB"
