@@ -80,7 +80,9 @@ def _probes(prop: dict) -> tuple[list, list]:
     return [], []
 
 
-@pytest.mark.parametrize(("path", "inputs", "page"), QUERIES)
+@pytest.mark.parametrize(
+    ("path", "inputs", "page"), QUERIES, ids=[f"{q[0]} {q[2]}" for q in QUERIES]
+)
 def test_a_query_declaration_the_schema_the_validator_and_the_docs_agree(
     schema, path, inputs, page
 ):
