@@ -109,6 +109,22 @@ class StrictInputSchema(OpenApiSerializerExtension):
         return {**schema, "additionalProperties": False}
 
 
+class InputsSchema(OpenApiSerializerExtension):
+    """A body with declared inputs: its serializer's fields, and the options' schemas from
+    their declaration (core/inputs.py)."""
+
+    target_class = "core.serializers.WithInputs"
+    match_subclasses = True
+
+    def map_serializer(self, auto_schema, direction):
+        schema = auto_schema._map_serializer(self.target, direction, bypass_extensions=True)
+        inputs = self.target.inputs
+        schema.setdefault("properties", {}).update(inputs.schemas())
+        if inputs.required():
+            schema["required"] = [*schema.get("required", []), *inputs.required()]
+        return schema
+
+
 _ERROR_CONTENT = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
 
 

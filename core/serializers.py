@@ -13,3 +13,11 @@ def iso_utc(moment: datetime) -> str:
 class UtcDateTimeField(serializers.DateTimeField):
     def to_representation(self, value):
         return None if value is None else iso_utc(value)
+
+
+class WithInputs(serializers.Serializer):
+    """A request body whose fields are partly declared inputs (core/inputs.py): the
+    serializer's own fields, and `inputs`' options, whose schema comes from their declaration
+    (core/schema.py, InputsSchema). The view reads the options with `inputs.parse`."""
+
+    inputs = None  # an Inputs, or a declaration with the same schemas() and required()

@@ -15,65 +15,20 @@ from rest_framework.parsers import JSONParser
 from rest_framework.views import APIView
 
 from core.errors import TooLarge
-from exports.pdf.colour import BLACKS, DEFAULT_PROFILE, PROFILES
+from core.serializers import WithInputs
 from exports.pdf.images import TRANSPARENCY
-from exports.pdf.options import (
-    BLEED_MAX_MM,
-    COLOURS,
-    SIZE_MAX_MM,
-    SIZE_MIN_MM,
-    SPOT_NAME,
-    STANDARDS,
-)
+from exports.pdf.options import PDF_OPTIONS
 from exports.pdf.services import PDF_CONTENT_TYPE, PdfFile, job_pdf, project_pdf, upload_pdf
 from exports.services import SVG_TOO_LARGE, request_too_large
 from exports.views import JsonBodyAnyAccept, content_disposition
-from wordclouds.api.lookup import CUSTOM_SVG_PARAMETERS
+from wordclouds.services.designs import CUSTOM_SVG
 
 
-class PdfOptionsSerializer(serializers.Serializer):
-    """The options' schema (query parameters, or fields of the upload's JSON body); the values
-    are read and checked by exports/pdf/options.py, which names a bad one in its 400."""
+class PdfExportRequestSerializer(WithInputs):
+    """The upload and its name, with the print options as fields (their schema from
+    PDF_OPTIONS)."""
 
-    width_mm = serializers.FloatField(
-        required=False, min_value=SIZE_MIN_MM, max_value=SIZE_MAX_MM, help_text="trim width, mm"
-    )
-    height_mm = serializers.FloatField(
-        required=False,
-        min_value=SIZE_MIN_MM,
-        max_value=SIZE_MAX_MM,
-        help_text="trim height, mm; one side alone keeps the poster's aspect, neither: the "
-        "poster's own size at 96 px per inch",
-    )
-    bleed_mm = serializers.FloatField(
-        required=False, min_value=0, max_value=BLEED_MAX_MM, default=3, help_text="each side"
-    )
-    marks = serializers.BooleanField(
-        required=False, default=False, help_text="crop marks outside the bleed, registration"
-    )
-    standard = serializers.ChoiceField(STANDARDS, required=False, default="x1a")
-    colour = serializers.ChoiceField(
-        COLOURS, required=False, default="cmyk", help_text="rgb only with x4 or none"
-    )
-    black = serializers.ChoiceField(
-        BLACKS,
-        required=False,
-        default="k",
-        help_text="#000000 as 0/0/0/100 (k), 60/40/40/100 (rich) or through the profile (icc)",
-    )
-    profile = serializers.ChoiceField(tuple(PROFILES), required=False, default=DEFAULT_PROFILE)
-    cut = serializers.BooleanField(
-        required=False, default=False, help_text="outlines as a spot-colour hairline"
-    )
-    cut_name = serializers.RegexField(
-        f"^{SPOT_NAME.pattern}$",
-        required=False,
-        default="CutContour",
-        help_text="the cut line's spot colour",
-    )
-
-
-class PdfExportRequestSerializer(PdfOptionsSerializer):
+    inputs = PDF_OPTIONS
     svg = serializers.CharField(help_text="the SVG document, at most 25 MB")
     filename = serializers.CharField(
         required=False, help_text="download stem; sanitised, size and standard added"
@@ -103,7 +58,7 @@ def pdf_response(exported: PdfFile) -> HttpResponse:
 
 
 @extend_schema(
-    parameters=[PdfOptionsSerializer, *CUSTOM_SVG_PARAMETERS],
+    parameters=PDF_OPTIONS.parameters() + CUSTOM_SVG.parameters(),
     responses={
         **PDF_RESPONSES,
         404: OpenApiResponse(description="job not found / artifact not ready"),
@@ -118,7 +73,7 @@ def job_file_pdf(request, job_id: str):
 
 @extend_schema(
     parameters=[
-        PdfOptionsSerializer,
+        *PDF_OPTIONS.parameters(),
         OpenApiParameter(
             TRANSPARENCY_HEADER,
             OpenApiTypes.STR,

@@ -1,35 +1,19 @@
-"""The print PDF's options (docs/exports.md, "Print PDF"): read from query parameters or a
-JSON body, each bad value refused with 400 naming its parameter."""
+"""The print PDF's options (docs/exports.md, "Print PDF"), declared once in `PDF_OPTIONS`:
+read from query parameters or a JSON body, each bad value refused with 400 naming its
+parameter, and the same declaration gives the schema and the docs' table."""
 
-import math
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from core.errors import InvalidInput
+from core.inputs import Boolean, Choice, Inputs, Number, Pattern
 from exports.pdf.colour import BLACKS, DEFAULT_PROFILE, PROFILES
-from wordclouds.services.custom_svg import FALSE, TRUE
 
 MM = 72 / 25.4  # points per millimetre
-STANDARDS = ("x1a", "x4", "none")
-COLOURS = ("cmyk", "rgb")
 # PDF's largest page is 200 inches (14,400 units); a trim of 5 m leaves room for bleed and marks.
 SIZE_MAX_MM = 5000.0
 SIZE_MIN_MM = 2.0  # PDF's smallest page is 3 units (1.06 mm), with no bleed
 BLEED_MAX_MM = 25.0
-SPOT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _.-]{0,62}")
-OPTION_NAMES = (
-    "width_mm",
-    "height_mm",
-    "bleed_mm",
-    "marks",
-    "standard",
-    "colour",
-    "black",
-    "profile",
-    "cut",
-    "cut_name",
-)
 
 
 @dataclass(frozen=True)
@@ -46,61 +30,61 @@ class PdfOptions:
     cut_name: str = "CutContour"
 
 
+PDF_OPTIONS = Inputs(
+    PdfOptions,
+    (
+        Number(
+            "width_mm",
+            "trim width, mm; neither side given: the poster's own size at 96 px per inch",
+            low=SIZE_MIN_MM,
+            high=SIZE_MAX_MM,
+        ),
+        Number(
+            "height_mm",
+            "trim height, mm; one side alone: the other from the poster's aspect (400 when "
+            f"it would fall outside {SIZE_MIN_MM:g}-{SIZE_MAX_MM:g})",
+            low=SIZE_MIN_MM,
+            high=SIZE_MAX_MM,
+        ),
+        Number("bleed_mm", "bleed on each side, mm", low=0, high=BLEED_MAX_MM),
+        Boolean("marks", "crop marks outside the bleed, and registration"),
+        Boolean("cut", "the words' outlines as the cut line: a spot-colour hairline"),
+        Choice(
+            "standard",
+            "x1a: PDF/X-1a:2001; x4: PDF/X-4; none: plain PDF 1.6 with the same boxes, no "
+            "OutputIntent",
+            choices=("x1a", "x4", "none"),
+        ),
+        Choice(
+            "colour",
+            "cmyk, or rgb (sRGB values in an ICC-based sRGB space) only with x4 or none",
+            choices=("cmyk", "rgb"),
+        ),
+        Choice(
+            "black",
+            "#000000 as 0/0/0/100 (k: one plate, no registration trouble on small text), "
+            "60/40/40/100 (rich) or through the profile like any colour (icc)",
+            choices=BLACKS,
+        ),
+        Choice("profile", "the press profile (below)", choices=tuple(PROFILES)),
+        Pattern(
+            "cut_name",
+            "the cut line's spot colour",
+            pattern="[A-Za-z0-9][A-Za-z0-9 _.-]{0,62}",
+            refusal="cut_name must be 1 to 63 letters, digits, spaces, '_', '.' or '-', "
+            "starting with a letter or digit",
+            meaning="1-63 letters, digits, spaces, `_ . -`, starting with a letter or digit",
+        ),
+    ),
+)
+
+
 def pdf_options(query: Mapping) -> PdfOptions:
     """Options from query parameters (or a JSON object); absent or empty: the default."""
-    given = {name: _text(query.get(name)) for name in OPTION_NAMES}
-    values: dict = {}
-    for name in ("width_mm", "height_mm"):
-        if given[name]:
-            values[name] = _number(name, given[name], SIZE_MIN_MM, SIZE_MAX_MM)
-    if given["bleed_mm"]:
-        values["bleed_mm"] = _number("bleed_mm", given["bleed_mm"], 0.0, BLEED_MAX_MM)
-    for name in ("marks", "cut"):
-        if given[name]:
-            if given[name].lower() not in TRUE + FALSE:
-                raise InvalidInput(f"{name} must be 0, 1, true or false")
-            values[name] = given[name].lower() in TRUE
-    for name, allowed in (
-        ("standard", STANDARDS),
-        ("colour", COLOURS),
-        ("black", BLACKS),
-        ("profile", tuple(PROFILES)),
-    ):
-        if given[name]:
-            if given[name] not in allowed:
-                raise InvalidInput(f"{name} must be one of {', '.join(allowed)}")
-            values[name] = given[name]
-    if given["cut_name"]:
-        if not SPOT_NAME.fullmatch(given["cut_name"]):
-            raise InvalidInput(
-                "cut_name must be 1 to 63 letters, digits, spaces, '_', '.' or '-', "
-                "starting with a letter or digit"
-            )
-        values["cut_name"] = given["cut_name"]
-    options = PdfOptions(**values)
+    options = PDF_OPTIONS.parse(query)
     if options.colour == "rgb" and options.standard == "x1a":
         raise InvalidInput("colour rgb needs standard x4 or none (PDF/X-1a is CMYK only)")
     return options
-
-
-def _text(value) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value).strip()
-
-
-def _number(name: str, text: str, low: float, high: float) -> float:
-    try:
-        number = float(text)
-    except ValueError:
-        number = math.nan
-    if not math.isfinite(number):
-        raise InvalidInput(f"{name} must be a number")
-    if not low <= number <= high:
-        raise InvalidInput(f"{name} must be from {low:g} to {high:g}")
-    return number
 
 
 def trim_size_mm(options: PdfOptions, poster_width: float, poster_height: float):

@@ -1,5 +1,3 @@
-from pathlib import Path
-
 import pytest
 from PIL import Image
 
@@ -137,20 +135,3 @@ def test_font_sizes_are_checked_against_the_canvas_the_mask_makes(tmp_path):
         str(caught.value)
         == "params.MAX_FONT_SIZE must be at most the canvas's smaller side (200 px)"
     )
-
-
-def test_the_api_reference_gives_every_key_its_range():
-    """docs/api.md's params table says what the validation says."""
-    docs = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text()
-    rows = [line.replace("`", "") for line in docs.splitlines() if line.startswith("| ")]
-    for key in KEYS:
-        row = next(
-            (
-                row
-                for row in rows
-                if key.name in [name.strip() for name in row.split("|")[1].split(",")]
-            ),
-            None,
-        )
-        assert row is not None, key.name
-        assert key.wording in row, (key.name, key.wording)

@@ -4,19 +4,12 @@
 from django.http import HttpResponse, QueryDict
 from django.urls import path
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.decorators import api_view
 from rest_framework.response import Response
 
 from wordclouds.serializers.lookup import LineSpacingRequestSerializer, LineSpacingSummarySerializer
-from wordclouds.services.custom_svg import (
-    LENGTH_MAX,
-    PITCH_MIN,
-    PITCHES,
-    CustomSvgOptions,
-    custom_svg_options,
-    custom_svg_render,
-)
+from wordclouds.services.custom_svg import CUSTOM_SVG, custom_svg_options, custom_svg_render
 from wordclouds.services.line_spacing import line_spacing_analyze, line_spacing_options
 from wordclouds.services.lookup import occupancy_mask_png
 
@@ -28,53 +21,8 @@ def occupancy_mask(request, job_id: str):
     return HttpResponse(occupancy_mask_png(job_id=job_id), content_type="image/png")
 
 
-def _length(name: str) -> dict:
-    """A length parameter's schema: above 0, at most LENGTH_MAX; a grid pitch at least
-    PITCH_MIN (below it the pattern is too dense on any word)."""
-    low = {"minimum": PITCH_MIN} if name in PITCHES else {"minimum": 0, "exclusiveMinimum": True}
-    return {"type": "number", **low, "maximum": LENGTH_MAX}
-
-
-CUSTOM_SVG_PARAMETERS = [
-    OpenApiParameter("fill", str, enum=["fill", "dot", "line", "ring"], default="fill"),
-    OpenApiParameter(
-        "stroke",
-        str,
-        enum=["0", "1", "true", "false"],
-        default="0",
-        description="1/true: also the glyph outlines, stroked in color, width line_width",
-    ),
-    OpenApiParameter(
-        "color",
-        {"type": "string", "pattern": "^#[0-9A-Fa-f]{6}$"},
-        default="#000000",
-        description="#RRGGBB, every mark",
-    ),
-    OpenApiParameter(
-        "line_angle",
-        {"type": "number", "minimum": -360, "maximum": 360},
-        default=CustomSvgOptions.line_angle,
-        description="degrees, clockwise from the x axis",
-    ),
-    *(
-        OpenApiParameter(
-            name, _length(name), default=getattr(CustomSvgOptions, name), description=text
-        )
-        for name, text in (
-            ("spacing", "dot grid pitch, px (grid anchored at the canvas origin)"),
-            ("radius", "dot radius, px"),
-            ("line_spacing", "distance between line centres, px"),
-            ("line_width", "line width, px; also the outline stroke width"),
-            ("ring_radius", "ring radius, px"),
-            ("ring_width", "ring line width, px"),
-            ("ring_spacing", "ring grid pitch, px"),
-        )
-    ),
-]
-
-
 @extend_schema(
-    parameters=CUSTOM_SVG_PARAMETERS,
+    parameters=CUSTOM_SVG.parameters(),
     responses={
         (200, "image/svg+xml"): OpenApiTypes.STR,
         400: OpenApiResponse(description="a bad parameter (named), or `pattern too dense`"),

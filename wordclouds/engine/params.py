@@ -35,17 +35,23 @@ SHOWN_KEY_CHARS = 40  # a detail text never echoes more of an unknown key than t
 @dataclass(frozen=True)
 class Key:
     """One ``params`` key. ``kind`` is integer, number, boolean, choice, color, palette or
-    background; numbers lie in ``low``..``high`` (above ``low`` when ``above_low``)."""
+    background; numbers lie in ``low``..``high`` (above ``low`` when ``above_low``). Its
+    default is the field ``attribute`` of :class:`Params`; ``absent`` says in words what an
+    absent key means when that is not one value."""
 
     name: str
     attribute: str
     kind: str
-    default: object
     description: str
     low: float | None = None
     high: float | None = None
     above_low: bool = False
     choices: tuple[str, ...] = ()
+    absent: str = ""
+
+    @property
+    def default(self):
+        return Params.__dataclass_fields__[self.attribute].default
 
     @property
     def wording(self) -> str:
@@ -84,8 +90,32 @@ class Key:
             schema["enum"] = list(self.choices)
         if self.default is not None:
             schema["default"] = list(self.default) if self.kind == "palette" else self.default
-        schema["description"] = self.description
+        absent = f" Default: {self.absent}." if self.default is None and self.absent else ""
+        schema["description"] = self.description + absent
         return schema
+
+    def row(self) -> dict[str, str]:
+        """This key's row in docs/api.md's table."""
+        default = self.default
+        if self.absent:
+            shown = self.absent
+        elif isinstance(default, bool):
+            shown = str(default).lower()
+        elif isinstance(default, str):
+            shown = f"`{default}`"
+        else:
+            shown = f"{default:g}"
+        accepted = self.wording
+        if self.kind == "choice":
+            accepted = " or ".join(
+                [", ".join(f"`{c}`" for c in self.choices[:-1]), f"`{self.choices[-1]}`"]
+            )
+        return {
+            "key": self.name,
+            "accepted": accepted,
+            "default": shown,
+            "meaning": self.description,
+        }
 
 
 def _in_range(key: Key, value) -> bool:
@@ -142,52 +172,48 @@ _SCHEMAS = {
 }
 
 _SIDE = (
-    f"Canvas {{}} in px. Default {DEFAULT_CANVAS}; in IMAGE mode the mask's own size, or "
-    f"follows the mask's aspect when only the other side is given, scaled down to fit "
-    f"{MAX_CANVAS_SIDE} px a side and {MAX_CANVAS_PIXELS:,} pixels. WIDTH×HEIGHT at most "
-    f"{MAX_CANVAS_PIXELS:,}."
+    f"Canvas {{}} in px. In IMAGE mode a side not given follows the mask's aspect, and a "
+    f"canvas made from the mask is scaled down (keeping its aspect) to {MAX_CANVAS_SIDE} px a "
+    f"side and {MAX_CANVAS_PIXELS:,} pixels. WIDTH×HEIGHT at most {MAX_CANVAS_PIXELS:,}."
 )
-_FONT = (
-    "{} font size in px, at most the canvas's smaller side. Default: chosen by the "
-    "engine from the canvas and the number of names."
-)
+_CANVAS = f"{DEFAULT_CANVAS}; in IMAGE mode the mask's own size"
+_FONT = "{} font size in px, at most the canvas's smaller side."
+_FONT_CHOSEN = "chosen from the canvas and the number of names"
+_COLUMNS = 16_383  # the last column of a worksheet, 0-based
 KEYS = (
     Key(
         "MODE",
         "mode",
         "choice",
-        "RECT",
         "RECT fills the WIDTH×HEIGHT rectangle; IMAGE fills the shape of mask_image.",
         choices=("RECT", "IMAGE"),
     ),
-    Key("WIDTH", "width", "integer", None, _SIDE.format("width"), 64, MAX_CANVAS_SIDE),
-    Key("HEIGHT", "height", "integer", None, _SIDE.format("height"), 64, MAX_CANVAS_SIDE),
+    Key("WIDTH", "width", "integer", _SIDE.format("width"), 64, MAX_CANVAS_SIDE, absent=_CANVAS),
+    Key("HEIGHT", "height", "integer", _SIDE.format("height"), 64, MAX_CANVAS_SIDE, absent=_CANVAS),
     Key(
         "DATA_COL_INDEX",
         "data_col_index",
         "integer",
-        0,
         "0-based column of the names in the first worksheet.",
         0,
-        16_383,
+        _COLUMNS,
     ),
-    Key("SKIP_ROWS", "skip_rows", "integer", 1, "Header rows to skip.", 0, 1_048_576),
+    Key("SKIP_ROWS", "skip_rows", "integer", "Header rows to skip.", 0, 1_048_576),
     Key(
         "WEIGHT_COL_INDEX",
         "weight_col_index",
         "integer",
-        None,
-        "0-based column of each name's weight, a number of at least 0 (an empty cell is 1); "
-        "heavier names are placed first and drawn larger, and equal names are one name with "
-        "their weights added. Default: none (every name weight 1, duplicates repeated).",
+        "0-based column of each name's weight, a number of at least 0 (an empty cell is 1), "
+        "not DATA_COL_INDEX; heavier names are placed first and drawn larger, and equal names "
+        "are one name with their weights added (docs/engine.md, Weights).",
         0,
-        16_383,
+        _COLUMNS,
+        absent="none: every name weight 1, duplicates repeated",
     ),
     Key(
         "RELATIVE_SCALING",
         "relative_scaling",
         "number",
-        0.5,
         "How much font size follows weight: 0 by rank only, 1 in proportion to the weight.",
         0,
         1,
@@ -196,26 +222,25 @@ KEYS = (
         "LOCALE",
         "locale",
         "choice",
-        "zh-Hans",
         "The glyph forms of Han characters (the face of a CJK collection and the OpenType "
         "language): Simplified or Traditional Chinese, Japanese or Korean. A name with kana is "
-        "drawn Japanese and one with Hangul Korean, whatever the locale.",
+        "drawn Japanese and one with Hangul Korean, whatever the locale (docs/engine.md, "
+        "Glyph forms by language).",
         choices=LOCALES,
     ),
     Key(
         "SEED",
         "seed",
         "integer",
-        None,
-        "Same inputs and SEED give the same layout. Default: random, recorded in the metrics.",
+        "Same inputs and SEED give the same layout.",
         0,
         MAX_SEED,
+        absent="random, recorded in the metrics",
     ),
     Key(
         "N_REPETITIONS",
         "n_repetitions",
         "integer",
-        1,
         "Each name appears up to this many times; repeats fill leftover space, smaller.",
         1,
         50,
@@ -224,65 +249,64 @@ KEYS = (
         "FONT_COLOR",
         "font_color",
         "color",
-        None,
-        "One colour for every word. Default: none (PALETTE is used).",
+        "One colour for every word.",
+        absent="none: PALETTE is used",
     ),
     Key(
-        "PALETTE", "palette", "palette", DEFAULT_PALETTE, "Word colours when FONT_COLOR is absent."
+        "PALETTE",
+        "palette",
+        "palette",
+        "Word colours when FONT_COLOR is absent.",
+        absent="ten built-in colours",
     ),
     Key(
         "COLOR_FROM_MASK",
         "color_from_mask",
         "boolean",
-        False,
         "Take each word's colour from the mask image under it.",
     ),
     Key(
         "BACKGROUND_COLOR",
         "background_color",
         "background",
-        "#FFFFFF",
         "Background colour; transparent leaves the PNG's background transparent (RGBA).",
     ),
     Key(
         "MIN_FONT_SIZE",
         "min_font_size",
         "number",
-        None,
         _FONT.format("Smallest"),
         1,
         MAX_CANVAS_SIDE,
+        absent=_FONT_CHOSEN,
     ),
     Key(
         "MAX_FONT_SIZE",
         "max_font_size",
         "number",
-        None,
         _FONT.format("Largest") + " At least MIN_FONT_SIZE.",
         1,
         MAX_CANVAS_SIDE,
+        absent=_FONT_CHOSEN,
     ),
-    Key(
-        "PREFER_HORIZONTAL", "prefer_horizontal", "number", 0.9, "Share of horizontal words.", 0, 1
-    ),
+    Key("PREFER_HORIZONTAL", "prefer_horizontal", "number", "Share of horizontal words.", 0, 1),
     Key(
         "VERTICAL_STYLE",
         "vertical_style",
         "choice",
-        "auto",
         "Vertical words rotated 90° (rotate) or upright stacked characters (stack); auto "
         "stacks CJK names and rotates the rest.",
         choices=("rotate", "stack", "auto"),
     ),
-    Key("MARGIN", "margin", "number", 2.0, "Least gap between words, in px.", 0, 100),
+    Key("MARGIN", "margin", "number", "Least gap between words, in px.", 0, 100),
     Key(
         "NAME_GAP",
         "name_gap",
         "number",
-        0.3,
         "Least gap between two words side by side along their reading direction (neighbours "
         "on a shared line, or along a column for vertical words), in em of the smaller word; "
-        "such neighbours also never share a colour. MARGIN stays the least gap elsewhere.",
+        "such neighbours also never share a colour. MARGIN stays the least gap elsewhere "
+        "(docs/engine.md, The name gap).",
         0,
         2,
     ),
@@ -290,7 +314,6 @@ KEYS = (
         "STROKE_WIDTH",
         "stroke_width",
         "number",
-        1.0,
         "Outline width in px in the svg_stroke artifact.",
         0,
         100,
@@ -300,7 +323,6 @@ KEYS = (
         "ENABLE_STROKE_WEIGHTS",
         "enable_stroke_weights",
         "boolean",
-        False,
         "Outline width in svg_stroke scales with each word's font size (STROKE_WIDTH at the "
         "median size) instead of one width.",
     ),
@@ -308,7 +330,6 @@ KEYS = (
         "MASK_THRESHOLD",
         "mask_threshold",
         "integer",
-        240,
         "A mask pixel is inside the shape when opaque (alpha at least 128) and its luminance "
         "is below this.",
         0,
@@ -409,6 +430,11 @@ def fit_canvas(width: float, height: float) -> tuple[int, int]:
     if rounded[0] * rounded[1] <= MAX_CANVAS_PIXELS and max(rounded) <= MAX_CANVAS_SIDE:
         return rounded
     return max(1, math.floor(width * scale)), max(1, math.floor(height * scale))
+
+
+def params_rows() -> list[dict[str, str]]:
+    """docs/api.md's table of the keys, one row each (written by `manage.py docs_tables`)."""
+    return [key.row() for key in KEYS]
 
 
 def params_schema() -> dict:

@@ -1,11 +1,10 @@
 """Output shapes of the job endpoints (docs/api.md: snake_case, UTC timestamps with `Z`
 and milliseconds)."""
 
-from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from core.serializers import UtcDateTimeField
-from wordclouds.engine.params import params_schema
+from core.serializers import UtcDateTimeField, WithInputs
+from wordclouds.services.job_inputs import JOB_FORM
 
 
 class JobStatusSerializer(serializers.Serializer):
@@ -53,25 +52,11 @@ class JobResultSerializer(serializers.Serializer):
     metrics_url = serializers.CharField()
 
 
-@extend_schema_field(params_schema())
-class ParamsField(serializers.JSONField):
-    """The job's `params`: a JSON object, sent as the text of its form field."""
+class JobCreateSerializer(WithInputs):
+    """The multipart form of POST /api/jobs: its schema is JOB_FORM's, the declaration the
+    service checks the form with."""
 
-
-class JobCreateSerializer(serializers.Serializer):
-    """The multipart form of POST /api/jobs (documentation; the service checks it)."""
-
-    name_list = serializers.FileField(help_text=".xlsx file with the names")
-    mask_image = serializers.FileField(
-        required=False, help_text=".png, .jpg or .jpeg; required when params.MODE is IMAGE"
-    )
-    font_file = serializers.FileField(
-        required=False, help_text=".ttf, .ttc or .otf; wins over font_id"
-    )
-    font_id = serializers.CharField(
-        required=False, help_text="an uploaded font's id or __default__"
-    )
-    params = ParamsField(required=False)
+    inputs = JOB_FORM
 
 
 class JobListQuerySerializer(serializers.Serializer):

@@ -1,12 +1,9 @@
-"""GET /api/jobs/<id>/custom.svg: its options read from the query, the job looked up, and in
-a forked child with the heavy-work limits the words read from positions.db and wordcloud.svg
-and drawn (wordclouds/drawing/custom_svg.py), on two cores when they are many."""
+"""GET /api/jobs/<id>/custom.svg: its options read from the query (declared once in
+`CUSTOM_SVG`: the reading, the schema's parameters and docs/lookup.md's table), the job looked
+up, and in a forked child with the heavy-work limits the words read from positions.db and
+wordcloud.svg and drawn (wordclouds/drawing/custom_svg.py), on two cores when they are many."""
 
-import math
-import re
-from collections.abc import Mapping
 from contextlib import contextmanager
-from dataclasses import fields
 from functools import partial
 from pathlib import Path
 
@@ -14,6 +11,7 @@ import numpy as np
 import shapely
 
 from core.errors import InvalidInput
+from core.inputs import Boolean, Choice, Inputs, Number, Pattern
 from core.isolated import in_two_processes, run_heavy
 from wordclouds.drawing.custom_svg import (
     DENSE,
@@ -26,62 +24,59 @@ from wordclouds.drawing.custom_svg import (
 from wordclouds.engine import svg_outlines
 from wordclouds.selectors import artifact_path, canvas_size, job_get, positions_db
 
-FILLS = ("fill", "dot", "line", "ring")
-COLOR = re.compile(r"#[0-9A-Fa-f]{6}")
-TRUE, FALSE = ("1", "true"), ("0", "false")
-POSITIVE = (
-    "spacing",
-    "radius",
-    "line_spacing",
-    "line_width",
-    "ring_radius",
-    "ring_width",
-    "ring_spacing",
-)
 # A pitch below this is too dense on any word (and would overflow the grid counts); lengths
 # above this are beyond any canvas.
-PITCHES = ("spacing", "line_spacing", "ring_spacing")
 PITCH_MIN = 0.01
 LENGTH_MAX = 10_000.0
 SPLIT_MIN_BYTES = 1_000_000  # less path data is drawn in one process: a fork costs more
+POSITIVE = "{name} must be a positive number"
 
 
-def custom_svg_options(query: Mapping[str, str]) -> CustomSvgOptions:
+def _length(name: str, description: str, *, pitch: bool = False) -> Number:
+    """A length in px: above 0, at most LENGTH_MAX; a grid pitch at least PITCH_MIN."""
+    return Number(
+        name,
+        description,
+        low=0,
+        high=LENGTH_MAX,
+        above_low=True,
+        not_number=POSITIVE,
+        below=POSITIVE,
+        above=f"{{name}} must be at most {LENGTH_MAX:g}",
+        least=PITCH_MIN if pitch else None,
+        below_least=DENSE if pitch else "",
+    )
+
+
+CUSTOM_SVG = Inputs(
+    CustomSvgOptions,
+    (
+        Choice("fill", "the fill style of every word", choices=("fill", "dot", "line", "ring")),
+        Boolean("stroke", "also the glyph outlines, stroked in color, width line_width"),
+        Pattern(
+            "color",
+            "every mark's colour (written upper-case)",
+            pattern="#[0-9A-Fa-f]{6}",
+            refusal="color must be #RRGGBB",
+            meaning="#RRGGBB",
+            upper=True,
+        ),
+        _length("spacing", "dot grid pitch, px (grid anchored at the canvas origin)", pitch=True),
+        _length("radius", "dot radius, px"),
+        _length("line_spacing", "distance between line centres, px", pitch=True),
+        _length("line_width", "line width, px; also the outline stroke width"),
+        _length("ring_radius", "ring radius, px"),
+        _length("ring_width", "ring line width, px"),
+        _length("ring_spacing", "ring grid pitch, px", pitch=True),
+        Number("line_angle", "degrees, clockwise from the x axis", low=-360, high=360),
+    ),
+)
+
+
+def custom_svg_options(query) -> CustomSvgOptions:
     """Options from query parameters; absent or empty: the default. 400 naming the
     parameter for a bad value."""
-    given = {field.name: query.get(field.name, "").strip() for field in fields(CustomSvgOptions)}
-    values = {}
-    if given["fill"]:
-        if given["fill"] not in FILLS:
-            raise InvalidInput("fill must be one of fill, dot, line, ring")
-        values["fill"] = given["fill"]
-    if given["stroke"]:
-        if given["stroke"].lower() not in TRUE + FALSE:
-            raise InvalidInput("stroke must be 0, 1, true or false")
-        values["stroke"] = given["stroke"].lower() in TRUE
-    if given["color"]:
-        if not COLOR.fullmatch(given["color"]):
-            raise InvalidInput("color must be #RRGGBB")
-        values["color"] = given["color"].upper()
-    for name in (*POSITIVE, "line_angle"):
-        if not given[name]:
-            continue
-        try:
-            number = float(given[name])
-        except ValueError:
-            number = math.nan
-        if name == "line_angle" and not math.isfinite(number):
-            raise InvalidInput("line_angle must be a number")
-        if name != "line_angle" and not (math.isfinite(number) and number > 0):
-            raise InvalidInput(f"{name} must be a positive number")
-        if name != "line_angle" and number > LENGTH_MAX:
-            raise InvalidInput(f"{name} must be at most {LENGTH_MAX:g}")
-        if name in PITCHES and number < PITCH_MIN:
-            raise InvalidInput(DENSE)
-        if name == "line_angle" and abs(number) > 360:
-            raise InvalidInput("line_angle must be from -360 to 360")
-        values[name] = number
-    return CustomSvgOptions(**values)
+    return CUSTOM_SVG.parse(query)
 
 
 def custom_svg_render(*, job_id: str, options: CustomSvgOptions) -> str:

@@ -5,7 +5,8 @@ module of it they import (its engine, a library without Django, aside: CONTRIBUT
   without a record counts): `designs_check`, `designs_shown`;
 - a new job (the demo data): `job_create`;
 - what a print PDF draws: a job's artifacts (`job_artifact`: wordcloud.svg), its custom.svg
-  (`custom_svg_render`, with the options read by `custom_svg_options`) and a project's
+  (`custom_svg_render`, with the options declared in `CUSTOM_SVG` and read by
+  `custom_svg_options`) and a project's
   render.svg (`project_svg`)."""
 
 from dataclasses import dataclass
@@ -22,11 +23,12 @@ from wordclouds.selectors import (
     project_get,
     project_image_url,
 )
-from wordclouds.services.custom_svg import custom_svg_options, custom_svg_render
+from wordclouds.services.custom_svg import CUSTOM_SVG, custom_svg_options, custom_svg_render
 from wordclouds.services.jobs import job_create
 from wordclouds.services.projects import project_render
 
 __all__ = [
+    "CUSTOM_SVG",
     "CustomSvgOptions",
     "DesignShown",
     "custom_svg_options",

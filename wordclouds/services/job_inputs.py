@@ -1,5 +1,7 @@
 """Checking the inputs of a new job in the request, before the job exists (docs/api.md,
-Job creation): every rejected request answers 4xx and leaves nothing behind."""
+Job creation): every rejected request answers 4xx and leaves nothing behind. The form's fields
+are declared once in `JOB_FORM` (the checks of the uploads' names and sizes, the schema of the
+form and docs/api.md's table); the params object is the engine's (wordclouds/engine/params.py)."""
 
 import json
 import tempfile
@@ -12,7 +14,10 @@ from PIL import Image
 
 from core.errors import InvalidInput, TooLarge
 from core.isolated import run_heavy
+from core.schema import NOT_BLANK
 from wordclouds import engine, storage
+from wordclouds.engine.names import MAX_NAME_LENGTH, MAX_NAMES
+from wordclouds.engine.params import params_schema
 from wordclouds.models import Font
 from wordclouds.services.fonts import DEFAULT_FONT_ID, FONT_EXTENSIONS, font_glyphs_check
 from wordclouds.services.stored_files import upload_size_check
@@ -20,10 +25,112 @@ from wordclouds.services.stored_files import upload_size_check
 NAME_LIST_FILE = "names.xlsx"
 PREVIEW_ROWS = 10
 PREVIEW_COLUMNS = 20
-MASK_EXTENSIONS = (".png", ".jpg", ".jpeg")
 MASK_FORMATS = ("PNG", "JPEG")  # Pillow's names of what the bytes are
 # The contract's one sentence for a mask that is not PNG or JPEG, by its name or its bytes.
 MASK_WORDING = "mask_image must be png/jpg/jpeg"
+FILE = {"type": "string", "format": "binary"}
+
+
+@dataclass(frozen=True)
+class FormField:
+    """One field of POST /api/jobs' form. A file field has the `extensions` its name must end
+    with (else 400 `refusal`) and the setting holding its size limit in bytes (else 413)."""
+
+    name: str
+    required: str  # yes, no, or when
+    description: str
+    schema: dict
+    extensions: tuple[str, ...] = ()
+    refusal: str = ""
+    limit: str = ""
+
+    def check(self, upload: UploadedFile | None) -> None:
+        """The upload's name and size, when it is there."""
+        if upload is None:
+            return
+        if _extension(upload) not in self.extensions:
+            raise InvalidInput(self.refusal)
+        upload_size_check(upload, field=self.name, limit=getattr(settings, self.limit))
+
+    def accepted(self) -> str:
+        if not self.extensions:
+            return self.description
+        names = " or ".join(
+            [", ".join(f"`{e}`" for e in self.extensions[:-1]), f"`{self.extensions[-1]}`"]
+        ).removeprefix(" or ")
+        megabytes = getattr(settings, self.limit) // (1024 * 1024)
+        return f"{names}, at most {megabytes} MB: {self.description}"
+
+
+@dataclass(frozen=True)
+class Form:
+    fields: tuple[FormField, ...]
+
+    def __getitem__(self, name: str) -> FormField:
+        return next(field for field in self.fields if field.name == name)
+
+    def schemas(self) -> dict[str, dict]:
+        return {
+            f.name: {**f.schema, "description": f"{f.accepted()} (required: {f.required})"}
+            for f in self.fields
+        }
+
+    def required(self) -> list[str]:
+        return [field.name for field in self.fields if field.required == "yes"]
+
+    def rows(self) -> list[dict[str, str]]:
+        """docs/api.md's table of the form."""
+        return [
+            {"field": f.name, "required": f.required, "accepted": f.accepted()} for f in self.fields
+        ]
+
+
+JOB_FORM = Form(
+    (
+        FormField(
+            "name_list",
+            "yes",
+            "the first worksheet, names in column DATA_COL_INDEX after SKIP_ROWS header rows; "
+            f"at most {MAX_NAMES:,} names of at most {MAX_NAME_LENGTH} characters",
+            FILE,
+            extensions=(".xlsx",),
+            refusal="name_list must be xlsx",
+            limit="NAME_LIST_MAX_BYTES",
+        ),
+        FormField(
+            "mask_image",
+            "when MODE is IMAGE",
+            f"at most {settings.MASK_IMAGE_MAX_PIXELS // 1_000_000} megapixels; the shape the "
+            "words fill in IMAGE mode",
+            FILE,
+            extensions=(".png", ".jpg", ".jpeg"),
+            refusal=MASK_WORDING,
+            limit="MASK_IMAGE_MAX_BYTES",
+        ),
+        FormField(
+            "font_file",
+            "no",
+            "wins over font_id",
+            FILE,
+            extensions=FONT_EXTENSIONS,
+            refusal="font_file must be .ttf, .ttc or .otf",
+            limit="FONT_MAX_BYTES",
+        ),
+        FormField(
+            "font_id",
+            "no",
+            f"an uploaded font's id, or `{DEFAULT_FONT_ID}`",
+            {"type": "string", "minLength": 1, "pattern": NOT_BLANK},
+        ),
+        FormField(
+            "params",
+            "no",
+            "a JSON object as the field's text (its part may say `Content-Type: "
+            "application/json`); its keys below",
+            params_schema(),
+        ),
+    )
+)
 
 
 @dataclass(frozen=True)
@@ -54,20 +161,8 @@ def job_inputs_check(
     name_list_upload_check(name_list)
     if mask_image is None and parsed.mode == "IMAGE":
         raise InvalidInput("mask_image is required when MODE=IMAGE")
-    _check_upload(
-        mask_image,
-        field="mask_image",
-        extensions=MASK_EXTENSIONS,
-        wording=MASK_WORDING,
-        limit=settings.MASK_IMAGE_MAX_BYTES,
-    )
-    _check_upload(
-        font_file,
-        field="font_file",
-        extensions=FONT_EXTENSIONS,
-        wording="font_file must be .ttf, .ttc or .otf",
-        limit=settings.FONT_MAX_BYTES,
-    )
+    JOB_FORM["mask_image"].check(mask_image)
+    JOB_FORM["font_file"].check(font_file)
     if font_file is not None:
         font_id = ""  # font_file wins over font_id (docs/engine.md)
     elif font_id:
@@ -128,13 +223,7 @@ def name_list_upload_check(name_list: UploadedFile | None) -> None:
     """The name list is there, an .xlsx and within its size limit (a job and a preview)."""
     if name_list is None:
         raise InvalidInput("name_list is required")
-    _check_upload(
-        name_list,
-        field="name_list",
-        extensions=(".xlsx",),
-        wording="name_list must be xlsx",
-        limit=settings.NAME_LIST_MAX_BYTES,
-    )
+    JOB_FORM["name_list"].check(name_list)
 
 
 def name_list_preview(*, name_list: UploadedFile | None) -> list[list[str]]:
@@ -188,14 +277,6 @@ def _engine_call(function, *args, **kwargs):
 
 def _extension(upload: UploadedFile) -> str:
     return PurePath(upload.name or "").suffix.lower()
-
-
-def _check_upload(upload, *, field: str, extensions, wording: str, limit: int) -> None:
-    if upload is None:
-        return
-    if _extension(upload) not in extensions:
-        raise InvalidInput(wording)
-    upload_size_check(upload, field=field, limit=limit)
 
 
 def _mask_header_check(path: Path) -> None:
