@@ -7,7 +7,6 @@ import numpy as np
 
 from wordclouds.engine.occupancy import find_fit, new_hopeless, new_occupancy, settle, stamp
 
-
 NO_EARS = np.zeros(3, dtype=np.int64)  # no name gap to keep diagonally
 
 

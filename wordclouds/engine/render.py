@@ -1,6 +1,7 @@
 """Drawing the placed words: colours, the two SVG documents, and the PNG painted from the same
 outlines, so the image and the vector files agree by construction."""
 
+import heapq
 import re
 import statistics
 
@@ -59,14 +60,57 @@ def word_colors(
     rng = np.random.default_rng([seed, 1])
     picks = rng.integers(0, len(palette), size=len(placements))
     spare = rng.random(len(placements))
-    for k, pick in enumerate(picks):
-        taken = {chosen[i] for i in adjacent[k] if i < k}
-        free = [c for c in palette if c not in taken]
-        color = palette[pick]
-        if color in taken and free:
+    return [palette[k] for k in _palette_colors(adjacent, picks, spare, len(palette))]
+
+
+def _palette_colors(adjacent, picks, spare, colors):
+    """A palette index per word: its seeded pick, unless a neighbour coloured before it
+    took that, then a seeded one among those its neighbours left. Words are coloured most
+    constrained first (DSatur: the most distinct colours among coloured neighbours, then
+    the most neighbours), which needs few colours on such sparse graphs; a word whose
+    neighbours took every colour takes the one fewest of them have and the neighbours of
+    that colour are moved to a colour their own neighbours left, where there is one."""
+    chosen = [-1] * len(adjacent)
+    seen = [set() for _ in adjacent]  # colours among each word's coloured neighbours
+    queue = [(0, -len(near), k) for k, near in enumerate(adjacent)]
+    heapq.heapify(queue)
+    while queue:
+        saturation, _, k = heapq.heappop(queue)
+        if chosen[k] >= 0 or -saturation != len(seen[k]):
+            continue  # coloured already, or a stale entry
+        free = [c for c in range(colors) if c not in seen[k]]
+        if picks[k] not in seen[k]:
+            color = int(picks[k])
+        elif free:
             color = free[int(spare[k] * len(free))]
-        chosen.append(color)
+        else:
+            color = _least_taken(k, adjacent, chosen, colors)
+        chosen[k] = color
+        for word in [k, *adjacent[k]]:  # k and any neighbour _least_taken moved
+            for i in adjacent[word]:
+                if chosen[word] not in seen[i]:
+                    seen[i].add(chosen[word])
+                    if chosen[i] < 0:
+                        heapq.heappush(queue, (-len(seen[i]), -len(adjacent[i]), i))
     return chosen
+
+
+def _least_taken(k, adjacent, chosen, colors):
+    """The colour fewest of word k's neighbours have, those neighbours moved to another
+    colour where their own neighbours leave one (so k may end with no clash at all)."""
+    counts = [0] * colors
+    for i in adjacent[k]:
+        if chosen[i] >= 0:
+            counts[chosen[i]] += 1
+    color = counts.index(min(counts))
+    for i in adjacent[k]:
+        if chosen[i] != color:
+            continue
+        taken = {chosen[j] for j in adjacent[i] if j != k} | {color}
+        other = [c for c in range(colors) if c not in taken]
+        if other:
+            chosen[i] = other[0]
+    return color
 
 
 def stroke_widths(placements: list[Placement], params: Params) -> list[float]:
