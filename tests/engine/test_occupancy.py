@@ -14,7 +14,7 @@ def _fit(occupancy, hopeless, width, height, start, bottom):
     runs, row_max, _, cell_max = occupancy
     words, boxes = np.zeros(runs.shape, dtype=np.uint16), np.zeros((1, 5), dtype=np.int64)
     return find_fit(
-        runs, row_max, cell_max, hopeless, width, height, *start, 0, bottom, words, boxes, NO_EARS
+        runs, row_max, cell_max, hopeless, width, height, *start, 0, bottom, (words, boxes, NO_EARS)
     )
 
 

@@ -160,12 +160,14 @@ def _known_hopeless(hopeless, y, width, height):
 
 
 @njit(cache=True)
-def _beside(words, boxes, kind, rows, columns, ink_box, left):
-    """Whether the region ``rows`` × ``columns`` holds ink of a word of orientation ``kind``
-    lying wholly before (``left``) or after ``ink_box`` along its reading direction and
-    sharing its lines (rows for horizontal words, columns for vertical ones)."""
+def _beside(words, boxes, kind, along, across, ink, before):
+    """Whether the region spanning ``along`` (reading direction: columns for horizontal
+    words, rows for vertical ones) and ``across`` holds ink of a word of orientation
+    ``kind`` lying wholly before (``before``) or after the ink box ``ink`` = (along start,
+    along end, across start, across end) along the line, and sharing its lines."""
     height, width = words.shape
-    x0, y0, x1, y1 = ink_box
+    rows, columns = (across, along) if kind == 1 else (along, across)
+    a0, a1, c0, c1 = ink
     for r in range(max(0, rows[0]), min(height, rows[1])):
         for c in range(max(0, columns[0]), min(width, columns[1])):
             slot = words[r, c]
@@ -176,64 +178,39 @@ def _beside(words, boxes, kind, rows, columns, ink_box, left):
                 return True  # the slot was reused: count it as such a word
             if bkind != kind:
                 continue
-            if kind == 1:
-                apart = bx + bw <= x0 + 1 if left else bx >= x1 - 1
-                shared = by < y1 and by + bh > y0
-            else:
-                apart = by + bh <= y0 + 1 if left else by >= y1 - 1
-                shared = bx < x1 and bx + bw > x0
-            if apart and shared:
+            b_a0, b_a1, b_c0, b_c1 = (
+                (bx, bx + bw, by, by + bh) if kind == 1 else (by, by + bh, bx, bx + bw)
+            )
+            apart = b_a1 <= a0 + 1 if before else b_a0 >= a1 - 1
+            if apart and b_c0 < c1 and b_c1 > c0:
                 return True
     return False
 
 
 @njit(cache=True)
-def ears_clear(words, boxes, x, y, width, height, reading):
+def ears_clear(ears, x, y, width, height):
     """Whether the padded width×height box at (x, y) keeps the name gap diagonally too: for
-    ``reading`` = (pad, margin, kind), no ink of a word of orientation ``kind`` (1 horizontal,
-    2 vertical; 0: nothing to check) lying beside the box along its reading direction is
-    within pad + margin of the box's sides across it, level with its pads."""
+    ``ears`` = (words, boxes, (pad, margin, kind)), no ink of a word of orientation ``kind``
+    (1 horizontal, 2 vertical; 0: nothing to check) lying beside the box along its reading
+    direction is within pad + margin of the box's sides across it, level with its pads."""
+    words, boxes, reading = ears
     pad, margin, kind = reading[0], reading[1], reading[2]
     if kind == 0 or pad == 0:
         return True
     deep = pad + margin
-    if kind == 1:  # pads at the left and right ends; ears above and below them
-        ink = (x + pad, y, x + width - pad, y + height)
-        for columns, left in (
-            ((x - margin, x + pad), True),
-            ((x + width - pad, x + width + margin), False),
-        ):
-            for rows in ((y - deep, y), (y + height, y + height + deep)):
-                if _beside(words, boxes, kind, rows, columns, ink, left):
-                    return False
-        return True
-    ink = (x, y + pad, x + width, y + height - pad)
-    for rows, left in (
-        ((y - margin, y + pad), True),
-        ((y + height - pad, y + height + margin), False),
-    ):
-        for columns in ((x - deep, x), (x + width, x + width + deep)):
-            if _beside(words, boxes, kind, rows, columns, ink, left):
+    # Along the reading direction (x for a horizontal word, y for a vertical one) and across.
+    start, length, side, thick = (x, width, y, height) if kind == 1 else (y, height, x, width)
+    ink = (start + pad, start + length - pad, side, side + thick)
+    ends = ((start - margin, start + pad), (start + length - pad, start + length + margin))
+    for end in range(2):
+        for beside in ((side - deep, side), (side + thick, side + thick + deep)):
+            if _beside(words, boxes, kind, ends[end], beside, ink, end == 0):
                 return False
     return True
 
 
 @njit(cache=True)
-def find_fit(
-    runs,
-    row_max,
-    cell_max,
-    hopeless,
-    width,
-    height,
-    start_x,
-    start_y,
-    top,
-    bottom,
-    words,
-    boxes,
-    reading,
-):
+def find_fit(runs, row_max, cell_max, hopeless, width, height, start_x, start_y, top, bottom, ears):
     """The first position (x, y) in reading order from (start_x, start_y), wrapping around,
     where a width×height box touches no occupied pixel and its ears are clear
     (:func:`ears_clear`), with rows limited to [top, bottom). Returns (-1, -1) when there is
@@ -287,7 +264,7 @@ def find_fit(
                     if value < width:
                         jump = max(jump, value + 1 if value > 0 else -value)
                 if jump == 0:
-                    if ears_clear(words, boxes, x, y, width, height, reading):
+                    if ears_clear(ears, x, y, width, height):
                         return x, y
                     eared = True
                     jump = 1
@@ -424,9 +401,7 @@ def best_spot(
     cell_max,
     hopeless,
     inside,
-    words,
-    boxes,
-    reading,
+    ears,
     width,
     height,
     bounds,
@@ -434,7 +409,7 @@ def best_spot(
     uniforms,
 ):
     """Where to put a width×height box: from each of ``candidates`` random points of the
-    shape, the first free spot in reading order with clear ears (``reading``, see
+    shape, the first free spot in reading order with clear ``ears`` (see
     :func:`ears_clear`), slid in a random direction until it touches something (kept where
     it was found when the slide ends beside a same-orientation word's ink); the snuggest of
     them. ``bounds`` is the shape's (top, bottom, left, right); ``uniforms`` holds
@@ -449,26 +424,14 @@ def best_spot(
             inside, cell_max, width, height, top, bottom, left, right, uniforms, offset
         )
         found_x, found_y = find_fit(
-            runs,
-            row_max,
-            cell_max,
-            hopeless,
-            width,
-            height,
-            start_x,
-            start_y,
-            top,
-            bottom,
-            words,
-            boxes,
-            reading,
+            runs, row_max, cell_max, hopeless, width, height, start_x, start_y, top, bottom, ears
         )
         if found_x < 0:
             return -1, -1
         step_x = -1 if uniforms[offset + 2 * START_TRIES] < 0.5 else 1
         step_y = -1 if uniforms[offset + 2 * START_TRIES + 1] < 0.5 else 1
         x, y = settle(runs, found_x, found_y, width, height, step_x, step_y, top, bottom)
-        if not ears_clear(words, boxes, x, y, width, height, reading):
+        if not ears_clear(ears, x, y, width, height):
             x, y = found_x, found_y
         snug = contact(runs, x, y, width, height)
         if snug > best_contact:
