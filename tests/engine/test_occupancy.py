@@ -7,10 +7,15 @@ import numpy as np
 
 from wordclouds.engine.occupancy import find_fit, new_hopeless, new_occupancy, settle, stamp
 
+NO_EARS = np.zeros(3, dtype=np.int64)  # no name gap to keep diagonally
+
 
 def _fit(occupancy, hopeless, width, height, start, bottom):
     runs, row_max, _, cell_max = occupancy
-    return find_fit(runs, row_max, cell_max, hopeless, width, height, *start, 0, bottom)
+    words, boxes = np.zeros(runs.shape, dtype=np.uint16), np.zeros((1, 5), dtype=np.int64)
+    return find_fit(
+        runs, row_max, cell_max, hopeless, width, height, *start, 0, bottom, (words, boxes, NO_EARS)
+    )
 
 
 def test_remembered_rows_change_no_spot():
@@ -26,7 +31,8 @@ def test_remembered_rows_change_no_spot():
         assert spot == _fit(occupancy, new_hopeless(240), width, height, start, 240)
         if spot[0] >= 0:
             found += 1
-            stamp(*occupancy, np.ones((height, width), dtype=np.bool_), *spot, 1)
+            words = np.zeros(blocked.shape, dtype=np.uint16)
+            stamp(*occupancy, words, 1, np.ones((height, width), dtype=np.bool_), *spot, 1)
             x, y = spot
             blocked[max(0, y - 1) : y + height + 1, max(0, x - 1) : x + width + 1] = True
     assert np.count_nonzero(hopeless) > 0 and 0 < found < 400
@@ -53,7 +59,7 @@ def test_a_box_slides_left_to_the_nearest_ink():
     for _ in range(300):
         width, height = (int(v) for v in rng.integers(1, 30, size=2))
         start = int(rng.integers(0, 400)), int(rng.integers(0, 120))
-        x, y = find_fit(runs, row_max, cell_max, hopeless, width, height, *start, 0, 120)
+        x, y = _fit((runs, row_max, None, cell_max), hopeless, width, height, start, 120)
         if x >= 0:
             slid = settle(runs, x, y, width, height, -1, 0, 0, 120)
             assert slid == (_slid_left(blocked, x, y, width, height), y)

@@ -10,7 +10,14 @@ import numpy as np
 from .errors import LayoutError
 from .mask import Mask
 from .names import Name
-from .occupancy import UNIFORMS_PER_CANDIDATE, best_spot, new_hopeless, new_occupancy, stamp
+from .occupancy import (
+    UNIFORMS_PER_CANDIDATE,
+    WORD_SLOTS,
+    best_spot,
+    new_hopeless,
+    new_occupancy,
+    stamp,
+)
 from .outlines import WordOutline, resolve_style, word_outline
 from .params import Params
 from .raster import coverage
@@ -53,6 +60,11 @@ class Layout:
     def __init__(self, mask: Mask, margin: float, name_gap: float, rng):
         self.runs, self.row_max, self.row_start, self.cell_max = new_occupancy(~mask.inside)
         self.hopeless = new_hopeless(mask.height)
+        # Whose ink each pixel is, as slots of ``boxes`` (ink box and orientation): see
+        # occupancy.ears_clear.
+        self.words = np.zeros(mask.inside.shape, dtype=np.uint16)
+        self.boxes = np.zeros((WORD_SLOTS, 5), dtype=np.int64)
+        self.placed = 0
         rows = np.flatnonzero(mask.inside.any(axis=1))
         cols = np.flatnonzero(mask.inside.any(axis=0))
         self.top, self.bottom = int(rows[0]), int(rows[-1]) + 1
@@ -87,10 +99,13 @@ class Layout:
 
         The box searched is the ink box widened along the reading direction (across for a
         horizontal word, down the column for a vertical one) by :meth:`pad` on each side, so
-        a reading-direction neighbour stays ``NAME_GAP × size`` away (MARGIN elsewhere)."""
+        a reading-direction neighbour stays ``NAME_GAP × size`` away (MARGIN elsewhere), also
+        diagonally from the box's corners (the ears of :func:`occupancy.ears_clear`)."""
         left, top, width, height = outline.box(size)
         pad = self.pad(size)
         pad_x, pad_y = (0, pad) if vertical else (pad, 0)
+        kind = 2 if vertical else 1
+        reading = np.array([pad, self.margin, kind], dtype=np.int64)
         search_w, search_h = width + 2 * pad_x, height + 2 * pad_y
         if self._hopeless(search_w, search_h):
             return None
@@ -101,6 +116,7 @@ class Layout:
             self.cell_max,
             self.hopeless,
             self.inside,
+            (self.words, self.boxes, reading),
             search_w,
             search_h,
             self.bounds,
@@ -113,7 +129,11 @@ class Layout:
         x, y = x + pad_x, y + pad_y
         cover = coverage(outline.polygon, outline.contour_ends, size, left, top, height, width)
         ink = cover > INK_THRESHOLD
-        stamp(self.runs, self.row_max, self.row_start, self.cell_max, ink, x, y, self.margin)
+        slot = self.placed % WORD_SLOTS
+        self.boxes[slot] = x, y, width, height, kind
+        self.placed += 1
+        occupancy = (self.runs, self.row_max, self.row_start, self.cell_max, self.words)
+        stamp(*occupancy, slot + 1, ink, x, y, self.margin)
         # Neighbours share the gap between them, so each word takes one pad's worth of it.
         self.free -= (width + pad_x + self.margin) * (height + pad_y + self.margin)
         return int(x), int(y), width, height

@@ -1,6 +1,7 @@
 """Reading-direction neighbours: two words that could be read as one string. They are of the
 same orientation, overlap across their reading direction (share a line, or for vertical words
-a column) and are less than one em of the larger apart along it. The layout keeps NAME_GAP
+a column: at least half the smaller's extent across it) and are less than one em of the larger
+apart along it. The layout keeps NAME_GAP
 between them and the colours keep them apart."""
 
 import numpy as np
@@ -8,12 +9,16 @@ import numpy as np
 from .compiled import njit
 
 CELL = 64  # side of the grid cells words are bucketed in
+# Ink boxes are whole pixels around the outline's control points: up to 2 px taller than the
+# drawn outline, which the rule measures, so pairs are found with that much to spare.
+SHARE_SLACK = 4
 
 
 @njit(cache=True)
 def _pairs(x0, y0, x1, y1, reach):
-    """Index pairs (i < j) of boxes (reading direction along x) overlapping in y by more than
-    nothing and less than ``max(reach[i], reach[j])`` apart in x."""
+    """Index pairs (i < j) of boxes (reading direction along x) overlapping in y by at least
+    half the lower one's height, less SHARE_SLACK px, and less than ``max(reach[i],
+    reach[j])`` apart in x."""
     count = x0.size
     spans = np.empty((count, 4), dtype=np.int64)  # cell columns and rows of the reach box
     total = 0
@@ -44,7 +49,8 @@ def _pairs(x0, y0, x1, y1, reach):
             i = words[order[a]]
             for b in range(a + 1, end):
                 j = words[order[b]]
-                if min(y1[i], y1[j]) <= max(y0[i], y0[j]):
+                shared = min(y1[i], y1[j]) - max(y0[i], y0[j])
+                if shared <= 0 or 2 * shared < min(y1[i] - y0[i], y1[j] - y0[j]) - SHARE_SLACK:
                     continue
                 gap = max(x0[j] - x1[i], x0[i] - x1[j])
                 if gap < max(reach[i], reach[j]):
@@ -62,7 +68,8 @@ def reading_neighbours(boxes, sizes, vertical) -> np.ndarray:
     pairs, each once, smaller index first."""
     boxes = np.asarray(boxes, dtype=np.int64).reshape(-1, 4)
     vertical = np.asarray(vertical, dtype=bool)
-    reach = np.ceil(np.asarray(sizes, dtype=float)).astype(np.int64)
+    # One em, and a pixel more for the ink boxes' rounding to whole pixels.
+    reach = np.ceil(np.asarray(sizes, dtype=float)).astype(np.int64) + 1
     found = [np.zeros((0, 2), dtype=np.int64)]
     for down in (False, True):
         index = np.flatnonzero(vertical == down)

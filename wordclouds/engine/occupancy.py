@@ -14,6 +14,15 @@ for every box at least as large in both sides. ``hopeless[y]`` remembers the las
 size for row y, one for wide boxes and one for tall ones (packed as ``width << 16 | height``,
 0 for none): late in a dense layout most rows are full for the words left, and the searches
 of the last few thousand words walked them again and again.
+
+A box padded along its reading direction for the name gap keeps the gap from every word whose
+ink shares its rows, but the ink of a taller word beside it, in the rows just above or below
+it, could sit diagonally close to its corner. ``words[y, x]`` says whose ink each pixel is (0
+none, else a slot of ``boxes``, which holds that word's ink box and orientation: the shape's
+edge is no word), and a fit is taken only where the "ears" beside the padded box's ends, as
+deep as the gap, hold no ink of a word of the same orientation lying wholly beside the box
+and sharing its rows (:func:`ears_clear`). Slots are reused after WORD_SLOTS words; a pixel
+whose slot's box no longer holds it counts as such ink (the safe side).
 """
 
 import numpy as np
@@ -23,6 +32,7 @@ from .compiled import njit
 CELL_H, CELL_W = 8, 64
 START_TRIES = 64  # random points tried for a search's start
 UNIFORMS_PER_CANDIDATE = 2 * START_TRIES + 2  # random numbers best_spot uses per candidate
+WORD_SLOTS = 65535  # ink owners told apart in ``words`` (uint16, 0 for none)
 
 
 @njit(cache=True)
@@ -150,11 +160,63 @@ def _known_hopeless(hopeless, y, width, height):
 
 
 @njit(cache=True)
-def find_fit(runs, row_max, cell_max, hopeless, width, height, start_x, start_y, top, bottom):
+def _beside(words, boxes, kind, along, across, ink, before):
+    """Whether the region spanning ``along`` (reading direction: columns for horizontal
+    words, rows for vertical ones) and ``across`` holds ink of a word of orientation
+    ``kind`` lying wholly before (``before``) or after the ink box ``ink`` = (along start,
+    along end, across start, across end) along the line, and sharing its lines."""
+    height, width = words.shape
+    rows, columns = (across, along) if kind == 1 else (along, across)
+    a0, a1, c0, c1 = ink
+    for r in range(max(0, rows[0]), min(height, rows[1])):
+        for c in range(max(0, columns[0]), min(width, columns[1])):
+            slot = words[r, c]
+            if slot == 0:
+                continue
+            bx, by, bw, bh, bkind = boxes[slot - 1]
+            if not (bx <= c < bx + bw and by <= r < by + bh):
+                return True  # the slot was reused: count it as such a word
+            if bkind != kind:
+                continue
+            b_a0, b_a1, b_c0, b_c1 = (
+                (bx, bx + bw, by, by + bh) if kind == 1 else (by, by + bh, bx, bx + bw)
+            )
+            apart = b_a1 <= a0 + 1 if before else b_a0 >= a1 - 1
+            if apart and b_c0 < c1 and b_c1 > c0:
+                return True
+    return False
+
+
+@njit(cache=True)
+def ears_clear(ears, x, y, width, height):
+    """Whether the padded width×height box at (x, y) keeps the name gap diagonally too: for
+    ``ears`` = (words, boxes, (pad, margin, kind)), no ink of a word of orientation ``kind``
+    (1 horizontal, 2 vertical; 0: nothing to check) lying beside the box along its reading
+    direction is within pad + margin of the box's sides across it, level with its pads."""
+    words, boxes, reading = ears
+    pad, margin, kind = reading[0], reading[1], reading[2]
+    if kind == 0 or pad == 0:
+        return True
+    deep = pad + margin
+    # Along the reading direction (x for a horizontal word, y for a vertical one) and across.
+    start, length, side, thick = (x, width, y, height) if kind == 1 else (y, height, x, width)
+    ink = (start + pad, start + length - pad, side, side + thick)
+    ends = ((start - margin, start + pad), (start + length - pad, start + length + margin))
+    for end in range(2):
+        for beside in ((side - deep, side), (side + thick, side + thick + deep)):
+            if _beside(words, boxes, kind, ends[end], beside, ink, end == 0):
+                return False
+    return True
+
+
+@njit(cache=True)
+def find_fit(runs, row_max, cell_max, hopeless, width, height, start_x, start_y, top, bottom, ears):
     """The first position (x, y) in reading order from (start_x, start_y), wrapping around,
-    where a width×height box touches no occupied pixel, with rows limited to [top, bottom).
-    Returns (-1, -1) when there is none anywhere. Rows searched whole in vain are recorded
-    in ``hopeless``, and rows recorded there are skipped."""
+    where a width×height box touches no occupied pixel and its ears are clear
+    (:func:`ears_clear`), with rows limited to [top, bottom). Returns (-1, -1) when there is
+    none anywhere. Rows searched whole in vain are recorded in ``hopeless`` (unless ears
+    turned a fit down: a larger box's ears lie elsewhere), and rows recorded there are
+    skipped."""
     last_x = runs.shape[1] - width
     last_y = bottom - height
     if last_x < 0 or last_y < top:
@@ -189,6 +251,7 @@ def find_fit(runs, row_max, cell_max, hopeless, width, height, start_x, start_y,
                             break
             x = start_x if (lap == 0 and y == start_y) else 0
             whole_row = x == 0
+            eared = False
             while x <= last_x:
                 if not viable[x // CELL_W]:
                     x = (x // CELL_W + 1) * CELL_W
@@ -201,19 +264,27 @@ def find_fit(runs, row_max, cell_max, hopeless, width, height, start_x, start_y,
                     if value < width:
                         jump = max(jump, value + 1 if value > 0 else -value)
                 if jump == 0:
-                    return x, y
+                    if ears_clear(ears, x, y, width, height):
+                        return x, y
+                    eared = True
+                    jump = 1
                 x += jump
-            if whole_row:
+            if whole_row and not eared:
                 hopeless[y, 0 if width >= height else 1] = width << 16 | height
             y += 1
     return -1, -1
 
 
 @njit(cache=True)
-def stamp(runs, row_max, row_start, cell_max, ink, x, y, margin):
+def stamp(runs, row_max, row_start, cell_max, words, slot, ink, x, y, margin):
     """Mark ``ink`` placed with its top-left at (x, y), grown by ``margin`` pixels in every
-    direction (a square neighbourhood), as occupied."""
+    direction (a square neighbourhood), as occupied, and the ink itself in ``words`` as
+    ``slot``'s."""
     height, width = ink.shape
+    for r in range(height):
+        for c in range(width):
+            if ink[r, c]:
+                words[y + r, x + c] = slot
     grown_h, grown_w = height + 2 * margin, width + 2 * margin
     across = np.zeros((height, grown_w), dtype=np.bool_)
     for r in range(height):
@@ -325,13 +396,25 @@ def _random_start(inside, cell_max, width, height, top, bottom, left, right, uni
 
 @njit(cache=True)
 def best_spot(
-    runs, row_max, cell_max, hopeless, inside, width, height, bounds, candidates, uniforms
+    runs,
+    row_max,
+    cell_max,
+    hopeless,
+    inside,
+    ears,
+    width,
+    height,
+    bounds,
+    candidates,
+    uniforms,
 ):
     """Where to put a width×height box: from each of ``candidates`` random points of the
-    shape, the first free spot in reading order, slid in a random direction until it
-    touches something; the snuggest of them. ``bounds`` is the shape's (top, bottom, left,
-    right); ``uniforms`` holds UNIFORMS_PER_CANDIDATE random numbers in [0, 1) per
-    candidate. Returns (-1, -1) when the box fits nowhere."""
+    shape, the first free spot in reading order with clear ``ears`` (see
+    :func:`ears_clear`), slid in a random direction until it touches something (kept where
+    it was found when the slide ends beside a same-orientation word's ink); the snuggest of
+    them. ``bounds`` is the shape's (top, bottom, left, right); ``uniforms`` holds
+    UNIFORMS_PER_CANDIDATE random numbers in [0, 1) per candidate. Returns (-1, -1) when the
+    box fits nowhere."""
     top, bottom, left, right = bounds
     best_x = best_y = -1
     best_contact = -1.0
@@ -340,14 +423,16 @@ def best_spot(
         start_x, start_y = _random_start(
             inside, cell_max, width, height, top, bottom, left, right, uniforms, offset
         )
-        x, y = find_fit(
-            runs, row_max, cell_max, hopeless, width, height, start_x, start_y, top, bottom
+        found_x, found_y = find_fit(
+            runs, row_max, cell_max, hopeless, width, height, start_x, start_y, top, bottom, ears
         )
-        if x < 0:
+        if found_x < 0:
             return -1, -1
         step_x = -1 if uniforms[offset + 2 * START_TRIES] < 0.5 else 1
         step_y = -1 if uniforms[offset + 2 * START_TRIES + 1] < 0.5 else 1
-        x, y = settle(runs, x, y, width, height, step_x, step_y, top, bottom)
+        x, y = settle(runs, found_x, found_y, width, height, step_x, step_y, top, bottom)
+        if not ears_clear(ears, x, y, width, height):
+            x, y = found_x, found_y
         snug = contact(runs, x, y, width, height)
         if snug > best_contact:
             best_x, best_y, best_contact = x, y, snug

@@ -1,6 +1,7 @@
 """Drawing the placed words: colours, the two SVG documents, and the PNG painted from the same
 outlines, so the image and the vector files agree by construction."""
 
+import heapq
 import re
 import statistics
 
@@ -59,13 +60,68 @@ def word_colors(
     rng = np.random.default_rng([seed, 1])
     picks = rng.integers(0, len(palette), size=len(placements))
     spare = rng.random(len(placements))
-    for k, pick in enumerate(picks):
-        taken = {chosen[i] for i in adjacent[k] if i < k}
-        free = [c for c in palette if c not in taken]
-        color = palette[pick]
-        if color in taken and free:
+    return [palette[k] for k in _palette_colors(adjacent, picks, spare, len(palette), rng)]
+
+
+def _palette_colors(adjacent, picks, spare, colors, rng):
+    """A palette index per word: its seeded pick, unless a neighbour coloured before it
+    took that, then a seeded one among those its neighbours left. Words are coloured most
+    constrained first (DSatur: the most distinct colours among coloured neighbours, then
+    the most neighbours), which needs few colours on such sparse graphs; a word whose
+    neighbours took every colour takes the one fewest of them have, and the clashes left
+    are then repaired (:func:`_repaired`)."""
+    chosen = [-1] * len(adjacent)
+    seen = [set() for _ in adjacent]  # colours among each word's coloured neighbours
+    queue = [(0, -len(near), k) for k, near in enumerate(adjacent)]
+    heapq.heapify(queue)
+    while queue:
+        saturation, _, k = heapq.heappop(queue)
+        if chosen[k] >= 0 or -saturation != len(seen[k]):
+            continue  # coloured already, or a stale entry
+        free = [c for c in range(colors) if c not in seen[k]]
+        if picks[k] not in seen[k]:
+            color = int(picks[k])
+        elif free:
             color = free[int(spare[k] * len(free))]
-        chosen.append(color)
+        else:
+            color = min(range(colors), key=lambda c: _sharing(k, c, adjacent, chosen))
+        chosen[k] = color
+        for i in adjacent[k]:
+            if color not in seen[i]:
+                seen[i].add(color)
+                if chosen[i] < 0:
+                    heapq.heappush(queue, (-len(seen[i]), -len(adjacent[i]), i))
+    return _repaired(chosen, adjacent, colors, rng)
+
+
+def _sharing(k, color, adjacent, chosen):
+    """How many of word k's neighbours have ``color``."""
+    return sum(1 for i in adjacent[k] if chosen[i] == color)
+
+
+REPAIR_STEPS = 200  # moves per word in a clash, at most
+
+
+def _repaired(chosen, adjacent, colors, rng):
+    """``chosen`` with clashes removed where a few moves find how (min-conflicts search):
+    a word in a clash takes the colour fewest of its neighbours have (a random one now and
+    then, to leave a local minimum). A small palette can need it (four names within an em of
+    each other need four colours); with enough colours DSatur leaves nothing to repair."""
+    clashing = {k for k, near in enumerate(adjacent) for i in near if chosen[i] == chosen[k]}
+    steps = REPAIR_STEPS * len(clashing)
+    while clashing and steps:
+        steps -= 1
+        k = sorted(clashing)[int(rng.integers(len(clashing)))]
+        counts = [_sharing(k, c, adjacent, chosen) for c in range(colors)]
+        if rng.random() < 0.2:
+            chosen[k] = int(rng.integers(colors))
+        else:
+            chosen[k] = counts.index(min(counts))
+        for word in (k, *adjacent[k]):
+            if any(chosen[i] == chosen[word] for i in adjacent[word]):
+                clashing.add(word)
+            else:
+                clashing.discard(word)
     return chosen
 
 
