@@ -19,9 +19,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.engine.conftest import write_names  # noqa: E402
 from tests.engine.name_gap_rule import measure  # noqa: E402
-from tests.names import latin_names  # noqa: E402
+from tests.names import latin_names, write_names  # noqa: E402
 from wordclouds.engine import generate  # noqa: E402
 
 FIXTURES = ROOT / "bench" / "fixtures"

@@ -2,6 +2,8 @@
 
 import random
 
+import openpyxl
+
 
 def sample_names(count: int) -> list[str]:
     """Distinct, mixed Latin and CJK names."""
@@ -23,3 +25,15 @@ def latin_names(count: int, seed: int) -> list[str]:
     )
     firsts, lasts = first.split(), last.split()
     return [f"{rng.choice(firsts)} {rng.choice(lasts)}" for _ in range(count)]
+
+
+def write_names(path, names, *, column=0, header=True):
+    """Write ``names`` into ``column`` (0-based) of a new .xlsx, under a header row."""
+    workbook = openpyxl.Workbook()
+    sheet = workbook.active
+    if header:
+        sheet.cell(row=1, column=column + 1, value="name")
+    for row, name in enumerate(names, start=2 if header else 1):
+        sheet.cell(row=row, column=column + 1, value=name)
+    workbook.save(path)
+    return path

@@ -1,25 +1,13 @@
 """Small inputs the engine tests make for themselves: name lists, masks, a Latin-only font."""
 
 import numpy as np
-import openpyxl
 import pytest
 from fontTools import subset
 from fontTools.ttLib import TTFont
 from PIL import Image, ImageDraw
 
+from tests.names import write_names
 from wordclouds.engine import default_font_path
-
-
-def write_names(path, names, *, column=0, header=True):
-    """Write ``names`` into ``column`` (0-based) of a new .xlsx, under a header row."""
-    workbook = openpyxl.Workbook()
-    sheet = workbook.active
-    if header:
-        sheet.cell(row=1, column=column + 1, value="name")
-    for row, name in enumerate(names, start=2 if header else 1):
-        sheet.cell(row=row, column=column + 1, value=name)
-    workbook.save(path)
-    return path
 
 
 def ring_mask(path, size=(360, 300), *, mode="RGB", fmt="PNG", transparent=False):

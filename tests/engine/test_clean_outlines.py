@@ -52,7 +52,7 @@ def _iou(a: np.ndarray, b: np.ndarray) -> float:
 
 @pytest.fixture(scope="module")
 def inter_run(tmp_path_factory, request):
-    from .conftest import write_names
+    from tests.names import write_names
 
     folder = tmp_path_factory.mktemp("inter")
     out = folder / "out"
@@ -116,7 +116,7 @@ def test_even_odd_and_non_zero_readings_of_the_svg_agree(inter_run):
 
 
 def test_the_svg_and_the_png_agree_on_every_corpus_name(tmp_path):
-    from .conftest import write_names
+    from tests.names import write_names
 
     out = tmp_path / "out"
     generate(

@@ -9,11 +9,10 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw
 
+from tests.names import write_names
 from wordclouds.engine import generate, path_contours
 from wordclouds.engine.colors import contrast, readable, to_rgb
 from wordclouds.engine.params import DEFAULT_PALETTE
-
-from .conftest import write_names
 
 BACKGROUNDS = ["#FFFFFF", "#000000", "#808080"]
 NAMES = ["王伟", "Alice", "李娜", "Bob Smith", "张敏", "Zoë", "刘洋", "陈静", "Jean-Luc"] * 3

@@ -12,6 +12,7 @@ import pytest
 import shapely
 from PIL import Image
 
+from tests.names import write_names
 from wordclouds.engine import (
     STAGES,
     generate,
@@ -21,7 +22,7 @@ from wordclouds.engine import (
     placement_outlines,
 )
 
-from .conftest import ink, ring_mask, write_names
+from .conftest import ink, ring_mask
 
 SURNAMES = "王李张刘陈杨黄赵周吴徐孙马朱胡郭何林"
 GIVEN = "伟芳娜敏静丽强磊军洋勇艳杰涛明超秀霞平刚"

@@ -11,11 +11,10 @@ import pytest
 from fontTools import subset
 from fontTools.ttLib import TTCollection, TTFont
 
+from tests.names import write_names
 from wordclouds.engine import default_font_path, font_faces, generate, placement_outlines
 from wordclouds.engine.fonts import DEFAULT_FACE, load_typeface, open_face
 from wordclouds.engine.layout import WordShapes
-
-from .conftest import write_names
 
 HB_SHAPE = "/usr/bin/hb-shape"
 JAPANESE = ["鈴木 直子", "さくら", "佐藤ハルカ", "直美ちゃん"]

@@ -7,10 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.names import latin_names
+from tests.names import latin_names, write_names
 from wordclouds.engine import generate
 
-from .conftest import write_names
 from .name_gap_rule import measure
 
 FIXTURES = Path(__file__).resolve().parents[2] / "bench" / "fixtures"

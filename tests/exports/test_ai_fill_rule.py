@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 from exports.converter import convert
-from tests.engine.conftest import write_names
 from tests.engine.test_clean_outlines import LATIN
 from tests.engine.test_shaping import CORPUS
 from tests.exports.readers import render_ai
+from tests.names import write_names
 from wordclouds import engine
 
 INTER = fontpkg_inter.ROOT / "files" / "Inter[opsz,wght].ttf"  # a variable font

@@ -7,8 +7,9 @@ import uuid
 
 import pytest
 
-from tests.engine.conftest import ring_mask, write_names
+from tests.engine.conftest import ring_mask
 from tests.engine.test_shaping import CORPUS
+from tests.names import write_names
 from tests.wordclouds.conftest import jobs_root
 from wordclouds import engine
 
