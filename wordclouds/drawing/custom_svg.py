@@ -24,7 +24,6 @@ from wordclouds.drawing.fill_patterns import (
 )
 from wordclouds.engine import svg_outlines
 from wordclouds.engine.svg_geometry import svg_number
-from wordclouds.selectors import canvas_size, positions_db
 
 MAX_PRIMITIVES = 2_000_000
 SPLIT_MIN_BYTES = 1_000_000  # less path data is drawn in one process: a fork costs more
@@ -79,17 +78,13 @@ def _strips_across(bounds: np.ndarray, options: CustomSvgOptions) -> np.ndarray:
     return np.floor((extent + options.line_width) / options.line_spacing) + 1
 
 
-def custom_svg_drawn(db_path: Path, svg_path: Path, options: CustomSvgOptions) -> str:
-    """The SVG document of the words in `db_path`, their outlines read from `svg_path` (the
-    job's wordcloud.svg); 400 when the pattern would draw too many shapes."""
-    with positions_db(db_path) as connection:
-        width, height = canvas_size(connection)
-        rows = [
-            dict(row)
-            for row in connection.execute(
-                "SELECT id, name, box_x, box_y, box_width, box_height FROM words ORDER BY id"
-            )
-        ]
+def custom_svg_drawn(
+    canvas: tuple[float, float], rows: list[dict], svg_path: Path, options: CustomSvgOptions
+) -> str:
+    """The SVG document of the words `rows` (positions.db's id, name and box of each, in id
+    order) on a canvas of (width, height), their outlines read from `svg_path` (the job's
+    wordcloud.svg); 400 when the pattern would draw too many shapes."""
+    width, height = canvas
     if estimated_primitives(rows, options) > MAX_PRIMITIVES:
         raise InvalidInput(DENSE)
     ids = [row["id"] for row in rows]

@@ -9,11 +9,12 @@ from dataclasses import fields
 from core.errors import InvalidInput
 from core.isolated import run_heavy
 from wordclouds.drawing.custom_svg import DENSE, CustomSvgOptions, custom_svg_drawn
-from wordclouds.selectors import artifact_path, job_get
+from wordclouds.selectors import artifact_path, canvas_size, job_get, positions_db
 
 FILLS = ("fill", "dot", "line", "ring")
 COLOR = re.compile(r"#[0-9A-Fa-f]{6}")
 TRUE, FALSE = ("1", "true"), ("0", "false")
+WORDS = "SELECT id, name, box_x, box_y, box_width, box_height FROM words ORDER BY id"
 POSITIVE = (
     "spacing",
     "radius",
@@ -70,7 +71,12 @@ def custom_svg_options(query: Mapping[str, str]) -> CustomSvgOptions:
 
 def custom_svg_render(*, job_id: str, options: CustomSvgOptions) -> str:
     """The SVG document: one `<g id="w<ID>">` per placement, in id order, drawn from the job's
-    positions.db and wordcloud.svg in a forked child with the heavy-work limits."""
+    positions.db and wordcloud.svg in a forked child with the heavy-work limits. The words
+    are read here: a forked child must not open SQLite, whose allocator mutex another thread
+    of this process may have held at the fork (core/isolated.py)."""
     job_get(job_id)
     db_path, svg_path = artifact_path(job_id, "db"), artifact_path(job_id, "svg")
-    return run_heavy("custom.svg", custom_svg_drawn, db_path, svg_path, options)
+    with positions_db(db_path) as connection:
+        canvas = canvas_size(connection)
+        rows = [dict(row) for row in connection.execute(WORDS)]
+    return run_heavy("custom.svg", custom_svg_drawn, canvas, rows, svg_path, options)
