@@ -110,9 +110,10 @@ def _forked() -> int:
     SQLite allocator's, say, while it ran a query) stays held in the child, with no thread
     to release it. The objects the child inherits include garbage of those threads, such as
     a closed connection's SQLite statements: collected in the child, their finalizers would
-    wait on such a lock for ever (one print PDF in about fifty did, under eight at once).
+    wait on such a lock for ever (about one print PDF in forty did, under eight at once).
     So the collector is paused across the fork, and the child freezes what it inherited
-    (gc.freeze: never collected, never finalized) before collecting again."""
+    (gc.freeze: never collected, never finalized) before collecting again. For the same
+    reason a child must not open SQLite itself: the caller reads the database first."""
     with _forking:
         collecting = gc.isenabled()
         gc.disable()

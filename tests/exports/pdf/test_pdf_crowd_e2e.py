@@ -2,7 +2,7 @@
 PDF): 20 bursts of 8 concurrent GET /api/jobs/{id}/files/pdf of a 900×700, 40-name poster on
 SQLite, every answer 200 within 10 s. A child once collected SQLite statements it inherited
 from another thread's garbage and waited for ever on a mutex that thread had held at the
-fork: one request in about fifty answered 422 after the 30 s limit (core/isolated.py)."""
+fork: about one request in forty answered 422 after the 30 s limit (core/isolated.py)."""
 
 import time
 from concurrent.futures import ThreadPoolExecutor
