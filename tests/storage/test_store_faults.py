@@ -1,7 +1,8 @@
 """The store hung (SIGSTOP), answered in the documented time (docs/architecture.md,
 "Files"): a new job's 503 within 4 s, since a failed save deletes only the files it wrote,
 not every input key (each delete would wait out its own timeout); and /api/health shows the
-store back within 5 s of its return, however long it hung and whoever asked before."""
+store back within 5 s of its return, though the last to ask did so while it hung (the
+check that request started was reported to the next, whenever it came)."""
 
 import json
 import time
@@ -39,12 +40,11 @@ def test_health_shows_the_store_back_within_5_s_of_its_return(service, swift):
     while store_ok():
         assert time.monotonic() < deadline
         time.sleep(0.5)
-    for _ in range(10):  # hung 5 s longer, asked every 0.5 s
-        store_ok()
-        time.sleep(0.5)
+    time.sleep(5)  # nobody asks for a while
+    store_ok()  # asked once more while it hangs,
+    time.sleep(5)  # and not again until it is back
 
     swift.resume()
-    resumed = time.monotonic()
-    while not store_ok():
-        assert time.monotonic() - resumed < 5, "the store is back, health still says it is not"
-        time.sleep(0.5)
+    time.sleep(4)
+
+    assert store_ok(), "the store is back, health's first answer still says it is not"
