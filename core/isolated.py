@@ -3,6 +3,7 @@ stall the process that serves the others (the web server, the converter): the pa
 waits on a pipe, without the GIL, and kills the child at the time limit."""
 
 import ctypes
+import gc
 import logging
 import os
 import pickle
@@ -49,6 +50,9 @@ class Limits:
 
 
 _heavy_slots = None
+# Held while this process forks with the garbage collector paused (_forked): one fork at a
+# time, so that one thread's fork never resumes collection while another's is under way.
+_forking = threading.Lock()
 
 
 def run_heavy(what: str, function: Callable, *args, **kwargs):
@@ -75,7 +79,7 @@ def run_isolated(limits: Limits, function: Callable, *args, **kwargs):
     child and raised here as RuntimeError."""
     with limits.slots or nullcontext():
         read_end, write_end = os.pipe()
-        pid = os.fork()
+        pid = _forked()
         if pid == 0:
             os.close(read_end)
             _child(limits, write_end, function, args, kwargs)
@@ -99,12 +103,40 @@ def run_isolated(limits: Limits, function: Callable, *args, **kwargs):
     raise RuntimeError(f"isolated {function.__name__} failed")
 
 
+def _forked() -> int:
+    """os.fork(), the child's garbage collector confined to what the child allocates.
+
+    The parent serves requests on many threads; a lock another thread held at the fork (the
+    SQLite allocator's, say, while it ran a query) stays held in the child, with no thread
+    to release it. The objects the child inherits include garbage of those threads, such as
+    a closed connection's SQLite statements: collected in the child, their finalizers would
+    wait on such a lock for ever (about one print PDF in forty did, under eight at once).
+    So the collector is paused across the fork, and the child freezes what it inherited
+    (gc.freeze: never collected, never finalized) before collecting again. For the same
+    reason a child must not open SQLite itself: the caller reads the database first."""
+    with _forking:
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            pid = os.fork()
+            if pid == 0:
+                gc.freeze()
+        finally:
+            if collecting:
+                gc.enable()
+    return pid
+
+
 def _child(limits: Limits, write_end: int, function, args, kwargs):
     """Runs in the forked child and always exits here: it must never return into the
-    server's code, nor use or close the parent's database connections."""
+    server's code, nor use or close the parent's database connections. Those are only put
+    aside: released here, a PostgreSQL connection would say goodbye to the server on the
+    parent's socket."""
     try:
         os.nice(CHILD_NICENESS)
+        inherited = []
         for connection in connections.all(initialized_only=True):
+            inherited.append(connection.connection)
             connection.connection = None
         _write_all(write_end, pickle.dumps(_call_limited(limits, function, args, kwargs)))
     finally:

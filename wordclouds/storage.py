@@ -87,6 +87,8 @@ def save(key: str, content, *, worker: bool = False) -> None:
     """Store `content` (bytes, a local Path, or an iterable of byte chunks) under `key`,
     replacing what was there."""
     storage = files(worker=worker)
+    if not (worker or is_local(storage)):
+        _without_expect_continue(storage)
     with answers():
         if isinstance(content, Path):
             with content.open("rb") as stream:
@@ -99,6 +101,16 @@ def save(key: str, content, *, worker: bool = False) -> None:
                     spool.write(chunk)
                 spool.seek(0)
                 storage.save(key, File(spool, name=key))
+
+
+def _without_expect_continue(storage: Storage) -> None:
+    """The web process's uploads (a few MB at most) sent without `Expect: 100-continue`:
+    botocore waits the read timeout for the store's "100 Continue" before it sends the
+    body, then as long again for the answer, so a hung store cost each try two timeouts
+    and a request's 503 came after 4 s instead of 2. (Per thread: each has its client.)"""
+    from botocore.handlers import add_expect_header
+
+    storage.connection.meta.client.meta.events.unregister("before-call.s3", add_expect_header)
 
 
 def read_bytes(key: str, *, worker: bool = False) -> bytes:
@@ -238,16 +250,33 @@ def download_response(
 def _signer():
     """A client for the public endpoint: signing needs no request, and the URL's host is
     part of what is signed, so it is the host clients will use."""
+    return _client(settings.S3_PUBLIC_ENDPOINT_URL)
+
+
+@lru_cache(maxsize=1)
+def _prober():
+    """store_status's client: one try within STORAGE_TIMEOUT_SECONDS (a hung store costs a
+    check that long, not the requests' retries too), and a connection pool of its own."""
+    timeout = settings.STORAGE_TIMEOUT_SECONDS
+    return _client(
+        settings.S3_ENDPOINT_URL or None,
+        connect_timeout=timeout,
+        read_timeout=timeout,
+        retries={"total_max_attempts": 1, "mode": "standard"},
+    )
+
+
+def _client(endpoint_url: str | None, **config):
     import boto3
     from botocore.config import Config
 
     return boto3.client(
         "s3",
-        endpoint_url=settings.S3_PUBLIC_ENDPOINT_URL,
+        endpoint_url=endpoint_url,
         aws_access_key_id=settings.S3_ACCESS_KEY_ID,
         aws_secret_access_key=settings.S3_SECRET_ACCESS_KEY,
         region_name=settings.S3_REGION,
-        config=Config(signature_version="s3v4", s3={"addressing_style": "path"}),
+        config=Config(signature_version="s3v4", s3={"addressing_style": "path"}, **config),
     )
 
 
@@ -271,14 +300,15 @@ def bucket_create() -> bool:
 
 
 def store_status() -> dict:
-    """What /api/health reports of the store: reachable, and which backend."""
+    """What /api/health reports of the store: reachable, and which backend (one try: at
+    most about STORAGE_TIMEOUT_SECONDS)."""
     storage = files()
     backend = "local" if is_local(storage) else "s3"
     if is_local(storage):
         return {"ok": True, "backend": backend}
     try:
         with answers():
-            storage.connection.meta.client.head_bucket(Bucket=settings.S3_BUCKET)
+            _prober().head_bucket(Bucket=settings.S3_BUCKET)
     except (StorageUnavailable, FileNotFoundError):  # away, or answering without the bucket
         return {"ok": False, "backend": backend}
     return {"ok": True, "backend": backend}

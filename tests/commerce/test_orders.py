@@ -1,6 +1,8 @@
 """Order creation (prices from the database, address snapshot, design-list hand-over,
 idempotent requestId), reads with ownership, and the list's pagination."""
 
+import json
+
 import pytest
 
 from commerce.models import DesignList, Order, OrderItem
@@ -162,10 +164,22 @@ def test_bad_items_are_400_and_create_nothing(alice, home, poster, items, detail
     assert not Order.objects.exists() and not OrderItem.objects.exists()
 
 
+@pytest.mark.parametrize("value", [2**63, 2**64, 10**30])
+def test_a_product_id_the_database_cannot_hold_is_400_naming_product_id(alice, home, value):
+    body = {"addressId": home.pk, "items": [{"productId": value, "quantity": 1}]}
+
+    response = alice.post("/api/orders", json.dumps(body), content_type="application/json")
+
+    assert response.status_code == 400
+    assert response.json() == {"detail": "items[0].productId must be an integer from 1 to 2^63-1"}
+    assert not Order.objects.exists()
+
+
+@pytest.mark.parametrize("value", [2**63, 2**64, 10**30])
 @pytest.mark.parametrize("field", ["addressId", "designListId"])
-def test_an_id_beyond_64_bits_is_400_naming_its_field(alice, home, poster, field):
+def test_an_id_beyond_64_bits_is_400_naming_its_field(alice, home, poster, field, value):
     body = order_body(home, (poster, 1))
-    body[field] = 2**63
+    body[field] = value
 
     response = alice.post("/api/orders", body, format="json")
 

@@ -8,6 +8,7 @@ import httpx
 import pytest
 from PIL import Image, ImageDraw
 
+from tests.processes import Service
 from tests.storage.swift import Swift
 from tests.wordclouds.conftest import names_xlsx, tiny_font  # noqa: F401 (fixtures)
 
@@ -32,6 +33,30 @@ def mask_png() -> bytes:
 
 
 @pytest.fixture
+def service(tmp_path, database_template, swift):
+    """Web and worker on the S3 backend of `swift`; the store is resumed afterwards."""
+    started = Service(
+        tmp_path,
+        database_template,
+        **swift.environment(S3_URL_SECONDS="4", STORAGE_BACKOFF_MAX_SECONDS="4"),
+        JOB_STALE_SECONDS=5,
+        JOB_HEARTBEAT_SECONDS=1,
+    ).start()
+    yield started
+    started.stop()
+    swift.resume()
+
+
+def job_files(names: bytes, font: bytes) -> dict:
+    """POST /api/jobs's files: the name list, a mask and a font."""
+    return {
+        "name_list": ("names.xlsx", names),
+        "mask_image": ("mask.png", mask_png()),
+        "font_file": ("font.ttf", font),
+    }
+
+
+@pytest.fixture
 def submit(names_xlsx, tiny_font):  # noqa: F811
     """A factory: POST /api/jobs with a name list, a mask and an uploaded font to `url`."""
     names = names_xlsx(NAMES).read_bytes()
@@ -40,11 +65,7 @@ def submit(names_xlsx, tiny_font):  # noqa: F811
     def post(url: str) -> str:
         response = httpx.post(
             f"{url}/api/jobs",
-            files={
-                "name_list": ("names.xlsx", names),
-                "mask_image": ("mask.png", mask_png()),
-                "font_file": ("font.ttf", font),
-            },
+            files=job_files(names, font),
             data={"params": json.dumps(PARAMS)},
             timeout=60,
         )

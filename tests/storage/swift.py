@@ -16,6 +16,7 @@ from tests.processes import BASE_DIR, free_port
 ACCESS_KEY = "wordclouds:store"
 SECRET_KEY = "wordclouds-secret"
 BUCKET = "wordclouds"
+START_SECONDS = 180
 
 
 class Swift:
@@ -93,7 +94,9 @@ class Swift:
         return [self.process.pid, *(int(pid) for pid in found)]
 
     def _wait_answering(self) -> None:
-        deadline = time.monotonic() + 60
+        # Building the rings and starting four Python servers took 60-90 s on a machine
+        # shared by several test runs.
+        deadline = time.monotonic() + START_SECONDS
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError((self.folder / "swift.log").read_text(errors="replace"))
@@ -106,7 +109,7 @@ class Swift:
             except Exception:
                 pass
             time.sleep(0.2)
-        raise RuntimeError("swift did not answer within 60 s")
+        raise RuntimeError(f"swift did not answer within {START_SECONDS} s")
 
 
 def _free(port: int) -> bool:

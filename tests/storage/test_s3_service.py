@@ -19,20 +19,6 @@ from wordclouds.storage import FOREVER
 pytestmark = pytest.mark.e2e
 
 
-@pytest.fixture
-def service(tmp_path, database_template, swift):
-    started = Service(
-        tmp_path,
-        database_template,
-        **swift.environment(S3_URL_SECONDS="4", STORAGE_BACKOFF_MAX_SECONDS="4"),
-        JOB_STALE_SECONDS=5,
-        JOB_HEARTBEAT_SECONDS=1,
-    ).start()
-    yield started
-    started.stop()
-    swift.resume()
-
-
 def finished(service: Service, job_id: str, timeout: float = 120) -> dict:
     job = service.wait_for(job_id, lambda job: job["status"] in ("success", "failed"), timeout)
     assert job["status"] == "success", job

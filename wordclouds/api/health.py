@@ -3,8 +3,10 @@ it answers at once however busy the web process is."""
 
 import asyncio
 import inspect
+import logging
+import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 
 from django.db import Error
 
@@ -14,27 +16,38 @@ from wordclouds.api.kept_connection import on_kept_connection
 from wordclouds.services.worker import worker_status
 from wordclouds.storage import store_status
 
+logger = logging.getLogger(__name__)
 # Health's own thread: its checks never queue behind the event streams' reads, and it keeps
 # its one database connection between checks (wordclouds/api/kept_connection.py).
 checks = ThreadPoolExecutor(1, thread_name_prefix="health")
-# The store is checked on a thread of its own, at most every STORE_CHECK_SECONDS, and health
-# reports the last answer without waiting for the next: a hung store never holds health.
-store_checks = ThreadPoolExecutor(1, thread_name_prefix="health-store")
+# The store is checked by a thread of its own every STORE_CHECK_SECONDS, started by the first
+# health request and kept for the life of the process: health reports the last answer without
+# waiting, and that answer is never older than a check and its timeout (about 3 s), whoever
+# asked before. A check of a hung store ends within STORAGE_TIMEOUT_SECONDS (one try).
 STORE_CHECK_SECONDS = 2.0
-_store = {"status": None, "checked": 0.0, "pending": None}
+_store = {"status": None, "prober": None}
+_first_store_check = Future()
+
+
+def _probe_store() -> None:
+    while True:
+        started = time.monotonic()
+        try:
+            _store["status"] = store_status()
+        except Exception:  # a bug, not the store's answer: logged, and checked again
+            logger.exception("the store check failed")
+        if not _first_store_check.done():
+            _first_store_check.set_result(None)
+        time.sleep(max(0.0, started + STORE_CHECK_SECONDS - time.monotonic()))
 
 
 async def _store_reported() -> dict:
-    """The last answer of the store check; the first one is waited for (a few seconds at
-    most: the store's own timeouts)."""
-    pending = _store["pending"]
-    if pending is None and time.monotonic() - _store["checked"] > STORE_CHECK_SECONDS:
-        pending = _store["pending"] = asyncio.get_running_loop().run_in_executor(
-            store_checks, store_status
-        )
-    if pending is not None and (_store["status"] is None or pending.done()):
-        status = await pending
-        _store.update(status=status, checked=time.monotonic(), pending=None)
+    """The last answer of the store check; the first one is waited for (a second at most:
+    the store's timeout)."""
+    if _store["prober"] is None:  # only the event loop's thread runs this
+        _store["prober"] = threading.Thread(target=_probe_store, name="health-store", daemon=True)
+        _store["prober"].start()
+    await asyncio.wrap_future(_first_store_check)
     return _store["status"]
 
 

@@ -17,6 +17,7 @@ CIRCLE_SEGMENTS = 16  # per quarter circle, for discs and rings cut at a glyph e
 POLYGON = 3
 SLACK = 1e-6  # strips: how far a strip's line may be off an edge's end by rounding
 MIN_AREA = 1e-9  # px²: a clipped ring with less encloses nothing drawable
+GRID_TESTED = 64  # grid points in a contour's box up to which glyph_shapes tests them
 
 
 def glyph_shapes(path_data: Sequence[str], grid: float | None = None) -> np.ndarray:
@@ -73,7 +74,12 @@ def _filled(points: np.ndarray, ring_of_point: np.ndarray, group: np.ndarray):
 def _holding_grid_points(points, contour, contour_path, pitch: float) -> np.ndarray:
     """For each contour, whether its path has a grid point inside (non-zero winding), found
     on the raw contours, before any polygon: only a grid point in a contour's box can be
-    inside, and the winding at it sums over the path's contours whose boxes hold it."""
+    inside, and the winding at it sums over the path's contours whose boxes hold it.
+
+    The test costs each grid point in a box times the contour's edges: a path with a contour
+    whose box holds more than GRID_TESTED points is taken as it is, without the test (it
+    nearly always holds one, and its polygon is then needed for the points anyway); on a
+    grid finer than a pixel the test would cost more than the polygons it saves."""
     first = np.flatnonzero(np.diff(contour, prepend=-1))
     size = np.diff(np.append(first, len(contour)))
     x, y = points.real, points.imag
@@ -85,6 +91,8 @@ def _holding_grid_points(points, contour, contour_path, pitch: float) -> np.ndar
             np.maximum.reduceat(y, first),
         ]
     )
+    untested = contour_path[contour[first[grid_counts(bounds, pitch) > GRID_TESTED]]]
+    bounds[np.isin(contour_path[contour[first]], untested)] = np.nan  # no point to test
     box, gx, gy = _grid_points(bounds, pitch)
     # Every edge of the contour around each of its box's grid points (k: that pair).
     k = np.repeat(np.arange(len(box)), size[box])
@@ -101,7 +109,7 @@ def _holding_grid_points(points, contour, contour_path, pitch: float) -> np.ndar
     cells = np.column_stack((path, np.round(gx / pitch), np.round(gy / pitch)))
     cells, cell = np.unique(cells, axis=0, return_inverse=True)
     total = np.bincount(cell.ravel(), weights=winding, minlength=len(cells))
-    return np.isin(contour_path, cells[total != 0, 0])
+    return np.isin(contour_path, cells[total != 0, 0]) | np.isin(contour_path, untested)
 
 
 def _containment(rings: np.ndarray, group: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -197,20 +205,32 @@ def _grid_points(bounds: np.ndarray, pitch: float):
 def round_marks(shapes, word, x, y, *, outer: float, inner: float = 0.0):
     """Discs (inner 0) or rings of radii inner..outer centred on the given points of each
     shape. Those that lie wholly inside their shape are left as centres (drawn as circles);
-    the others are cut to the shape: (whole mask, cut polygons, index of each cut polygon
-    into the points)."""
+    the others are cut to the shape, but for rings whose hole holds all of the shape's box,
+    which draw nothing there and cost nothing (a ring wider than the canvas around a point
+    of a word): (whole mask, cut polygons, index of each cut polygon into the points)."""
     boundaries = shapely.boundary(shapes)
     shapely.prepare(boundaries)
-    points = shapely.points(x, y)
-    whole = ~shapely.dwithin(boundaries[word], points, outer)
-    edge = np.flatnonzero(~whole)
-    marks = shapely.buffer(points[edge], outer, quad_segs=CIRCLE_SEGMENTS)
+    reaching = np.flatnonzero(_farthest_in_box(shapely.bounds(shapes)[word], x, y) > inner)
+    points = shapely.points(x[reaching], y[reaching])
+    inside = ~shapely.dwithin(boundaries[word[reaching]], points, outer)
+    whole = np.zeros(len(word), dtype=bool)
+    whole[reaching[inside]] = True
+    edge = reaching[~inside]
+    marks = shapely.buffer(points[~inside], outer, quad_segs=CIRCLE_SEGMENTS)
     if inner > 0:
         marks = shapely.difference(
-            marks, shapely.buffer(points[edge], inner, quad_segs=CIRCLE_SEGMENTS)
+            marks, shapely.buffer(points[~inside], inner, quad_segs=CIRCLE_SEGMENTS)
         )
     cut, index = _polygon_parts(shapely.intersection(marks, shapes[word[edge]]))
     return whole, cut, edge[index]
+
+
+def _farthest_in_box(bounds: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """How far each point (x, y) is from the farthest corner of its box (minx, miny, maxx,
+    maxy): nothing in the box is farther."""
+    dx = np.maximum(x - bounds[:, 0], bounds[:, 2] - x)
+    dy = np.maximum(y - bounds[:, 1], bounds[:, 3] - y)
+    return np.hypot(dx, dy)
 
 
 def line_fill(path_data: Sequence[str], *, pitch: float, width: float, angle: float):

@@ -1,7 +1,8 @@
 """GET /api/jobs/<id>/custom.svg: its options read from the query (declared once in
 `CUSTOM_SVG`: the reading, the schema's parameters and docs/lookup.md's table), the job looked
-up, and in a forked child with the heavy-work limits the words read from positions.db and
-wordcloud.svg and drawn (wordclouds/drawing/custom_svg.py), on two cores when they are many."""
+up, its words read from positions.db (here: a forked child must not open SQLite), and in a
+forked child with the heavy-work limits their outlines read from wordcloud.svg and drawn
+(wordclouds/drawing/custom_svg.py), on two cores when they are many."""
 
 from contextlib import contextmanager
 from functools import partial
@@ -28,6 +29,7 @@ from wordclouds.selectors import artifact_path, canvas_size, job_get, positions_
 # above this are beyond any canvas.
 PITCH_MIN = 0.01
 LENGTH_MAX = 10_000.0
+WORDS = "SELECT id, name, box_x, box_y, box_width, box_height FROM words ORDER BY id"
 SPLIT_MIN_BYTES = 1_000_000  # less path data is drawn in one process: a fork costs more
 POSITIVE = "{name} must be a positive number"
 
@@ -81,23 +83,24 @@ def custom_svg_options(query) -> CustomSvgOptions:
 
 def custom_svg_render(*, job_id: str, options: CustomSvgOptions) -> str:
     """The SVG document: one `<g id="w<ID>">` per placement, in id order, drawn from the job's
-    positions.db and wordcloud.svg in a forked child with the heavy-work limits."""
+    positions.db and wordcloud.svg in a forked child with the heavy-work limits. The words
+    are read here: a forked child must not open SQLite, whose allocator mutex another thread
+    of this process may have held at the fork (core/isolated.py)."""
     job_get(job_id)
     db_path, svg_path = artifact_path(job_id, "db"), artifact_path(job_id, "svg")
-    return run_heavy("custom.svg", _custom_svg_drawn, db_path, svg_path, options)
-
-
-def _custom_svg_drawn(db_path: Path, svg_path: Path, options: CustomSvgOptions) -> str:
-    """The document of the words in `db_path`, their outlines read from `svg_path` (the
-    job's wordcloud.svg); 400 when the pattern would draw too many shapes."""
     with positions_db(db_path) as connection:
-        width, height = canvas_size(connection)
-        rows = [
-            dict(row)
-            for row in connection.execute(
-                "SELECT id, name, box_x, box_y, box_width, box_height FROM words ORDER BY id"
-            )
-        ]
+        canvas = canvas_size(connection)
+        rows = [dict(row) for row in connection.execute(WORDS)]
+    return run_heavy("custom.svg", _custom_svg_drawn, canvas, rows, svg_path, options)
+
+
+def _custom_svg_drawn(
+    canvas: tuple[float, float], rows: list[dict], svg_path: Path, options: CustomSvgOptions
+) -> str:
+    """The document of the words `rows` (positions.db's id, name and box of each, in id
+    order) on a canvas of (width, height), their outlines read from `svg_path` (the job's
+    wordcloud.svg); 400 when the pattern would draw too many shapes."""
+    width, height = canvas
     if estimated_primitives(rows, options) > MAX_PRIMITIVES:
         raise InvalidInput(DENSE)
     ids = [row["id"] for row in rows]

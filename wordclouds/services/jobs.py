@@ -104,14 +104,17 @@ def job_rerun(*, job_id: str) -> Job:
 
 
 def _job_store(inputs: JobInputs, staging: Path) -> Job:
-    """Files first, then the row; when the row cannot be committed the files go. The
-    transaction is a block rather than a decorator so that the clean-up also covers a
-    failing commit."""
+    """Files first, then the row; when the row cannot be committed the files saved go, and
+    only those: a store that fails often hangs, and each delete of a key never written would
+    wait out its timeout before the 503. The transaction is a block rather than a decorator
+    so that the clean-up also covers a failing commit."""
     job_id = new_id()
-    keys = [job_input_key(job_id, name) for name in job_input_names(inputs)]
+    saved = []
     try:
-        for key, name in zip(keys, job_input_names(inputs), strict=True):
+        for name in job_input_names(inputs):
+            key = job_input_key(job_id, name)
             storage.save(key, staging / name)
+            saved.append(key)
         with transaction.atomic():
             job = Job.objects.create(
                 id=job_id,
@@ -125,7 +128,7 @@ def _job_store(inputs: JobInputs, staging: Path) -> Job:
             job_event_append(job=job, type=JobEvent.Type.STATUS, message="job queued")
             transaction.on_commit(lambda: _enqueue(job_id))
     except BaseException:
-        storage.delete(keys)
+        storage.delete(saved)
         raise
     return job
 
