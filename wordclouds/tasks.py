@@ -6,7 +6,7 @@ from django.dispatch import receiver
 from django_q.signals import post_spawn
 
 from wordclouds.services.job_run import job_execute
-from wordclouds.services.jobs import jobs_fail_stale
+from wordclouds.services.jobs import jobs_fail_stale_at_start
 from wordclouds.services.warmup import engine_warm
 from wordclouds.services.worker import worker_beat
 
@@ -25,12 +25,9 @@ def worker_ping() -> None:
 
 @receiver(post_spawn, dispatch_uid="wordclouds.jobs_fail_stale")
 def fail_stale_jobs_on_worker_start(sender, proc_name, **kwargs) -> None:
-    """A worker (re)starting after a crash: jobs left running without a heartbeat fail.
-    Never lets the worker's start fail: reads of those jobs run the same check."""
-    try:
-        jobs_fail_stale()
-    except Exception:
-        logger.exception("could not check for jobs left running by a dead worker")
+    """A worker (re)starting after a crash: the failure of jobs left running without a
+    heartbeat is written (reads show them failed already)."""
+    jobs_fail_stale_at_start(proc_name)
 
 
 @receiver(post_spawn, dispatch_uid="wordclouds.engine_warm")
