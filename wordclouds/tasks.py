@@ -6,7 +6,7 @@ from django.dispatch import receiver
 from django_q.signals import post_spawn
 
 from wordclouds.services.job_run import job_execute
-from wordclouds.services.jobs import jobs_fail_stale_at_start
+from wordclouds.services.jobs import jobs_fail_stale
 from wordclouds.services.warmup import engine_warm
 from wordclouds.services.worker import worker_beat
 
@@ -26,8 +26,12 @@ def worker_ping() -> None:
 @receiver(post_spawn, dispatch_uid="wordclouds.jobs_fail_stale")
 def fail_stale_jobs_on_worker_start(sender, proc_name, **kwargs) -> None:
     """A worker (re)starting after a crash: the failure of jobs left running without a
-    heartbeat is written (reads show them failed already)."""
-    jobs_fail_stale_at_start(proc_name)
+    heartbeat is written (reads show them failed already). Never lets the worker's start
+    fail: its supervisor writes them at its next round."""
+    try:
+        jobs_fail_stale()
+    except Exception:
+        logger.exception("could not fail the jobs left running by a dead worker")
 
 
 @receiver(post_spawn, dispatch_uid="wordclouds.engine_warm")

@@ -7,6 +7,7 @@ the same transaction. A stale job (selectors.job_is_stale) is failed already for
 the worker's late moves of it are refused, and jobs_fail_stale writes its failure."""
 
 import logging
+from datetime import datetime
 from pathlib import Path
 
 from django.core.files.uploadedfile import UploadedFile
@@ -207,11 +208,12 @@ def job_succeed(*, job_id: str, artifacts: list[str]) -> Job:
 
 @transaction.atomic
 def job_fail(*, job_id: str, error: str) -> Job:
-    """queued | running → failed with a sentence the user can act on."""
+    """queued | running → failed with a sentence the user can act on (409 for a stale job:
+    it has failed already, as the worker stopped)."""
     return _failed(_job_locked(job_id), error)
 
 
-def _failed(job: Job, error: str, *, at=None) -> Job:
+def _failed(job: Job, error: str, *, at: datetime | None = None) -> Job:
     """Failed with `error`, at `at` (now by default)."""
     at = at or timezone.now()
     move(job, "failed", finished_at=at, **failed_fields(error))
@@ -233,20 +235,10 @@ def jobs_fail_stale() -> int:
     """Writes the failure of every stale job (its worker has not touched it for
     JOB_STALE_SECONDS: the process died, was killed, ran out of memory, the machine
     restarted), which reads show already. Run on the worker's schedule (the supervisor's
-    every ping, manage.py runcluster) and when a worker or web process starts, never by a
-    request. Returns how many were failed."""
+    every ping, manage.py runcluster) and when a worker process starts, never by a request.
+    Returns how many were failed."""
     stale_ids = list(jobs_stale().values_list("id", flat=True))
     return sum(_job_fail_stale(job_id=stale_id) for stale_id in stale_ids)
-
-
-def jobs_fail_stale_at_start(process: str) -> None:
-    """jobs_fail_stale when `process` starts; a failure (the database away for a moment) is
-    logged and never stops the start: reads show those jobs failed meanwhile, and the next
-    round or start writes them."""
-    try:
-        jobs_fail_stale()
-    except Exception:
-        logger.exception("%s could not fail the jobs left running by a dead worker", process)
 
 
 @transaction.atomic
