@@ -1,13 +1,13 @@
 """Commerce: end users from the identity platform, products, addresses, design lists, orders.
 
-Money is integer fen everywhere. Status changes go through the transition functions in
-`commerce.services`, never through a plain save of `status`.
+Money is integer fen everywhere. Every model with a status declares its moves in `pipeline`;
+`core.pipeline.move` makes them, never a plain save of `status`.
 """
 
 from django.db import models
 from django.db.models import Q
 
-from core.pipeline import move
+from core.pipeline import allow
 
 
 class EndUser(models.Model):
@@ -90,11 +90,11 @@ class DesignList(models.Model):
         PROCESSING = "PROCESSING"
         DONE = "DONE"
 
-    # The allowed status moves, by verb (core/pipeline.py); services/transitions.py reads them.
+    # The allowed status moves, by verb; core.pipeline.move makes them.
     pipeline = {
-        "submitted": move(Status.DRAFT, to=Status.SUBMITTED),
-        "ordered": move(Status.DRAFT, Status.SUBMITTED, to=Status.PROCESSING),
-        "finished": move(Status.PROCESSING, to=Status.DONE),
+        "submitted": allow(Status.DRAFT, to=Status.SUBMITTED),
+        "ordered": allow(Status.DRAFT, Status.SUBMITTED, to=Status.PROCESSING),
+        "finished": allow(Status.PROCESSING, to=Status.DONE),
     }
 
     user = models.ForeignKey(EndUser, on_delete=models.CASCADE, related_name="design_lists")
@@ -123,15 +123,15 @@ class Order(models.Model):
         COMPLETED = "COMPLETED"
         CANCELLED = "CANCELLED"
 
-    # The allowed status moves, by verb (core/pipeline.py); services/transitions.py reads them.
+    # The allowed status moves, by verb; core.pipeline.move makes them.
     pipeline = {
-        "marked paid": move(Status.PENDING, to=Status.PAID),
+        "marked paid": allow(Status.PENDING, to=Status.PAID),
         # By the payment platform's word (commerce/payments/ledger.py), or a 0-fen order.
-        "paid": move(Status.PENDING, to=Status.PAID),
-        "shipped": move(Status.PAID, to=Status.SHIPPED),
-        "confirmed": move(Status.SHIPPED, to=Status.COMPLETED),
+        "paid": allow(Status.PENDING, to=Status.PAID),
+        "shipped": allow(Status.PAID, to=Status.SHIPPED),
+        "confirmed": allow(Status.SHIPPED, to=Status.COMPLETED),
         # A PAID order is refunded in full (commerce/services/orders.py, order_cancel).
-        "cancelled": move(Status.PENDING, Status.PAID, to=Status.CANCELLED),
+        "cancelled": allow(Status.PENDING, Status.PAID, to=Status.CANCELLED),
     }
 
     user = models.ForeignKey(EndUser, on_delete=models.PROTECT, related_name="orders")
@@ -195,6 +195,15 @@ class Payment(models.Model):
         SUCCESS = "SUCCESS"  # the money arrived
         CLOSED = "CLOSED"  # closed on the platform, nothing paid
 
+    # The allowed status moves, by verb; core.pipeline.move makes them (commerce/payments/).
+    pipeline = {
+        # The money arrived (the platform's word; a `free` or `manual` payment at once). The
+        # platform's word wins over ours: a success reported for an attempt we closed is
+        # recorded, and refunded when its order is no longer waiting for it.
+        "paid": allow(Status.OPEN, Status.CLOSED, to=Status.SUCCESS),
+        "closed": allow(Status.OPEN, to=Status.CLOSED),
+    }
+
     # Null only for money the platform reported for an out_trade_no we never made (flagged).
     order = models.ForeignKey(
         Order, on_delete=models.PROTECT, null=True, blank=True, related_name="payments"
@@ -231,6 +240,17 @@ class Refund(models.Model):
         SUCCESS = "SUCCESS"
         CLOSED = "CLOSED"
         ABNORMAL = "ABNORMAL"
+
+    # The allowed status moves, by verb; core.pipeline.move makes them (commerce/payments/).
+    # The platform's answers move a refund until it is SUCCESS or CLOSED (final).
+    pipeline = {
+        "accepted": allow(Status.REQUESTED, Status.ABNORMAL, to=Status.PROCESSING),
+        "succeeded": allow(Status.REQUESTED, Status.PROCESSING, Status.ABNORMAL, to=Status.SUCCESS),
+        "closed": allow(Status.REQUESTED, Status.PROCESSING, Status.ABNORMAL, to=Status.CLOSED),
+        "marked abnormal": allow(Status.REQUESTED, Status.PROCESSING, to=Status.ABNORMAL),
+        # A `manual` payment is paid back by staff, outside the platform.
+        "paid back": allow(Status.REQUESTED, to=Status.SUCCESS),
+    }
 
     payment = models.ForeignKey(Payment, on_delete=models.PROTECT, related_name="refunds")
     out_refund_no = models.CharField(max_length=64, unique=True)

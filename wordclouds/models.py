@@ -2,7 +2,7 @@ import uuid
 
 from django.db import models
 
-from core.pipeline import move
+from core.pipeline import allow
 
 
 def new_id() -> str:
@@ -16,12 +16,13 @@ class Job(models.Model):
         SUCCESS = "success"
         FAILED = "failed"
 
-    # The allowed status moves, by verb (core/pipeline.py); services/jobs.py reads them.
+    # The allowed status moves, by verb; core.pipeline.move makes them (services/jobs.py).
     pipeline = {
-        "start": move(Status.QUEUED, to=Status.RUNNING),
-        "report progress": move(Status.RUNNING, to=Status.RUNNING),
-        "succeed": move(Status.RUNNING, to=Status.SUCCESS),
-        "fail": move(Status.QUEUED, Status.RUNNING, to=Status.FAILED),
+        "started": allow(Status.QUEUED, to=Status.RUNNING),
+        # Progress of a running job: its stage, percent and message change, not its status.
+        "updated": allow(Status.RUNNING, to=Status.RUNNING),
+        "succeeded": allow(Status.RUNNING, to=Status.SUCCESS),
+        "failed": allow(Status.QUEUED, Status.RUNNING, to=Status.FAILED),
     }
 
     id = models.CharField(primary_key=True, max_length=32, default=new_id, editable=False)

@@ -10,12 +10,14 @@ import json
 import sqlite3
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
-from dataclasses import dataclass
-from datetime import UTC, datetime
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from pathlib import Path
 
-from django.db.models import QuerySet
+from django.conf import settings
+from django.db.models import OuterRef, Q, QuerySet, Subquery
+from django.utils import timezone
 
 from core.errors import NotFound
 from wordclouds import engine, storage
@@ -37,6 +39,12 @@ ARTIFACTS = {kind: (name, *DOWNLOADS[kind]) for kind, name in engine.ARTIFACTS.i
 
 
 JOBS = "jobs"
+# A running job untouched by its worker for JOB_STALE_SECONDS has lost it (killed, out of
+# memory, machine restart) and is failed with this sentence. Reads show it failed from that
+# moment on; the row is written on the worker's schedule or at the next start
+# (services/jobs.py, jobs_fail_stale): a GET never writes (docs/architecture.md).
+STALE_ERROR = "the worker stopped while running this job; submit it again"
+STAGE_FAILED = "failed"
 
 
 def is_job_id(text: str) -> bool:
@@ -102,8 +110,40 @@ def project_image_url(project: Project) -> str:
     return f"/api/projects/{project.id}/render.png"
 
 
+def failed_fields(error: str) -> dict:
+    """What a failed job shows besides its status: its stage, message and error."""
+    return {"stage": STAGE_FAILED, "message": "failed", "error": error}
+
+
+def stale_cutoff() -> datetime:
+    """Running jobs last touched before this moment have lost their worker."""
+    return timezone.now() - timedelta(seconds=settings.JOB_STALE_SECONDS)
+
+
+def jobs_stale() -> QuerySet[Job]:
+    """The running jobs whose worker has not touched them for JOB_STALE_SECONDS."""
+    return Job.objects.filter(status=Job.Status.RUNNING, updated_at__lt=stale_cutoff())
+
+
+def job_is_stale(job: Job) -> bool:
+    """The job is running and its worker has not touched it for JOB_STALE_SECONDS: it is
+    failed, whether or not its row says so yet."""
+    return job.status == Job.Status.RUNNING and job.updated_at < stale_cutoff()
+
+
+def job_status_shown(job: Job) -> str:
+    """The job's status as every read shows it: a stale job is failed."""
+    return Job.Status.FAILED if job_is_stale(job) else job.status
+
+
+def job_failed_at(job: Job) -> datetime:
+    """When a stale job failed: JOB_STALE_SECONDS after its worker last touched it (the time
+    reads show, and the time its written failure keeps)."""
+    return job.updated_at + timedelta(seconds=settings.JOB_STALE_SECONDS)
+
+
 def _view_of_record(job: Job) -> JobView:
-    return JobView(
+    view = JobView(
         job_id=job.id,
         status=job.status,
         stage=job.stage,
@@ -115,6 +155,9 @@ def _view_of_record(job: Job) -> JobView:
         updated_at=job.updated_at,
         record=job,
     )
+    if job_is_stale(job):
+        return replace(view, status=Job.Status.FAILED, **failed_fields(STALE_ERROR))
+    return view
 
 
 def _view_of_directory(job_id: str) -> JobView:
@@ -142,9 +185,9 @@ def _is_finished_folder(job_id: str) -> bool:
 
 def job_get(job_id: str) -> JobView:
     """The job with this id: its record, else a finished folder that has no record;
-    404 `job not found` otherwise."""
+    404 `job not found` otherwise. A stale job (job_is_stale) shows as failed."""
     job_key(job_id, "")
-    job = Job.objects.filter(id=job_id).first()
+    job = _with_last_event_id(Job.objects.filter(id=job_id)).first()
     if job is not None:
         return _view_of_record(job)
     if _is_finished_folder(job_id):
@@ -157,7 +200,7 @@ def job_list(*, status: str | None = None, limit: int = 100) -> list[JobView]:
     record."""
     jobs = Job.objects.all()
     if status:
-        jobs = jobs.filter(status=status)
+        jobs = jobs.filter(_shown_with_status(status))
     views = [_view_of_record(job) for job in jobs[:limit]]
     if status in (None, "", Job.Status.SUCCESS):
         views += _record_less_finished_jobs()
@@ -176,16 +219,74 @@ def _record_less_finished_jobs() -> list[JobView]:
     return [_view_of_directory(job_id) for job_id in ids if _is_finished_folder(job_id)]
 
 
-def job_events(*, job_id: str, after: int = 0, limit: int | None = None):
-    """The job's events with seq > after, oldest first."""
-    events = JobEvent.objects.filter(job_id=job_id, seq__gt=after).order_by("seq")
-    return events[:limit] if limit else events
+def _shown_with_status(status: str) -> Q:
+    """The jobs a read shows with `status`: a stale job is failed, not running."""
+    stale = Q(status=Job.Status.RUNNING, updated_at__lt=stale_cutoff())
+    if status == Job.Status.RUNNING:
+        return Q(status=status) & ~stale
+    if status == Job.Status.FAILED:
+        return Q(status=status) | stale
+    return Q(status=status)
 
 
-def job_recent_events(*, job_id: str, count: int = 50) -> list[JobEvent]:
-    """The last `count` events, oldest first."""
-    latest = JobEvent.objects.filter(job_id=job_id).order_by("-seq")[:count]
-    return list(reversed(latest))
+def _with_last_event_id(jobs: QuerySet[Job]) -> QuerySet[Job]:
+    """Each job with `last_event_id`, read in the same statement as its status, so that a
+    stale job's failure is shown under the id its write will take (_stale_failure)."""
+    last = JobEvent.objects.filter(job=OuterRef("pk")).order_by("-seq").values("seq")[:1]
+    return jobs.annotate(last_event_id=Subquery(last))
+
+
+def job_with_last_event_id(job_id: str) -> Job | None:
+    """The job's record with `last_event_id`, or None."""
+    return _with_last_event_id(Job.objects.filter(id=job_id)).first()
+
+
+def job_last_event_id(job: Job) -> int:
+    """The id of the last event a read shows of the job (`job` from job_get or
+    job_with_last_event_id): its stale failure's, while that is not written."""
+    failure = _stale_failure(job)
+    return failure.seq if failure else job.last_event_id or 0
+
+
+def _stale_failure(job: Job) -> JobEvent | None:
+    """The status event that failing a stale job appends (the same id, stage, progress and
+    sentence), shown by reads until it is written; None for a job that is not stale."""
+    if not job_is_stale(job):
+        return None
+    return JobEvent(
+        job=job,
+        seq=(job.last_event_id or 0) + 1,
+        type=JobEvent.Type.STATUS,
+        stage=STAGE_FAILED,
+        progress_percent=job.progress_percent,
+        message=STALE_ERROR,
+        timestamp=job_failed_at(job),
+    )
+
+
+def _with_stale_failure(job: Job, events: list[JobEvent], after: int) -> list[JobEvent]:
+    """`events` and, last, the stale job's failure when it is after `after` and not among
+    them (written since the job was read)."""
+    failure = _stale_failure(job)
+    if failure is None or failure.seq <= after or any(e.seq == failure.seq for e in events):
+        return events
+    return [*events, failure]
+
+
+def job_events_after(*, job: Job, after: int = 0, limit: int) -> list[JobEvent]:
+    """The job's events with seq > after, oldest first, at most `limit`; a stale job's
+    failure comes last (when there is room) until it is written. `job` from
+    job_with_last_event_id."""
+    events = list(JobEvent.objects.filter(job_id=job.id, seq__gt=after).order_by("seq")[:limit])
+    return events if len(events) == limit else _with_stale_failure(job, events, after)
+
+
+def job_recent_events(view: JobView, count: int = 50) -> list[JobEvent]:
+    """The last `count` events a read shows of the job (view from job_get), oldest first."""
+    if view.record is None:
+        return []
+    latest = JobEvent.objects.filter(job_id=view.job_id).order_by("-seq")[:count]
+    return _with_stale_failure(view.record, list(reversed(latest)), 0)[-count:]
 
 
 def tiles_index(*, job_id: str) -> dict:

@@ -25,12 +25,13 @@ def worker_ping() -> None:
 
 @receiver(post_spawn, dispatch_uid="wordclouds.jobs_fail_stale")
 def fail_stale_jobs_on_worker_start(sender, proc_name, **kwargs) -> None:
-    """A worker (re)starting after a crash: jobs left running without a heartbeat fail.
-    Never lets the worker's start fail: reads of those jobs run the same check."""
+    """A worker (re)starting after a crash: the failure of jobs left running without a
+    heartbeat is written (reads show them failed already). Never lets the worker's start
+    fail: its supervisor writes them at its next round."""
     try:
         jobs_fail_stale()
     except Exception:
-        logger.exception("could not check for jobs left running by a dead worker")
+        logger.exception("could not fail the jobs left running by a dead worker")
 
 
 @receiver(post_spawn, dispatch_uid="wordclouds.engine_warm")

@@ -12,12 +12,18 @@ from django.db.models import Sum
 from django.utils import timezone
 
 from commerce.models import Order, Payment, PaymentEvent, Refund
-from commerce.services.transitions import move
+from core.pipeline import allowed, move
 
 Status = Order.Status
 PAID_STATES = {"SUCCESS", "REFUND"}  # REFUND: paid, and a refund was made since
 CLOSED_STATES = {"CLOSED", "REVOKED", "PAYERROR"}
-REFUND_STATES = {choice for choice in Refund.Status.values if choice != "REQUESTED"}
+# The platform's refund statuses, by the move (Refund.pipeline) each of them makes.
+REFUND_MOVES = {
+    Refund.Status.PROCESSING: "accepted",
+    Refund.Status.SUCCESS: "succeeded",
+    Refund.Status.CLOSED: "closed",
+    Refund.Status.ABNORMAL: "marked abnormal",
+}
 
 
 def log(
@@ -87,8 +93,7 @@ def transaction_apply(*, record: dict, kind: str) -> PaymentEvent:
     payment.save(update_fields=["answered_at"])
     event = {"order": order, "payment": payment, "payload": record}
     if state in CLOSED_STATES and payment.status == Payment.Status.OPEN:
-        payment.status = Payment.Status.CLOSED
-        payment.save(update_fields=["status", "updated_at"])
+        move(payment, "closed")
         return log(kind, **event, applied=True, outcome=f"closed ({state})")
     if state not in PAID_STATES:
         return log(kind, **event, outcome=f"nothing to apply ({state})")
@@ -101,14 +106,14 @@ def transaction_apply(*, record: dict, kind: str) -> PaymentEvent:
     if problem:
         flag(payment, problem)
         return log(kind, **event, outcome=f"flagged: {problem}")
-    payment.status = Payment.Status.SUCCESS
-    payment.transaction_id = str(record.get("transaction_id", ""))[:64]
-    payment.paid_at = _success_time(record)
-    payment.save(update_fields=["status", "transaction_id", "paid_at", "updated_at"])
+    move(
+        payment,
+        "paid",
+        transaction_id=str(record.get("transaction_id", ""))[:64],
+        paid_at=_success_time(record),
+    )
     if order.status == Status.PENDING:
-        move(order, verb="paid", stamp="paid_at")
-        order.paid_at = payment.paid_at
-        order.save(update_fields=["paid_at"])
+        move(order, "paid", paid_at=payment.paid_at)
         return log(kind, **event, applied=True, outcome="order paid")
     reason = "order cancelled" if order.status == Status.CANCELLED else "order already paid"
     refund_open(payment=payment, reason=reason)
@@ -125,7 +130,6 @@ def _orphan(record: dict, kind: str) -> PaymentEvent:
                 defaults={
                     "order": None,
                     "amount": max(0, int((record.get("amount") or {}).get("total") or 0)),
-                    "status": Payment.Status.OPEN,
                     "needs_attention": True,
                     "attention_reason": reason,
                     "transaction_id": str(record.get("transaction_id", ""))[:64],
@@ -149,9 +153,9 @@ def refund_open(*, payment: Payment, reason: str) -> Refund | None:
         amount=left,
         reason=reason,
     )
-    if payment.kind == Payment.Kind.MANUAL:  # paid outside the platform: staff pay it back
-        refund.status, refund.succeeded_at = Refund.Status.SUCCESS, timezone.now()
     refund.save()
+    if payment.kind == Payment.Kind.MANUAL:  # paid outside the platform: staff pay it back
+        move(refund, "paid back", stamp="succeeded_at")
     return refund
 
 
@@ -176,15 +180,15 @@ def refund_apply(*, record: dict, kind: str) -> PaymentEvent:
     refund = Refund.objects.select_for_update().get(pk=found["pk"])
     status = record.get("refund_status") or record.get("status")
     event = {"order": order, "payment": payment, "refund": refund, "payload": record}
-    if status not in REFUND_STATES or status == refund.status:
+    if status not in REFUND_MOVES or status == refund.status:
         return log(kind, **event, outcome=f"nothing to apply ({status})")
-    if refund.status in (Refund.Status.SUCCESS, Refund.Status.CLOSED):
+    verb = REFUND_MOVES[status]
+    if allowed(refund, verb) is None:
         return log(kind, **event, outcome=f"already final ({refund.status})")
-    refund.status = status
-    refund.refund_id = str(record.get("refund_id", ""))[:64]
+    fields = {"refund_id": str(record.get("refund_id", ""))[:64]}
     if status == Refund.Status.SUCCESS:
-        refund.succeeded_at = _success_time(record)
-    refund.save(update_fields=["status", "refund_id", "succeeded_at", "updated_at"])
+        fields["succeeded_at"] = _success_time(record)
+    move(refund, verb, **fields)
     if status in (Refund.Status.ABNORMAL, Refund.Status.CLOSED):
         flag(payment, f"refund {refund.out_refund_no} is {status}")
     return log(kind, **event, applied=True, outcome=f"refund {status}")
@@ -196,10 +200,9 @@ def settled_payment(*, order: Order, kind: str) -> Payment:
     payment = Payment.objects.create(
         order=order,
         kind=kind,
-        status=Payment.Status.SUCCESS,
         out_trade_no=new_reference(kind[0].upper(), order.pk),
         amount=order.total_amount,
-        paid_at=timezone.now(),
     )
+    move(payment, "paid", stamp="paid_at")
     log(kind, order=order, payment=payment, applied=True, outcome=f"{kind} payment")
     return payment

@@ -20,8 +20,8 @@ from django.utils import timezone
 from commerce.models import Order, Payment, PaymentEvent, Refund
 from commerce.payments import client, ledger
 from commerce.payments.services import payment_query_apply, refunds_submit
-from commerce.services.transitions import move
 from core.errors import BadGateway
+from core.pipeline import move
 
 logger = logging.getLogger(__name__)
 Kind = PaymentEvent.Kind
@@ -80,12 +80,11 @@ def _close(payment: Payment) -> None:
         order, payment = ledger.lock_rows(payment.pk, payment.order_id)
         if payment.status != Payment.Status.OPEN:
             return
-        payment.status = Payment.Status.CLOSED
-        payment.save(update_fields=["status", "updated_at"])
+        move(payment, "closed")
         ledger.log(Kind.CLOSE, order=order, payment=payment, applied=True, outcome="closed")
         nothing_open = not order.payments.filter(status=Payment.Status.OPEN).exists()
         if order.status == Order.Status.PENDING and nothing_open:
-            move(order, verb="cancelled", stamp="cancelled_at")
+            move(order, "cancelled", stamp="cancelled_at")
             ledger.log(
                 Kind.CLOSE,
                 order=order,

@@ -6,8 +6,8 @@ from django.db import transaction
 from commerce.auth import Caller
 from commerce.models import DesignList, EndUser
 from commerce.selectors import design_list_get
-from commerce.services.transitions import move
 from core.errors import Conflict, InvalidInput
+from core.pipeline import move
 from wordclouds.services.designs import designs_check
 
 Status = DesignList.Status

@@ -13,8 +13,8 @@ from commerce.payments.ledger import refund_open, settled_payment
 from commerce.payments.services import refunds_submit
 from commerce.selectors import address_get, order_get
 from commerce.services.design_lists import design_list_start_processing
-from commerce.services.transitions import move
 from core.errors import Conflict, InvalidInput
+from core.pipeline import move
 
 ADDRESS_SNAPSHOT_FIELDS = ("recipient", "phone", "province", "city", "district", "detail")
 

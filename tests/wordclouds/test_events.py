@@ -4,6 +4,7 @@ stream. Live delivery across processes is in test_events_e2e.py."""
 import asyncio
 import json
 import os
+import time
 import uuid
 from datetime import timedelta
 
@@ -16,7 +17,7 @@ from config.asgi import application
 from tests.asgi import asgi_request
 from wordclouds.models import Job
 from wordclouds.services.events import EventWaiter, _announce
-from wordclouds.services.jobs import STALE_ERROR, job_create, job_start
+from wordclouds.services.jobs import STALE_ERROR, job_create, job_start, jobs_fail_stale
 
 # The streams read the database on threads of their own (tests/asgi.py).
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -123,20 +124,32 @@ def test_a_finished_folder_without_record_only_ends(finished_job_dir):
     assert messages == [{"id": "0", "event": "end", "data": '{"status": "success"}'}]
 
 
-def test_a_running_job_whose_worker_died_fails_and_the_stream_ends(
-    api, names_xlsx, django_capture_on_commit_callbacks, settings
-):
+def _running_job(names_xlsx, django_capture_on_commit_callbacks) -> str:
     upload = SimpleUploadedFile("n.xlsx", names_xlsx(["Anna"]).read_bytes())
     with django_capture_on_commit_callbacks():
         job_id = job_create(params=None, name_list=upload).id
     job_start(job_id=job_id, worker_pid=999999)
-    silent_since = timezone.now() - timedelta(seconds=settings.JOB_STALE_SECONDS + 1)
+    return job_id
+
+
+def _silence(job_id: str, seconds: float) -> None:
+    """The job's worker last touched it `seconds` ago."""
+    silent_since = timezone.now() - timedelta(seconds=seconds)
     Job.objects.filter(id=job_id).update(updated_at=silent_since)
+
+
+def test_a_job_whose_worker_died_ends_its_stream_failed_without_a_write(
+    api, names_xlsx, django_capture_on_commit_callbacks, settings
+):
+    job_id = _running_job(names_xlsx, django_capture_on_commit_callbacks)
+    _silence(job_id, settings.JOB_STALE_SECONDS + 1)
+    stored = Job.objects.get(id=job_id).events.count()
 
     *events, end = events_of(read_stream(f"/api/jobs/{job_id}/events"))
 
     last = json.loads(events[-1]["data"])
-    assert (events[-1]["event"], last["stage"], last["message"]) == (
+    assert (events[-1]["id"], events[-1]["event"], last["stage"], last["message"]) == (
+        str(stored + 1),
         "status",
         "failed",
         STALE_ERROR,
@@ -144,10 +157,37 @@ def test_a_running_job_whose_worker_died_fails_and_the_stream_ends(
     assert (end["event"], end["data"], end["id"]) == (
         "end",
         '{"status": "failed"}',
-        events[-1]["id"],
+        str(stored + 1),
     )
     job = api.get(f"/api/jobs/{job_id}").json()
     assert (job["status"], job["error"]) == ("failed", STALE_ERROR)
+    assert Job.objects.get(id=job_id).status == "running"  # the stream only read
+    reconnect = {"Last-Event-ID": end["id"]}
+    assert asgi_request("GET", f"/api/jobs/{job_id}/events", **reconnect).status_code == 204
+
+    jobs_fail_stale()  # the worker's schedule writes the failure: the same event, same id
+
+    written = Job.objects.get(id=job_id).events.order_by("-seq").first()
+    assert (written.seq, written.stage, written.message) == (stored + 1, "failed", STALE_ERROR)
+    assert events_of(read_stream(f"/api/jobs/{job_id}/events"))[-2:] == [events[-1], end]
+    assert asgi_request("GET", f"/api/jobs/{job_id}/events", **reconnect).status_code == 204
+
+
+def test_a_waiting_stream_gets_the_failure_when_the_worker_goes_silent(
+    names_xlsx, django_capture_on_commit_callbacks, settings
+):
+    settings.EVENTS_POLL_SECONDS = 60  # no poll comes in time: the stream wakes by itself
+    settings.JOB_STALE_SECONDS = 2
+    job_id = _running_job(names_xlsx, django_capture_on_commit_callbacks)
+    _silence(job_id, 1)  # stale one second from now, with no event and no write
+
+    started = time.monotonic()
+    *events, end = events_of(read_stream(f"/api/jobs/{job_id}/events"))
+
+    assert 0.5 < time.monotonic() - started < 10
+    assert json.loads(events[-1]["data"])["message"] == STALE_ERROR
+    assert end["data"] == '{"status": "failed"}'
+    assert Job.objects.get(id=job_id).status == "running"
 
 
 @pytest.mark.parametrize("job_id", ["0" * 32, "not-a-job"])

@@ -4,10 +4,8 @@ progress, artifacts, failures a user can act on, and running twice."""
 import re
 import shutil
 import time
-from datetime import timedelta
 
 import pytest
-from django.utils import timezone
 
 from core.errors import Conflict
 from tests.names import sample_names
@@ -153,33 +151,6 @@ def test_a_worker_stops_when_its_job_was_failed_meanwhile(queued_job):
 
     with pytest.raises(JobAbandoned):
         record("placing_words", 50, "placing")
-
-
-def test_reading_a_running_job_without_heartbeat_fails_it(api, queued_job, settings):
-    job_id = queued_job()
-    job_start(job_id=job_id, worker_pid=1)
-    fresh = queued_job()
-    job_start(job_id=fresh, worker_pid=2)
-    silent_since = timezone.now() - timedelta(seconds=settings.JOB_STALE_SECONDS + 1)
-    Job.objects.filter(id=job_id).update(updated_at=silent_since)
-
-    body = api.get(f"/api/jobs/{job_id}").json()
-
-    assert (body["status"], body["stage"], body["error"]) == ("failed", "failed", STALE_ERROR)
-    assert api.get(f"/api/jobs/{fresh}").json()["status"] == "running"
-
-
-def test_a_starting_worker_fails_jobs_left_running_without_heartbeat(queued_job, settings):
-    from django_q.signals import post_spawn
-
-    job_id = queued_job()
-    job_start(job_id=job_id, worker_pid=1)
-    silent_since = timezone.now() - timedelta(seconds=settings.JOB_STALE_SECONDS + 1)
-    Job.objects.filter(id=job_id).update(updated_at=silent_since)
-
-    post_spawn.send(sender="django_q", proc_name="Process-1")  # what qcluster's worker sends
-
-    assert Job.objects.get(id=job_id).error == STALE_ERROR
 
 
 def test_the_heartbeat_touches_a_running_job_and_stops_once_it_failed(queued_job):

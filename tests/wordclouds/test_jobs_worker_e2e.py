@@ -1,11 +1,16 @@
-"""End to end: a job whose worker process is killed mid-job is marked failed, never left
-running; an idle stream is kept alive with comments. Real daphne and qcluster processes."""
+"""End to end: a job whose worker process is killed mid-job is shown failed, never left
+running, while no worker is alive, and written failed by the next worker that starts; an
+idle stream is kept alive with comments. Real daphne and qcluster processes."""
+
+import subprocess
+import sys
+import time
 
 import httpx
 import pytest
 
 from tests.names import sample_names
-from tests.processes import Service
+from tests.processes import BASE_DIR, Service
 from wordclouds.services.jobs import STALE_ERROR
 
 pytestmark = pytest.mark.e2e
@@ -55,3 +60,26 @@ def test_a_job_whose_worker_is_killed_becomes_failed(service, names_xlsx):
     assert failed["progress_percent"] < 100
     events = httpx.get(f"{service.url}/api/jobs/{job_id}/events", timeout=10).text
     assert events.rstrip().endswith('event: end\ndata: {"status": "failed"}')
+    # No worker is alive: every read above showed the failure, none wrote it.
+    assert stored_status(service, job_id) == "running"
+
+    service.start_worker()  # its supervisor writes the failure when it starts
+
+    deadline = time.monotonic() + 60
+    while stored_status(service, job_id) != "failed" and time.monotonic() < deadline:
+        time.sleep(1)
+    assert stored_status(service, job_id) == "failed"
+    assert httpx.get(f"{service.url}/api/jobs/{job_id}/events", timeout=10).text == events
+
+
+def stored_status(service: Service, job_id: str) -> str:
+    """The job's status as its row stores it, read by a process of the service's own."""
+    code = f"from wordclouds.models import Job; print(Job.objects.get(id='{job_id}').status)"
+    return subprocess.run(
+        [sys.executable, "manage.py", "shell", "--no-imports", "-c", code],
+        cwd=BASE_DIR,
+        env=service.env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()

@@ -7,7 +7,8 @@ only its database reads go to a thread.
 The JobEvent table is the source of truth: the stream replays what is there after the
 client's Last-Event-ID, then waits for more, woken through Redis when REDIS_URL is set and
 polling the table otherwise, so events written by the worker process reach clients of the
-web process either way.
+web process either way. A job whose worker died (stale) ends with the failure event its
+failing will write, under the same id (selectors.job_events): the stream only reads.
 
 A stream holds no database connection between its reads: each read closes the connection it
 opened, the reads run on EVENTS_DB_READERS threads of their own per process, and streams of
@@ -16,6 +17,7 @@ together cost one read and a bounded number of connections."""
 
 import asyncio
 import json
+import math
 import time
 from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import parse_qs
@@ -25,11 +27,16 @@ from django.conf import settings
 from core.endpoints import HEADERS, answer, off_the_loop
 from core.errors import InvalidInput
 from wordclouds.models import Job
-from wordclouds.selectors import job_events as job_events_after
-from wordclouds.selectors import job_get
+from wordclouds.selectors import (
+    job_events_after,
+    job_get,
+    job_last_event_id,
+    job_status_shown,
+    job_with_last_event_id,
+    stale_cutoff,
+)
 from wordclouds.serializers.jobs import JobEventSerializer
 from wordclouds.services.events import EventWaiter
-from wordclouds.services.jobs import jobs_fail_stale
 
 BATCH = 200
 TERMINAL = {Job.Status.SUCCESS, Job.Status.FAILED}
@@ -149,9 +156,7 @@ def _last_event_id(scope) -> int | None:
 
 def _last_seq(view) -> int:
     """The id of the job's last event (0 for a finished folder without a record)."""
-    if view.record is None:
-        return 0
-    return view.record.events.order_by("-seq").values_list("seq", flat=True).first() or 0
+    return 0 if view.record is None else job_last_event_id(view.record)
 
 
 def _frame(event) -> str:
@@ -175,15 +180,21 @@ async def _finished(status: str):
     yield _end(status, 0)
 
 
-def _status_and_frames(job_id: str, after: int) -> tuple[str | None, int, int, bytes]:
+def _status_and_frames(job_id: str, after: int) -> tuple[str | None, int, int, bytes, float]:
     """The job's status, then its next events after `after`: how many, the last one's id
-    and their SSE frames, encoded once for every stream that shares this read. The status
-    first: a terminal status is committed with its event, so the events read include it."""
-    jobs_fail_stale(job_id=job_id)
-    status = Job.objects.filter(id=job_id).values_list("status", flat=True).first()
-    events = list(job_events_after(job_id=job_id, after=after, limit=BATCH))
+    and their SSE frames, encoded once for every stream that shares this read; and in how
+    many seconds the job goes stale unless its worker touches it. The status first: a
+    terminal status is committed with its event, so the events read include it."""
+    job = job_with_last_event_id(job_id)
+    if job is None:
+        return None, 0, after, b"", math.inf
+    status = job_status_shown(job)
+    events = job_events_after(job=job, after=after, limit=BATCH)
     frames = "".join(_frame(event) for event in events).encode()
-    return status, len(events), events[-1].seq if events else after, frames
+    stale_in = math.inf
+    if status == Job.Status.RUNNING:
+        stale_in = (job.updated_at - stale_cutoff()).total_seconds()
+    return status, len(events), events[-1].seq if events else after, frames, stale_in
 
 
 async def _stream(job_id: str, after: int):
@@ -192,7 +203,9 @@ async def _stream(job_id: str, after: int):
     written_at = time.monotonic()
     async with EventWaiter(job_id) as waiter:
         while True:
-            status, count, after, frames = await _shared_read(_status_and_frames, job_id, after)
+            status, count, after, frames, stale_in = await _shared_read(
+                _status_and_frames, job_id, after
+            )
             if count:
                 yield frames
                 written_at = time.monotonic()
@@ -204,7 +217,9 @@ async def _stream(job_id: str, after: int):
                 yield _end(status, after)
                 return
             idle = time.monotonic() - written_at
-            await waiter.wait(max(0.0, min(waiter.poll_seconds, keepalive - idle)))
+            # Nothing announces a job going stale (its worker is gone): the stream looks again
+            # when it would, so its failure is sent on time even between polls.
+            await waiter.wait(max(0.0, min(waiter.poll_seconds, keepalive - idle, stale_in)))
             if time.monotonic() - written_at >= keepalive:
                 yield b": keep-alive\n\n"
                 written_at = time.monotonic()

@@ -11,14 +11,7 @@ from rest_framework.response import Response
 from core.errors import InvalidInput, NotFound
 from core.schema import STORED_FILE_REDIRECT, upload_names
 from wordclouds import storage
-from wordclouds.selectors import (
-    ARTIFACTS,
-    JobView,
-    artifact_key,
-    job_get,
-    job_list,
-    job_recent_events,
-)
+from wordclouds.selectors import ARTIFACTS, artifact_key, job_get, job_list, job_recent_events
 from wordclouds.serializers.jobs import (
     JobCreatedSerializer,
     JobCreateSerializer,
@@ -27,15 +20,9 @@ from wordclouds.serializers.jobs import (
     JobResultSerializer,
     JobStatusSerializer,
 )
-from wordclouds.services.jobs import job_create, jobs_fail_stale
+from wordclouds.services.jobs import job_create
 
 NOT_FOUND = OpenApiResponse(description='{"detail": "job not found"}')
-
-
-def _job_fresh(job_id: str) -> JobView:
-    """The job as it is now: a running job whose worker died is failed before it is shown."""
-    jobs_fail_stale(job_id=job_id)
-    return job_get(job_id)
 
 
 @extend_schema(
@@ -75,7 +62,6 @@ def jobs(request):
         return Response({"job_id": job.id}, status=status.HTTP_201_CREATED)
     query = JobListQuerySerializer(data=request.query_params)
     query.is_valid(raise_exception=True)
-    jobs_fail_stale()
     views = job_list(status=query.validated_data.get("status"), limit=query.validated_data["limit"])
     return Response(JobStatusSerializer(views, many=True).data)
 
@@ -83,7 +69,7 @@ def jobs(request):
 @extend_schema(responses={200: JobStatusSerializer, 404: NOT_FOUND})
 @api_view(["GET"])
 def job_status(request, job_id: str):
-    return Response(JobStatusSerializer(_job_fresh(job_id)).data)
+    return Response(JobStatusSerializer(job_get(job_id)).data)
 
 
 @extend_schema(
@@ -92,15 +78,15 @@ def job_status(request, job_id: str):
 )
 @api_view(["GET"])
 def job_detail(request, job_id: str):
-    view = _job_fresh(job_id)
-    detail = {"status": view, "recent_events": job_recent_events(job_id=job_id)}
+    view = job_get(job_id)
+    detail = {"status": view, "recent_events": job_recent_events(view)}
     return Response(JobDetailSerializer(detail).data)
 
 
 @extend_schema(responses={200: JobResultSerializer, 404: NOT_FOUND})
 @api_view(["GET"])
 def job_result(request, job_id: str):
-    view = _job_fresh(job_id)
+    view = job_get(job_id)
     names = {
         "png": "image_url",
         "svg": "svg_url",

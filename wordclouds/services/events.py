@@ -4,6 +4,7 @@ once instead of waiting for their next poll of the table."""
 
 import asyncio
 import logging
+from datetime import datetime
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -25,10 +26,11 @@ REDIS_TIMEOUT_SECONDS = 2.0
 RECEIVE_ATTEMPTS = 3
 
 
-def job_event_append(*, job: Job, type: str, message: str) -> JobEvent:
-    """Record an event with the job's current stage and progress. The caller holds the job
-    row locked (select_for_update) inside its transaction, so `seq` numbers are gap-free and
-    unique per job even when the web process fails a job the worker still writes to."""
+def job_event_append(*, job: Job, type: str, message: str, at: datetime | None = None) -> JobEvent:
+    """Record an event with the job's current stage and progress, at `at` (now by default).
+    The caller holds the job row locked (select_for_update) inside its transaction, so `seq`
+    numbers are gap-free and unique per job even when a stale job is failed while its worker
+    still writes to it."""
     last = JobEvent.objects.filter(job=job).aggregate(last=Max("seq"))["last"] or 0
     event = JobEvent.objects.create(
         job=job,
@@ -37,7 +39,7 @@ def job_event_append(*, job: Job, type: str, message: str) -> JobEvent:
         stage=job.stage,
         progress_percent=job.progress_percent,
         message=message[:500],
-        timestamp=timezone.now(),
+        timestamp=at or timezone.now(),
     )
     if settings.REDIS_URL:
         transaction.on_commit(lambda: _announce(job.id))

@@ -1,32 +1,40 @@
 """Jobs: creation (and re-run), and the moves of a job through its statuses.
 
 queued → running → success | failed, and queued → failed when a job cannot start. Each move
-is one function that locks the row, checks the source status (Conflict otherwise), records
-the time and appends the status event in the same transaction."""
+is one function that locks the row and moves it by Job.pipeline (core.pipeline.move: the
+source status checked, Conflict otherwise, the time recorded), appending the status event in
+the same transaction. A stale job (selectors.job_is_stale) is failed already for every read:
+the worker's late moves of it are refused, and jobs_fail_stale writes its failure."""
 
 import logging
-from datetime import timedelta
+from datetime import datetime
 from pathlib import Path
 
-from django.conf import settings
 from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
 from django.utils import timezone
 
 from core.errors import Conflict, NotFound
-from core.pipeline import Move, allowed
+from core.pipeline import move
 from wordclouds import storage
 from wordclouds.models import Job, JobEvent, new_id
-from wordclouds.selectors import artifact_urls, job_key
+from wordclouds.selectors import (
+    STALE_ERROR,
+    artifact_urls,
+    failed_fields,
+    job_failed_at,
+    job_is_stale,
+    job_key,
+    jobs_stale,
+    stale_cutoff,
+)
 from wordclouds.services.events import job_event_append
 from wordclouds.services.job_inputs import JobInputs, font_id_path, job_inputs_check
 
 logger = logging.getLogger(__name__)
 INPUT_FOLDER = "input"
-STALE_ERROR = "the worker stopped while running this job; submit it again"
 ENQUEUE_ERROR = "the job could not be handed to a worker; submit it again"
 STAGE_DONE = "done"
-STAGE_FAILED = "failed"
 
 
 def job_input_key(job_id: str, name: str) -> str:
@@ -143,31 +151,23 @@ def _enqueue(job_id: str) -> None:
         job_fail(job_id=job_id, error=ENQUEUE_ERROR)
 
 
-def _job_locked(job_id: str) -> Job:
+def _job_locked(job_id: str, *, stale_too: bool = False) -> Job:
+    """The job's row, locked. A stale job is failed for every read, so a move of it is
+    refused (409) like a move of a failed one, unless `stale_too` (writing that failure)."""
     job = Job.objects.select_for_update().filter(id=job_id).first()
     if job is None:
         raise NotFound("job not found")
+    if job_is_stale(job) and not stale_too:
+        raise Conflict(f"job {job_id} lost its worker: {STALE_ERROR}")
     return job
-
-
-def _require(job: Job, move: str) -> Move:
-    """The declared move, or 409 unless the job's pipeline (Job.pipeline) allows `move` from
-    its status."""
-    declared = allowed(job, move)
-    if declared is None:
-        raise Conflict(f"job {job.id} cannot {move} while {job.status}")
-    return declared
 
 
 @transaction.atomic
 def job_start(*, job_id: str, worker_pid: int) -> Job:
     """queued → running, owned by the worker process `worker_pid`."""
-    job = _job_locked(job_id)
-    job.status = _require(job, "start").to
-    job.worker_pid = worker_pid
-    job.started_at = timezone.now()
-    job.message = "started"
-    job.save(update_fields=["status", "worker_pid", "started_at", "message", "updated_at"])
+    job = move(
+        _job_locked(job_id), "started", stamp="started_at", worker_pid=worker_pid, message="started"
+    )
     job_event_append(job=job, type=JobEvent.Type.STATUS, message="job started")
     return job
 
@@ -179,13 +179,15 @@ def job_progress(
     """Progress of a running job: a status event when the stage changes, otherwise a log
     event. Progress never decreases and stays below 100 until success."""
     job = _job_locked(job_id)
-    _require(job, "report progress")
     new_stage = stage != job.stage
-    job.stage = stage
-    job.progress_percent = min(99, max(job.progress_percent, int(percent)))
-    job.message = message[:500]
-    job.artifacts = artifact_urls(job.id, artifacts)
-    job.save(update_fields=["stage", "progress_percent", "message", "artifacts", "updated_at"])
+    move(
+        job,
+        "updated",
+        stage=stage,
+        progress_percent=min(99, max(job.progress_percent, int(percent))),
+        message=message[:500],
+        artifacts=artifact_urls(job.id, artifacts),
+    )
     event_type = JobEvent.Type.STATUS if new_stage else JobEvent.Type.LOG
     job_event_append(job=job, type=event_type, message=message)
     return job
@@ -194,23 +196,14 @@ def job_progress(
 @transaction.atomic
 def job_succeed(*, job_id: str, artifacts: list[str]) -> Job:
     """running → success, progress 100."""
-    job = _job_locked(job_id)
-    job.status = _require(job, "succeed").to
-    job.stage = STAGE_DONE
-    job.progress_percent = 100
-    job.message = "finished"
-    job.artifacts = artifact_urls(job.id, artifacts)
-    job.finished_at = timezone.now()
-    job.save(
-        update_fields=[
-            "status",
-            "stage",
-            "progress_percent",
-            "message",
-            "artifacts",
-            "finished_at",
-            "updated_at",
-        ]
+    job = move(
+        _job_locked(job_id),
+        "succeeded",
+        stamp="finished_at",
+        stage=STAGE_DONE,
+        progress_percent=100,
+        message="finished",
+        artifacts=artifact_urls(job_id, artifacts),
     )
     job_event_append(job=job, type=JobEvent.Type.STATUS, message="job finished")
     return job
@@ -218,53 +211,45 @@ def job_succeed(*, job_id: str, artifacts: list[str]) -> Job:
 
 @transaction.atomic
 def job_fail(*, job_id: str, error: str) -> Job:
-    """queued | running → failed with a sentence the user can act on."""
-    job = _job_locked(job_id)
-    _require(job, "fail")
-    return _failed(job, error)
+    """queued | running → failed with a sentence the user can act on (409 for a stale job:
+    it has failed already, as the worker stopped)."""
+    return _failed(_job_locked(job_id), error)
 
 
-def _failed(job: Job, error: str) -> Job:
-    job.status = Job.Status.FAILED
-    job.stage = STAGE_FAILED
-    job.message = "failed"
-    job.error = error
-    job.finished_at = timezone.now()
-    job.save(update_fields=["status", "stage", "message", "error", "finished_at", "updated_at"])
-    job_event_append(job=job, type=JobEvent.Type.STATUS, message=error)
+def _failed(job: Job, error: str, *, at: datetime | None = None) -> Job:
+    """Failed with `error`, at `at` (now by default)."""
+    at = at or timezone.now()
+    move(job, "failed", finished_at=at, **failed_fields(error))
+    job_event_append(job=job, type=JobEvent.Type.STATUS, message=error, at=at)
     return job
 
 
 def job_heartbeat(*, job_id: str) -> bool:
-    """The worker is still on the job. False once another status is recorded (failed as
-    stale meanwhile), which tells the worker to stop; a row this connection cannot see (yet)
-    is not a reason to stop."""
-    touched = Job.objects.filter(id=job_id, status=Job.Status.RUNNING).update(
-        updated_at=timezone.now()
-    )
+    """The worker is still on the job. False once it is no longer running or has gone stale
+    (failed for every read meanwhile), which tells the worker to stop; a row this
+    connection cannot see (yet) is not a reason to stop."""
+    touched = Job.objects.filter(
+        id=job_id, status=Job.Status.RUNNING, updated_at__gte=stale_cutoff()
+    ).update(updated_at=timezone.now())
     return touched == 1 or not Job.objects.filter(id=job_id).exists()
 
 
-def jobs_fail_stale(*, job_id: str | None = None) -> int:
-    """Fail running jobs whose worker has not touched them for JOB_STALE_SECONDS: its
-    process died (killed, out of memory, machine restart). Called when the worker starts,
-    and when a running job is read or streamed. Returns how many were failed."""
-    stale = Job.objects.filter(status=Job.Status.RUNNING, updated_at__lt=_stale_cutoff())
-    if job_id is not None:
-        stale = stale.filter(id=job_id)
-    return sum(_job_fail_stale(job_id=stale_id) for stale_id in stale.values_list("id", flat=True))
+def jobs_fail_stale() -> int:
+    """Writes the failure of every stale job (its worker has not touched it for
+    JOB_STALE_SECONDS: the process died, was killed, ran out of memory, the machine
+    restarted), which reads show already. Run on the worker's schedule (the supervisor's
+    every ping, manage.py runcluster) and when a worker process starts, never by a request.
+    Returns how many were failed."""
+    stale_ids = list(jobs_stale().values_list("id", flat=True))
+    return sum(_job_fail_stale(job_id=stale_id) for stale_id in stale_ids)
 
 
 @transaction.atomic
 def _job_fail_stale(*, job_id: str) -> bool:
     """running (without heartbeat) → failed; re-checked under the lock, since the worker
     may have touched the job since it was listed."""
-    job = _job_locked(job_id)
-    if job.status != Job.Status.RUNNING or job.updated_at >= _stale_cutoff():
+    job = _job_locked(job_id, stale_too=True)
+    if not job_is_stale(job):
         return False
-    _failed(job, STALE_ERROR)
+    _failed(job, STALE_ERROR, at=job_failed_at(job))  # the time reads have shown
     return True
-
-
-def _stale_cutoff():
-    return timezone.now() - timedelta(seconds=settings.JOB_STALE_SECONDS)

@@ -1,6 +1,8 @@
 """The django-q2 cluster (`qcluster`) under a supervisor that restarts it when it exits or
 stops taking work, and puts queued jobs back on the broker whenever it starts
-(wordclouds/services/worker.py says why django-q2 needs this)."""
+(wordclouds/services/worker.py says why django-q2 needs this). It is also the worker's
+schedule for stale jobs: every WORKER_PING_SECONDS, from its start on, the failure of jobs
+whose worker died is written (reads show them failed already)."""
 
 import logging
 import os
@@ -34,6 +36,7 @@ class Command(BaseCommand):
         stopping = stop_on_signals()
         cluster = self._start()
         ping_sent, self.started_at, self.answered = None, time.time(), False
+        self.stale_checked = 0.0
         while not stopping.is_set():
             time.sleep(0.5)
             close_old_connections()
@@ -59,12 +62,14 @@ class Command(BaseCommand):
     def _check(self, ping_sent: float | None) -> tuple[float | None, bool]:
         """(time of the ping in flight, whether the cluster is stalled)."""
         now = time.time()
+        if now - self.stale_checked >= settings.WORKER_PING_SECONDS:
+            jobs_fail_stale()  # whether or not the cluster answers
+            self.stale_checked = now
         beat = worker_heartbeat_at()
         answered = ping_sent is None or (beat is not None and beat >= ping_sent)
         if answered:
             self.answered = self.answered or ping_sent is not None
             if ping_sent is None or now - ping_sent >= settings.WORKER_PING_SECONDS:
-                jobs_fail_stale()
                 worker_ping_send()
                 return now, False
             return ping_sent, False
