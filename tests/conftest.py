@@ -34,3 +34,24 @@ def database_template(tmp_path_factory):
     template = DatabaseTemplate(tmp_path_factory.mktemp("database-template"))
     yield template
     template.drop()
+
+
+# Fixtures that start a real process: the service's web server, worker and converter (every
+# Service is made from the database template), the converter alone, Chromium, Swift. A test
+# that uses one, itself or through another fixture, must be marked e2e, so that
+# `-m "not e2e"` leaves out every test that starts a server (CONTRIBUTING.md, "Tests").
+PROCESS_FIXTURES = {"database_template", "converter_process", "browser", "swift"}
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects anything
+def pytest_collection_modifyitems(items):
+    unmarked = [
+        item.nodeid
+        for item in items
+        if PROCESS_FIXTURES & set(getattr(item, "fixturenames", ()))
+        and item.get_closest_marker("e2e") is None
+    ]
+    if unmarked:
+        raise pytest.UsageError(
+            "these tests start processes but are not marked e2e:\n  " + "\n  ".join(unmarked)
+        )
