@@ -243,7 +243,7 @@ def burst(folder: Path, workers: int) -> float:
 def bursts(folder: Path) -> None:
     """worker2 is still stopped: one worker, then both."""
     one = burst(folder, 1)
-    podman("start", container("worker2"))
+    worker_started("worker2")
     two = burst(folder, 2)
     measure(
         "the burst through two workers against one",
@@ -291,14 +291,41 @@ def shaped_jobs(folder: Path) -> tuple[list[str], str]:
     ], name
 
 
-# The service's own task table: each job_run task's name and the job it ran (its argument).
-JOB_TASKS_IN_CONTAINER = """
+def asked_in_service(script: str):
+    """What `script` (Django code that prints JSON) prints, run by manage.py shell in web1:
+    the service's own records (its tables, the broker's cluster status)."""
+    return json.loads(
+        podman(
+            "exec",
+            "--env",
+            "PYTHONDONTWRITEBYTECODE=1",  # nothing written outside scratch (checked later)
+            container("web1"),
+            "python",
+            "manage.py",
+            "shell",
+            "--verbosity",
+            "0",  # stdout is the JSON only
+            "-c",
+            script,
+        )
+    )
+
+
+# Each job_run task's name and the job it ran (its argument), from the service's task table.
+JOB_TASKS = """
 import json
 from django_q.models import Task
 tasks = Task.objects.filter(func="wordclouds.tasks.job_run").values_list("name", "args")
 print(json.dumps({name: args[0] for name, args in tasks}))
 """
 JOB_TASK_TAKEN = re.compile(r"processing (\S+) 'wordclouds\.tasks\.job_run'")
+# The worker clusters alive, as each reports itself through the broker: (id, host, status).
+CLUSTERS = """
+import json
+from django_q.status import Stat
+print(json.dumps([[str(stat.cluster_id), stat.host, str(stat.status)] for stat in Stat.get_all()]))
+"""
+CLUSTER_READY = {"Idle", "Working"}
 
 
 def jobs_run_by(job_ids: list[str], workers: tuple[str, ...]) -> dict[str, set[str]]:
@@ -309,21 +336,7 @@ def jobs_run_by(job_ids: list[str], workers: tuple[str, ...]) -> dict[str, set[s
     wanted = set(job_ids)
     deadline = time.monotonic() + 120
     while True:
-        tasks = json.loads(
-            podman(
-                "exec",
-                "--env",
-                "PYTHONDONTWRITEBYTECODE=1",  # nothing written outside scratch (checked later)
-                container("web1"),
-                "python",
-                "manage.py",
-                "shell",
-                "--verbosity",
-                "0",  # stdout is the JSON only
-                "-c",
-                JOB_TASKS_IN_CONTAINER,
-            )
-        )
+        tasks = asked_in_service(JOB_TASKS)
         if wanted <= set(tasks.values()) or time.monotonic() > deadline:
             break
         time.sleep(1)
@@ -335,6 +348,24 @@ def jobs_run_by(job_ids: list[str], workers: tuple[str, ...]) -> dict[str, set[s
         names = JOB_TASK_TAKEN.findall(logs.stdout + logs.stderr)
         ran[service] = {tasks[name] for name in names if name in tasks} & wanted
     return ran
+
+
+def worker_started(service: str) -> None:
+    """Start the worker container and wait until its new cluster reports itself ready through
+    the broker (a cluster id not seen before, on the container's host name), so that the
+    jobs submitted next can go to it."""
+    host = podman("inspect", "--format", "{{.Config.Hostname}}", container(service)).strip()
+    before = {cluster for cluster, _, _ in asked_in_service(CLUSTERS)}
+    podman("start", container(service))
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline:
+        if any(
+            cluster not in before and on == host and status in CLUSTER_READY
+            for cluster, on, status in asked_in_service(CLUSTERS)
+        ):
+            return
+        time.sleep(1)
+    print(f"SLOW  {service}: its cluster did not report itself ready in 180 s", flush=True)
 
 
 def project_with_sticker() -> tuple[str, str]:
@@ -527,7 +558,7 @@ def worker_killed_mid_job() -> None:
     podman("stop", "--time", "10", container("worker2"))
     job_id = submit(NAMES_3000, PARAMS_3000)
     running = wait_jobs([job_id], 120, status="running")[job_id]
-    podman("start", container("worker2"))
+    podman("start", container("worker2"))  # not waited for: worker1 must still be running it
     assert running["status"] == "running", running
     podman("kill", "--signal", "KILL", container("worker1"))
     killed = time.monotonic()
