@@ -79,15 +79,15 @@ lint: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
-# Two steps (CONTRIBUTING.md, "Tests"): every test but those marked serial on both cores
-# (pytest-xdist), a test file per worker at a time, so that an e2e module's service starts
-# once (each worker has its own ports, databases, media folders, queue names and store
-# bucket); then alone the serial ones, which measure latency. MARKS narrows both steps
-# (.ci/run's second pass: MARKS=backend).
+# Two steps (CONTRIBUTING.md, "Running things"): every test but those marked serial on both
+# cores (pytest-xdist), each e2e module on one worker whole (tests/conftest.py groups them),
+# so that its service starts once (each worker has its own ports, databases, media folders,
+# queue names and store bucket); then alone the serial ones, which measure latency. MARKS
+# narrows both steps (.ci/run's second pass: MARKS=backend).
 MARKS ?=
 only = $(if $(MARKS), and ($(MARKS)))
 test: lint system-deps profiles static
-	$(PY) -m pytest -m "not serial$(only)" -n 2 --dist loadfile
+	$(PY) -m pytest -m "not serial$(only)" -n 2 --dist loadgroup
 	$(PY) -m pytest -m "serial$(only)"
 
 bench: setup $(WARM)

@@ -47,7 +47,8 @@ def database_template(tmp_path_factory):
 # Fixtures that start a real process: the service's web server, worker and converter (every
 # Service is made from the database template), the converter alone, Chromium, Swift. A test
 # that uses one, itself or through another fixture, must be marked e2e, so that
-# `-m "not e2e"` leaves out every test that starts a process (CONTRIBUTING.md, "Tests").
+# `-m "not e2e"` leaves out every test that starts a process (CONTRIBUTING.md, "Running
+# things").
 PROCESS_FIXTURES = {"database_template", "converter_process", "browser", "swift"}
 # In-process tests of these apps that use the database are marked backend: the apps' services
 # lock rows, commit in transactions and write SQL per database (lookups, placements), all on
@@ -65,6 +66,12 @@ def pytest_collection_modifyitems(items):
         e2e = item.get_closest_marker("e2e") is not None
         if fixtures & PROCESS_FIXTURES and not e2e:
             unmarked.append(item.nodeid)
+        if e2e:
+            # `make test` runs with --dist loadgroup: an e2e module goes to one xdist worker
+            # whole, so its module-scoped service starts once; the other tests are spread one
+            # by one in pytest-django's order (transactional tests after the others, since
+            # they empty the tables, the fixed templates included).
+            item.add_marker(pytest.mark.xdist_group(item.path.relative_to(TESTS).as_posix()))
         database = item.get_closest_marker("django_db") or fixtures & {"db", "transactional_db"}
         in_backend_folder = item.path.relative_to(TESTS).parts[0] in BACKEND_FOLDERS
         if database and in_backend_folder and not e2e:
