@@ -1,6 +1,7 @@
 import os
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -79,6 +80,14 @@ def pytest_collection_modifyitems(items):
     if unmarked:
         raise pytest.UsageError(
             "these tests start processes but are not marked e2e:\n  " + "\n  ".join(unmarked)
+        )
+    # pytest-xdist's loadgroup keys its work by node id: of tests sharing one it runs one.
+    parallel = Counter(item.nodeid for item in items if not item.get_closest_marker("serial"))
+    shared = [nodeid for nodeid, count in parallel.items() if count > 1]
+    if shared:
+        raise pytest.UsageError(
+            "these node ids are shared by several tests, which `make test`'s parallel step "
+            "would run once: mark them serial\n  " + "\n  ".join(shared)
         )
 
 
