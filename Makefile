@@ -82,7 +82,7 @@ lint: setup
 # Two steps (CONTRIBUTING.md, "Running things"): every test but those marked serial on both
 # cores (pytest-xdist), each e2e module on one worker whole (tests/conftest.py groups them),
 # so that its service starts once (each worker has its own ports, databases, media folders,
-# queue names and store bucket); then alone the serial ones, which measure latency. MARKS
+# queue names and store bucket); then alone the serial ones (latency, shared node ids). MARKS
 # narrows both steps (.ci/run's second pass: MARKS=backend).
 MARKS ?=
 only = $(if $(MARKS), and ($(MARKS)))
