@@ -79,11 +79,16 @@ lint: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
-# The tests that run in this process on both cores (pytest-xdist), then one at a time the
-# e2e tests, which start real servers and workers and measure how they answer.
+# Two steps (CONTRIBUTING.md, "Running things"): every test but those marked serial on both
+# cores (pytest-xdist), each e2e module on one worker whole (tests/conftest.py groups them),
+# so that its service starts once (each worker has its own ports, databases, media folders,
+# queue names and store bucket); then alone the serial ones (latency, shared node ids). MARKS
+# narrows both steps (.ci/run's second pass: MARKS=backend).
+MARKS ?=
+only = $(if $(MARKS), and ($(MARKS)))
 test: lint system-deps profiles static
-	$(PY) -m pytest -m "not e2e" -n 2
-	$(PY) -m pytest -m e2e
+	$(PY) -m pytest -m "not serial$(only)" -n 2 --dist loadgroup
+	$(PY) -m pytest -m "serial$(only)"
 
 bench: setup $(WARM)
 	$(PY) -m pip install --quiet -r requirements-bench.txt

@@ -9,6 +9,7 @@ exits 1 when any check fails. The order matters: the first check needs worker1 f
 import importlib.util
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -242,7 +243,7 @@ def burst(folder: Path, workers: int) -> float:
 def bursts(folder: Path) -> None:
     """worker2 is still stopped: one worker, then both."""
     one = burst(folder, 1)
-    podman("start", container("worker2"))
+    worker_started("worker2")
     two = burst(folder, 2)
     measure(
         "the burst through two workers against one",
@@ -290,19 +291,81 @@ def shaped_jobs(folder: Path) -> tuple[list[str], str]:
     ], name
 
 
-def jobs_run_by(service: str) -> int:
-    """How many jobs the worker container has started (django-q logs each task it takes,
-    with the task's function)."""
-    logs = subprocess.run(
-        ["podman", "logs", container(service)],
-        capture_output=True,
-        text=True,
-        check=True,
+def asked_in_service(script: str):
+    """What `script` (Django code that prints JSON) prints, run by manage.py shell in web1:
+    the service's own records (its tables, the broker's cluster status)."""
+    return json.loads(
+        podman(
+            "exec",
+            "--env",
+            "PYTHONDONTWRITEBYTECODE=1",  # nothing written outside scratch (checked later)
+            container("web1"),
+            "python",
+            "manage.py",
+            "shell",
+            "--verbosity",
+            "0",  # stdout is the JSON only
+            "-c",
+            script,
+        )
     )
-    return sum(
-        "processing" in line and "'wordclouds.tasks.job_run'" in line
-        for line in (logs.stdout + logs.stderr).splitlines()
-    )
+
+
+# Each job_run task's name and the job it ran (its argument), from the service's task table.
+JOB_TASKS = """
+import json
+from django_q.models import Task
+tasks = Task.objects.filter(func="wordclouds.tasks.job_run").values_list("name", "args")
+print(json.dumps({name: args[0] for name, args in tasks}))
+"""
+JOB_TASK_TAKEN = re.compile(r"processing (\S+) 'wordclouds\.tasks\.job_run'")
+# The worker clusters alive, as each reports itself through the broker: (id, host, status).
+CLUSTERS = """
+import json
+from django_q.status import Stat
+print(json.dumps([[str(stat.cluster_id), stat.host, str(stat.status)] for stat in Stat.get_all()]))
+"""
+CLUSTER_READY = {"Idle", "Working"}
+
+
+def jobs_run_by(job_ids: list[str], workers: tuple[str, ...]) -> dict[str, set[str]]:
+    """Which of `job_ids` each worker container ran, by ids: django-q logs the name of each
+    task a worker takes, and the service's task table names each task's job. No clock and no
+    window of the log: a task recorded elsewhere cannot be counted here. The table gets a
+    task's row once the worker has finished it; polled until every job's row is there."""
+    wanted = set(job_ids)
+    deadline = time.monotonic() + 120
+    while True:
+        tasks = asked_in_service(JOB_TASKS)
+        if wanted <= set(tasks.values()) or time.monotonic() > deadline:
+            break
+        time.sleep(1)
+    ran = {}
+    for service in workers:
+        logs = subprocess.run(
+            ["podman", "logs", container(service)], capture_output=True, text=True, check=True
+        )
+        names = JOB_TASK_TAKEN.findall(logs.stdout + logs.stderr)
+        ran[service] = {tasks[name] for name in names if name in tasks} & wanted
+    return ran
+
+
+def worker_started(service: str) -> None:
+    """Start the worker container and wait until its new cluster reports itself ready through
+    the broker (a cluster id not seen before, on the container's host name), so that the
+    jobs submitted next can go to it."""
+    host = podman("inspect", "--format", "{{.Config.Hostname}}", container(service)).strip()
+    before = {cluster for cluster, _, _ in asked_in_service(CLUSTERS)}
+    podman("start", container(service))
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline:
+        if any(
+            cluster not in before and on == host and status in CLUSTER_READY
+            for cluster, on, status in asked_in_service(CLUSTERS)
+        ):
+            return
+        time.sleep(1)
+    print(f"SLOW  {service}: its cluster did not report itself ready in 180 s", flush=True)
 
 
 def project_with_sticker() -> tuple[str, str]:
@@ -377,20 +440,21 @@ def shaped_jobs_on_every_replica(folder: Path) -> None:
     """20 jobs with a mask and an uploaded font run across both workers; each web replica,
     asked directly, serves every artifact of each, a lookup, custom.svg, the .ai export, the
     print PDF and a project render; no container wrote a file outside its scratch folder."""
-    # Counted as a difference, not with `podman logs --since`: its whole seconds can take in
-    # the last job of the burst before.
-    before = {service: jobs_run_by(service) for service in ("worker1", "worker2")}
     started = time.monotonic()
     job_ids, name = shaped_jobs(folder)
     jobs = wait_jobs(job_ids, 900)
     elapsed = time.monotonic() - started
     done = sum(record["status"] == "success" for record in jobs.values())
-    ran = {service: jobs_run_by(service) - before[service] for service in before}
+    ran = jobs_run_by(job_ids, ("worker1", "worker2"))
     check(
         f"{BURST_JOBS} jobs with a mask and an uploaded font succeed across both workers",
-        done == BURST_JOBS and all(ran.values()) and sum(ran.values()) == BURST_JOBS,
-        f"{done}/{BURST_JOBS} succeeded in {elapsed:.1f} s; worker1 ran {ran['worker1']}, "
-        f"worker2 {ran['worker2']}",
+        done == BURST_JOBS
+        and all(ran.values())
+        and not ran["worker1"] & ran["worker2"]
+        and ran["worker1"] | ran["worker2"] == set(job_ids),
+        f"{done}/{BURST_JOBS} succeeded in {elapsed:.1f} s; of their ids worker1 ran "
+        f"{len(ran['worker1'])}, worker2 {len(ran['worker2'])}, both "
+        f"{len(ran['worker1'] & ran['worker2'])}",
     )
     svg = http.get(f"/api/jobs/{job_ids[0]}/files/svg", follow_redirects=True).text
     project, asset = project_with_sticker()
@@ -494,7 +558,7 @@ def worker_killed_mid_job() -> None:
     podman("stop", "--time", "10", container("worker2"))
     job_id = submit(NAMES_3000, PARAMS_3000)
     running = wait_jobs([job_id], 120, status="running")[job_id]
-    podman("start", container("worker2"))
+    podman("start", container("worker2"))  # not waited for: worker1 must still be running it
     assert running["status"] == "running", running
     podman("kill", "--signal", "KILL", container("worker1"))
     killed = time.monotonic()

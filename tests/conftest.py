@@ -1,7 +1,13 @@
+import os
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
 import pytest
 from rest_framework.test import APIClient
 
-from tests.processes import DatabaseTemplate
+from tests.processes import BASE_DIR, DatabaseTemplate
 
 LOCAL_FILES = {
     "BACKEND": "django.core.files.storage.FileSystemStorage",
@@ -31,6 +37,71 @@ def api():
 
 @pytest.fixture(scope="session")
 def database_template(tmp_path_factory):
+    """Every Service is made from this template, so here is also where the services of one
+    pytest-xdist worker get a store bucket of their own (when S3_BUCKET names one)."""
+    _bucket_of_this_worker()
     template = DatabaseTemplate(tmp_path_factory.mktemp("database-template"))
     yield template
     template.drop()
+
+
+# Fixtures that start a real process: the service's web server, worker and converter (every
+# Service is made from the database template), the converter alone, Chromium, Swift. A test
+# that uses one, itself or through another fixture, must be marked e2e, so that
+# `-m "not e2e"` leaves out every test that starts a process (CONTRIBUTING.md, "Running
+# things").
+PROCESS_FIXTURES = {"database_template", "converter_process", "browser", "swift"}
+# In-process tests of these apps that use the database are marked backend: the apps' services
+# lock rows, commit in transactions and write SQL per database (lookups, placements), all on
+# whatever database DATABASE_URL names. The e2e tests whose subject is the database, the
+# queue or the store shared between processes carry the mark in their module.
+BACKEND_FOLDERS = {"wordclouds", "commerce"}
+TESTS = Path(__file__).resolve().parent
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects anything
+def pytest_collection_modifyitems(items):
+    unmarked = []
+    for item in items:
+        fixtures = set(getattr(item, "fixturenames", ()))
+        e2e = item.get_closest_marker("e2e") is not None
+        if fixtures & PROCESS_FIXTURES and not e2e:
+            unmarked.append(item.nodeid)
+        if e2e:
+            # `make test` runs with --dist loadgroup: an e2e module goes to one xdist worker
+            # whole, so its module-scoped service starts once; the other tests are spread one
+            # by one in pytest-django's order (transactional tests after the others, since
+            # they empty the tables, the fixed templates included).
+            item.add_marker(pytest.mark.xdist_group(item.path.relative_to(TESTS).as_posix()))
+        database = item.get_closest_marker("django_db") or fixtures & {"db", "transactional_db"}
+        in_backend_folder = item.path.relative_to(TESTS).parts[0] in BACKEND_FOLDERS
+        if database and in_backend_folder and not e2e:
+            item.add_marker(pytest.mark.backend)
+    if unmarked:
+        raise pytest.UsageError(
+            "these tests start processes but are not marked e2e:\n  " + "\n  ".join(unmarked)
+        )
+    # pytest-xdist's loadgroup keys its work by node id: of tests sharing one it runs one.
+    parallel = Counter(item.nodeid for item in items if not item.get_closest_marker("serial"))
+    shared = [nodeid for nodeid, count in parallel.items() if count > 1]
+    if shared:
+        raise pytest.UsageError(
+            "these node ids are shared by several tests, which `make test`'s parallel step "
+            "would run once: mark them serial\n  " + "\n  ".join(shared)
+        )
+
+
+def _bucket_of_this_worker() -> None:
+    """S3_BUCKET-<worker> for this pytest-xdist worker's services, made by the service's own
+    store_setup; each worker already has its own ports, databases, media folders and queue
+    names (tests/processes.py)."""
+    worker, bucket = os.environ.get("PYTEST_XDIST_WORKER"), os.environ.get("S3_BUCKET")
+    if not (worker and bucket) or bucket.endswith(f"-{worker}"):
+        return
+    os.environ["S3_BUCKET"] = f"{bucket}-{worker}"
+    subprocess.run(
+        [sys.executable, "manage.py", "store_setup", "--wait", "60"],
+        cwd=BASE_DIR,
+        check=True,
+        capture_output=True,
+    )

@@ -21,7 +21,7 @@ from tests.commerce.clients import SHENZHEN, Api, new_customer
 from tests.commerce.conftest import APP_ID, APP_SECRET
 from tests.processes import Service
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.backend]
 
 CONCURRENCY = 20
 

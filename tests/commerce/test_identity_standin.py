@@ -29,6 +29,7 @@ def test_the_stand_in_is_accepted_in_development_and_off_by_default(settings):
     call_command("check")
 
 
+@pytest.mark.e2e
 @pytest.mark.django_db(transaction=True)
 def test_any_code_logs_in_through_the_running_stand_in(settings, tmp_path):
     port = free_port()

@@ -25,7 +25,7 @@ from tests.commerce.payments_world import (
     wait_until,
 )
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.backend]
 RACES = 50
 
 

@@ -17,7 +17,9 @@ from schemathesis.config import SchemathesisConfig
 from tests.contract.conftest import SMALL_FONT, World, mask_png_bytes, names_xlsx_bytes
 from wordclouds.services.fonts import DEFAULT_FONT_ID
 
-pytestmark = pytest.mark.e2e
+# serial: schemathesis gives every operation's test the same node id, and pytest-xdist's
+# loadgroup schedules by node id, so it would run one of them (tests/conftest.py refuses that).
+pytestmark = [pytest.mark.e2e, pytest.mark.serial]
 
 # Heavy requests answer 400 `pattern too dense` or 422 (over the time or memory limit) for
 # values the schema allows: how much work they are depends on the job, not on the values.

@@ -13,7 +13,7 @@ from tests.faults.conftest import alive, healthy_with_heartbeat, wait_until
 from tests.names import sample_names
 from wordclouds.services.jobs import STALE_ERROR
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.backend]
 SMALL = {"SEED": 1, "WIDTH": 300, "HEIGHT": 200}
 BIG = {"WIDTH": 3000, "HEIGHT": 3000, "SEED": 5, "N_REPETITIONS": 3}
 FAST_STALE = {"JOB_HEARTBEAT_SECONDS": 0.5, "JOB_STALE_SECONDS": 4}

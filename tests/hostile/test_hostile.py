@@ -26,7 +26,8 @@ from tests.hostile.conftest import (
     state,
 )
 
-pytestmark = pytest.mark.e2e
+# serial: /api/health must answer within 0.1 s meanwhile (conftest.py), alone on the machine.
+pytestmark = [pytest.mark.e2e, pytest.mark.serial]
 FAKE_JOB = "f" * 32
 
 

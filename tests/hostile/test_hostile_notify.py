@@ -10,7 +10,8 @@ from commerce.payments import crypto
 from commerce.payments.standin import PaymentPlatform
 from tests.hostile.conftest import DETAIL_MAX, MB, assert_health_fast, deep_json, hostile, post
 
-pytestmark = pytest.mark.e2e
+# serial: /api/health must answer within 0.1 s meanwhile (conftest.py), alone on the machine.
+pytestmark = [pytest.mark.e2e, pytest.mark.serial]
 NOTIFY = "/api/payments/wechat/notify"
 RECORD = {
     "appid": "wx-hostile-app",

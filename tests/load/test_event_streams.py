@@ -17,6 +17,9 @@ from tests.wordclouds.conftest import names_xlsx  # noqa: F401  (a fixture)
 
 pytestmark = [
     pytest.mark.e2e,
+    pytest.mark.backend,
+    # Measures /api/health's latency under the load it makes: alone on the machine.
+    pytest.mark.serial,
     needs_postgres_and_redis,
 ]
 CLIENTS = 500

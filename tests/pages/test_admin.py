@@ -11,6 +11,8 @@ from playwright.sync_api import expect
 from tests.pages.test_studio import name_list
 from tests.processes import BASE_DIR
 
+pytestmark = pytest.mark.e2e
+
 PASSWORD = "staff-password-for-pages"
 UNSTYLED = "rgba(0, 0, 0, 0)"
 

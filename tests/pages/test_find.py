@@ -12,6 +12,8 @@ import pytest
 import segno
 from playwright.sync_api import expect
 
+pytestmark = pytest.mark.e2e
+
 NAMES = [
     "Anna Berg",
     "Bruno Costa",

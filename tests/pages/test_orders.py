@@ -19,6 +19,8 @@ from core.admin_token import admin_token_issue
 from tests.commerce.conftest import APP_ID, APP_SECRET, identity_platform_server  # noqa: F401
 from tests.processes import Service
 
+pytestmark = pytest.mark.e2e
+
 ORDERS = 45
 TOKEN_KEY = "wordclouds.staffToken"
 

@@ -9,8 +9,11 @@ import xml.etree.ElementTree as ElementTree
 from contextlib import closing
 
 import openpyxl
+import pytest
 from PIL import Image, ImageDraw
 from playwright.sync_api import expect
+
+pytestmark = pytest.mark.e2e
 
 # Records every value the percent label shows, in order, from the first moment on.
 RECORD_PERCENTS = """

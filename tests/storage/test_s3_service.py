@@ -16,7 +16,7 @@ from tests.processes import BASE_DIR, Service
 from tests.storage.conftest import NAMES, redirected
 from wordclouds.storage import FOREVER
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.backend]
 
 
 def finished(service: Service, job_id: str, timeout: float = 120) -> dict:

@@ -15,6 +15,7 @@ from tests.storage.conftest import NAMES, mask_png, redirected
 
 pytestmark = [
     pytest.mark.e2e,
+    pytest.mark.backend,
     needs_postgres_and_redis,
 ]
 JOBS = 20

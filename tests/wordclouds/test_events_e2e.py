@@ -12,7 +12,7 @@ import sseclient
 from tests.names import sample_names
 from tests.processes import Service
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.backend]
 PARAMS = {"WIDTH": 600, "HEIGHT": 400, "SEED": 11}
 
 

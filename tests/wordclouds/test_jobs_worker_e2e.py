@@ -13,7 +13,7 @@ from tests.names import sample_names
 from tests.processes import BASE_DIR, Service
 from wordclouds.services.jobs import STALE_ERROR
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.backend]
 BIG = {"WIDTH": 3000, "HEIGHT": 3000, "SEED": 5, "N_REPETITIONS": 3}
 
 
