@@ -12,7 +12,7 @@ import pytest
 
 from tests.storage.conftest import NAMES, PARAMS, job_files
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.serial]  # it measures how fast faults are answered
 
 
 def test_a_new_job_is_503_within_4_s_while_the_store_hangs(service, swift, names_xlsx, tiny_font):

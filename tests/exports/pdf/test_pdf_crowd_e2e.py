@@ -10,11 +10,10 @@ from concurrent.futures import ThreadPoolExecutor
 import httpx
 import pytest
 
-from tests.engine.conftest import write_names
-from tests.names import sample_names
+from tests.names import sample_names, write_names
 from tests.processes import Service
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.serial]  # it measures how fast a crowd is answered
 BURSTS, CROWD, SECONDS = 20, 8, 10
 
 
