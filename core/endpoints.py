@@ -86,7 +86,7 @@ async def _answered(endpoint, scope, receive, send, arguments: dict) -> None:
         if error is None:
             logger.exception("unhandled error on %s", scope["path"])
             return await answer(send, 500, {"detail": "internal server error"})
-        await answer(send, error.status_code, {"detail": error.detail})
+        await answer(send, error.status_code, error.body())
 
 
 async def answer(send, status: int, body: dict | None = None, headers=()) -> None:

@@ -19,9 +19,14 @@ class ServiceError(Exception):
 
     status_code = status.HTTP_400_BAD_REQUEST
 
-    def __init__(self, detail: str):
+    def __init__(self, detail: str, code: str | None = None):
         super().__init__(detail)
         self.detail = detail
+        self.code = code  # a stable snake_case name of the problem, for clients to translate
+
+    def body(self) -> dict:
+        """The JSON body of this error: ``detail``, and ``code`` when the raiser named one."""
+        return {"detail": self.detail, **({"code": self.code} if self.code else {})}
 
 
 class InvalidInput(ServiceError):
@@ -101,7 +106,7 @@ def api_exception_handler(exc, context):
         if error is not exc:
             log_refused(error, context.get("view").__class__.__name__)
         return Response(
-            {"detail": error.detail},
+            error.body(),
             status=error.status_code,
             headers=getattr(error, "headers", None),
         )
@@ -143,7 +148,7 @@ class ApiErrorMiddleware(MiddlewareMixin):
             if error is not exception:
                 log_refused(error, request.path)
             return JsonResponse(
-                {"detail": error.detail},
+                error.body(),
                 status=error.status_code,
                 headers=getattr(error, "headers", None),
             )

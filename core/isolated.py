@@ -159,7 +159,7 @@ def _call_limited(limits: Limits, function, args, kwargs) -> tuple[str, object]:
         resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
         outcome = ("result", function(*args, **kwargs))
     except ServiceError as error:
-        outcome = ("error", type(error)(error.detail))
+        outcome = ("error", type(error)(error.detail, error.code))
     except (MemoryError, RecursionError):
         pass
     except Exception:  # a bug, not the input's fault: logged, and the parent goes on
