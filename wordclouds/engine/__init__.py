@@ -12,13 +12,13 @@ finished job.
 from .errors import InputError, LayoutError
 from .fonts import CHAIN_COVERAGE, FontInfo, check_font, default_font_path, font_faces
 from .generate import ARTIFACTS, STAGES, generate
-from .revise import PROOF, REVISION_STAGES, check_edits, revise
 from .mask import Mask, load_mask
 from .names import Name, first_rows, read_names
 from .params import Params, parse_params
 from .path_data import path_contours
 from .positions import placement_outlines, read_meta
 from .render import svg_outlines
+from .revise import PROOF, REVISION_STAGES, check_edits, revise
 from .shaping import check_drawable
 
 __all__ = [

@@ -314,10 +314,20 @@ def _boxes_touch(a, b, gap: int) -> bool:
     )
 
 
-def revise(*, parent_dir, out_dir, edits: dict, mask_path=None, font_path=None, progress=None):
+def revise(
+    *,
+    parent_dir,
+    out_dir,
+    edits: dict,
+    mask_path=None,
+    font_path=None,
+    progress=None,
+    parent_id=None,
+):
     """Write the revision of the layout in ``parent_dir`` by ``edits`` into ``out_dir``
-    (the five artifacts of a job and proof.png); return its metrics, whose ``changes`` list
-    the ids added, removed, renamed, moved, resized, recoloured and displaced."""
+    (the five artifacts of a job and proof.png); return its metrics, whose ``changes`` name
+    the parent (``parent_id``) and list the ids added, removed, renamed, moved, resized,
+    recoloured and displaced."""
     report = Progress(progress, REVISION_STAGES)
     report.begin("reading_parent", "reading the poster to revise")
     parent = Parent(parent_dir)
@@ -467,7 +477,7 @@ def revise(*, parent_dir, out_dir, edits: dict, mask_path=None, font_path=None, 
     write_rows(partial_db, rows, {**parent.meta, "seed": seed})
     os.replace(partial_db, out_dir / ARTIFACTS["db"])
     changes = {
-        "parent": None,
+        "parent": parent_id,
         "added": added_ids,
         "removed": sorted(removed),
         "renamed": sorted(renamed),
