@@ -33,13 +33,22 @@ from .generate import (
     _script_counts,
     _write_png_file,
 )
-from .layout import DEFAULT_MIN_FONT_SIZE, FLOOR_FONT_SIZE, SHRINK, Layout, Placement, WordShapes
+from .layout import (
+    DEFAULT_MIN_FONT_SIZE,
+    FLOOR_FONT_SIZE,
+    INK_THRESHOLD,
+    SHRINK,
+    Layout,
+    Placement,
+    WordShapes,
+)
 from .mask import load_mask
 from .names import MAX_NAME_LENGTH, Name, clean_cell
 from .neighbours import reading_neighbours
 from .occupancy import find_fit
 from .params import COLOR_PATTERN, MAX_SEED, parse_params
 from .positions import placement_row, read_meta, write_rows
+from .raster import coverage
 from .render import SVG_END, contrast_background, path_elements
 from .shaping import check_drawable
 
@@ -254,7 +263,7 @@ def _checked(edits, parent: Parent, mask_path, font_path) -> dict:
 
 
 def _check_spots(clean, parent, mask_path, font_path) -> None:
-    """A moved or resized word must lie on the canvas, its centre inside the mask, clear of
+    """A moved or resized word must lie on the canvas, its ink inside the mask, clear of
     every keep-out shape."""
     mask = load_mask(mask_path, params=parent.params)
     kept_out = keep_out_pixels(clean["keepOut"], parent.height, parent.width)
@@ -268,9 +277,13 @@ def _check_spots(clean, parent, mask_path, font_path) -> None:
             where = f"{kind}[{k}]"
             if x < 0 or y < 0 or x + w > parent.width or y + h > parent.height:
                 raise InputError(f"{where}: the word would reach outside the canvas there")
-            cx, cy = int(centre[0]), int(centre[1])
-            if not mask.inside[cy, cx]:
-                raise InputError(f"{where}: ({centre[0]:g}, {centre[1]:g}) is outside the mask")
+            left, top, _, _ = outline.box(size)
+            cover = coverage(outline.polygon, outline.contour_ends, size, left, top, h, w)
+            if not mask.inside[y : y + h, x : x + w][cover > INK_THRESHOLD].all():
+                raise InputError(
+                    f"{where}: at ({centre[0]:g}, {centre[1]:g}) the word would reach outside "
+                    "the mask"
+                )
             if kept_out[y : y + h, x : x + w].any():
                 raise InputError(f"{where}: the word would lie over a keepOut shape")
 
@@ -373,8 +386,6 @@ def revise(
     removed = set(clean["remove"])
     for word_id in removed:
         del placements[word_id]
-    layout = Layout(carved, config.margin, config.name_gap, rng)
-    reach = layout.margin
     renamed = {e["id"]: e["name"] for e in clean["rename"]}
     for word_id, text in renamed.items():
         old = placements[word_id]
@@ -386,70 +397,41 @@ def revise(
     for word_id in dict.fromkeys(e["id"] for e in clean["move"] + clean["resize"]):
         size, centre = _pinned_spot(clean, parent, word_id)
         old = placements[word_id]
-        ink = _ink_box_at(old.outline, size, centre)
-        pinned[word_id] = replace(old, font_size=size, ink_box=ink)
-    displaced = set()
-    for word_id, placement in placements.items():
-        if word_id in pinned:
-            continue
-        x, y, w, h = placement.ink_box
-        if kept_out[y : y + h, x : x + w].any():
-            displaced.add(word_id)
-        for pin in pinned.values():
-            gap = max(reach, layout.pad(max(pin.font_size, placement.font_size))) + reach
-            if _boxes_touch(placement.ink_box, pin.ink_box, gap):
-                displaced.add(word_id)
-    moving = displaced | set(pinned) | set(renamed)
-    for word_id, placement in placements.items():  # what stays, in id order
-        if word_id not in moving:
-            layout.stamp_word(placement.outline, placement.font_size, placement.vertical,
-                              *placement.ink_box[:2])  # fmt: skip
-    for word_id, placement in pinned.items():
-        layout.stamp_word(placement.outline, placement.font_size, placement.vertical,
-                          *placement.ink_box[:2])  # fmt: skip
-        placements[word_id] = _framed(layout, placement, placement.ink_box)
-    min_size = min(
-        config.min_font_size or DEFAULT_MIN_FONT_SIZE,
-        min((p.font_size for p in placements.values()), default=DEFAULT_MIN_FONT_SIZE),
-    )
-    for word_id in renamed.keys() - pinned.keys():  # in place when the new name fits there
-        new = placements[word_id]
-        centre = (new.box[0] + new.box[2] / 2, new.box[1] + new.box[3] / 2)
-        spot = _ink_box_at(new.outline, new.font_size, centre)
-        if _fits_at(layout, new.outline, new.font_size, new.vertical, spot):
-            layout.stamp_word(new.outline, new.font_size, new.vertical, *spot[:2])
-            placements[word_id] = _framed(layout, new, spot)
-        else:
-            displaced.add(word_id)
-    refused = []
-    order = sorted(displaced - set(pinned), key=lambda i: (-placements[i].font_size, i))
-    for word_id in order:
-        old = placements[word_id]
-        centre = (old.box[0] + old.box[2] / 2, old.box[1] + old.box[3] / 2)
-        placed = _place_near(layout, old, centre, min_size)
-        if placed is None:
-            refused.append(word_id)
-        else:
-            placements[word_id] = placed
-    added_ids = []
-    next_id = max(parent.rows) + 1
+        pinned[word_id] = replace(
+            old, font_size=size, ink_box=_ink_box_at(old.outline, size, centre)
+        )
     next_row = max((p.name.row for p in placements.values()), default=0) + 1
     plan = _size_plan(parent)
-    for k, entry in enumerate(clean["add"]):
-        name = Name(entry["name"], next_row + k, entry["weight"])
-        size = plan(entry["weight"])
-        placed = _place_anywhere(layout, shapes, name, size, min_size, config, rng)
-        if placed is None:
-            refused.append(name.text)
-            continue
-        placements[next_id] = placed
-        added_ids.append(next_id)
-        next_id += 1
-    if refused:
+    added = [
+        (Name(entry["name"], next_row + k, entry["weight"]), plan(entry["weight"]))
+        for k, entry in enumerate(clean["add"])
+    ]
+    arrangement = Arrangement(carved, kept_out, config, shapes, placements, pinned, renamed)
+    homes = {}  # ("add", index) or ("word", id) → the centre of a word moved aside for it
+    for _ in range(MAX_VICTIMS + 1):
+        rng = np.random.default_rng([seed, len(parent.rows), 30])
+        outcome = arrangement.arrange(added, homes, rng)
+        if len(outcome) == 3:
+            break
+        kind, key = outcome
+        if kind == "add":
+            outline, vertical = shapes.get(added[key][0].text, False)[0], False
+        else:
+            outline, vertical = placements[key].outline, placements[key].vertical
+        victim = arrangement.victim(outline, vertical)
+        if victim is None:
+            break
+        homes[outcome] = victim
+    if len(outcome) != 3:
         raise LayoutError(
-            f"{len(refused)} of the names to place did not fit; make a new layout of the "
-            "revised list (a new job) instead"
+            "a name did not fit, even with the smallest nearby words moved aside; make a new "
+            "layout of the revised list (a new job) instead"
         )
+    placements, displaced, added_ids = outcome
+    next_id = max(parent.rows) + 1
+    added_ids = list(range(next_id, next_id + len(added_ids)))
+    for word_id, placement in zip(added_ids, outcome[2]):
+        placements[word_id] = placement
 
     report.begin("rendering", f"drawing {len(placements)} words")
     ids = sorted(placements)
@@ -495,6 +477,115 @@ def revise(
     with _atomic(out_dir / ARTIFACTS["metrics"]) as file:
         file.write(json.dumps(metrics, ensure_ascii=False, indent=2).encode())
     return metrics
+
+
+MAX_VICTIMS = 50  # words moved aside for added names that find no room, at most
+
+
+class Arrangement:
+    """The placing of a revision: the parent's words that stay stamped first, then the
+    pinned (moved, resized), the renamed where they were, the added names given a home (a
+    word moved aside for them), the displaced near where they were, the other added names
+    wherever there is room. Arranged again from the start with more words moved aside when
+    an added name finds no room."""
+
+    def __init__(self, carved, kept_out, config, shapes, placements, pinned, renamed):
+        self.carved, self.config, self.shapes = carved, config, shapes
+        self.placements, self.pinned, self.renamed = placements, pinned, renamed
+        self.aside = set()  # words moved aside for added names
+        probe = Layout(carved, config.margin, config.name_gap, None)
+        reach = probe.margin
+        self.displaced = set()
+        for word_id, placement in placements.items():
+            if word_id in pinned:
+                continue
+            x, y, w, h = placement.ink_box
+            if kept_out[y : y + h, x : x + w].any():
+                self.displaced.add(word_id)
+            for pin in pinned.values():
+                gap = max(reach, probe.pad(max(pin.font_size, placement.font_size))) + reach
+                if _boxes_touch(placement.ink_box, pin.ink_box, gap):
+                    self.displaced.add(word_id)
+        self.min_size = min(
+            config.min_font_size or DEFAULT_MIN_FONT_SIZE,
+            min((p.font_size for p in placements.values()), default=DEFAULT_MIN_FONT_SIZE),
+        )
+
+    def arrange(self, added, homes, rng):
+        """(placements, displaced ids, added placements), or the index of the added name
+        that found no room, or None when a displaced word found none."""
+        config, placements = self.config, dict(self.placements)
+        layout = Layout(self.carved, config.margin, config.name_gap, rng)
+        displaced = self.displaced | self.aside
+        moving = displaced | set(self.pinned) | set(self.renamed)
+        for word_id, placement in placements.items():  # what stays, in id order
+            if word_id not in moving:
+                layout.stamp_word(placement.outline, placement.font_size, placement.vertical,
+                                  *placement.ink_box[:2])  # fmt: skip
+        for word_id, placement in self.pinned.items():
+            layout.stamp_word(placement.outline, placement.font_size, placement.vertical,
+                              *placement.ink_box[:2])  # fmt: skip
+            placements[word_id] = _framed(layout, placement, placement.ink_box)
+        for word_id in self.renamed.keys() - self.pinned.keys() - self.aside:
+            new = placements[word_id]  # in place when the new name fits there
+            centre = (new.box[0] + new.box[2] / 2, new.box[1] + new.box[3] / 2)
+            spot = _ink_box_at(new.outline, new.font_size, centre)
+            if _fits_at(layout, new.outline, new.font_size, new.vertical, spot):
+                layout.stamp_word(new.outline, new.font_size, new.vertical, *spot[:2])
+                placements[word_id] = _framed(layout, new, spot)
+            else:
+                displaced = displaced | {word_id}
+        news = [None] * len(added)
+        homed = {}
+        for (kind, key), centre in homes.items():  # names given the place of a word aside
+            if kind == "add":
+                name, size = added[key]
+                outline, style = self.shapes.get(name.text, False)
+                fresh = Placement(name, 1, size, False, style, outline, (0, 0, 0, 0), (0, 0, 0, 0))
+                news[key] = _place_near(layout, fresh, centre, self.min_size)
+                if news[key] is None:
+                    return kind, key
+            else:
+                placements[key] = homed[key] = _place_near(
+                    layout, placements[key], centre, self.min_size
+                )
+                if placements[key] is None:
+                    return kind, key
+        order = sorted(
+            displaced - set(self.pinned) - set(homed), key=lambda i: (-placements[i].font_size, i)
+        )
+        for word_id in order:
+            old = placements[word_id]
+            centre = (old.box[0] + old.box[2] / 2, old.box[1] + old.box[3] / 2)
+            placements[word_id] = _place_near(layout, old, centre, self.min_size)
+            if placements[word_id] is None:
+                return "word", word_id
+        for k, (name, size) in enumerate(added):
+            if news[k] is None:
+                news[k] = _place_anywhere(
+                    layout, self.shapes, name, size, self.min_size, config, rng
+                )
+                if news[k] is None:
+                    return "add", k
+        return placements, displaced, news
+
+    def victim(self, outline, vertical):
+        """The centre of the smallest word that stays whose ink box could hold ``outline``
+        at the smallest size (it is moved aside for it), or None."""
+        _, _, need_w, need_h = outline.box(self.min_size)
+        taken = self.displaced | self.aside | set(self.pinned) | set(self.renamed)
+        best = None
+        for word_id, placement in self.placements.items():
+            x, y, w, h = placement.ink_box
+            if word_id in taken or placement.vertical != vertical or w < need_w or h < need_h:
+                continue
+            if best is None or w * h < best[0]:
+                best = (w * h, word_id)
+        if best is None:
+            return None
+        self.aside.add(best[1])
+        box = self.placements[best[1]].box
+        return box[0] + box[2] / 2, box[1] + box[3] / 2
 
 
 def _framed(layout, placement, ink) -> Placement:

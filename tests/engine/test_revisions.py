@@ -1,0 +1,215 @@
+"""The promises of a revision (docs/engine.md, "Revisions") over generated cases: parent
+layouts of several lists, shapes and seeds, each revised by a generated mix of edits. Every
+word no edit needed keeps its bytes in both SVGs and in the position database, and its place;
+added and renamed names are there exactly, removed ones gone; NAME_GAP, neighbour colours,
+the mask and the keep-out shapes hold; every name is placed; the same input gives the same
+bytes."""
+
+import random
+import sqlite3
+
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw
+
+from tests.engine.name_gap_rule import measure
+from tests.names import latin_names, sample_names, write_names
+from wordclouds.engine import InputError, check_edits, generate, load_mask, parse_params, revise
+from wordclouds.engine.revise import LIST_BOUNDS, keep_out_pixels
+
+FILES = ("wordcloud.png", "wordcloud.svg", "wordcloud-stroke.svg", "positions.db", "proof.png")
+PARENTS = [  # (names, canvas, mask shape, seed)
+    ("latin", 160, (700, 500), None, 1),
+    ("mixed", 200, (800, 600), "ellipse", 2),
+    ("latin", 260, (900, 700), "heart", 3),
+    ("mixed", 120, (600, 600), None, 4),
+]
+CASES = [(parent, mix) for parent in range(len(PARENTS)) for mix in range(6)]  # 24 cases
+
+
+def mask_image(path, shape, size):
+    image = Image.new("L", size, 255)
+    draw = ImageDraw.Draw(image)
+    w, h = size
+    if shape == "ellipse":
+        draw.ellipse((10, 10, w - 10, h - 10), fill=0)
+    else:
+        draw.ellipse((20, 20, w // 2 + 30, h // 2 + 40), fill=0)
+        draw.ellipse((w // 2 - 30, 20, w - 20, h // 2 + 40), fill=0)
+        draw.polygon([(30, h // 3), (w - 30, h // 3), (w // 2, h - 20)], fill=0)
+    image.save(path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def parents(tmp_path_factory):
+    """The parent layouts, made once."""
+    made = []
+    for index, (kind, count, size, shape, seed) in enumerate(PARENTS):
+        folder = tmp_path_factory.mktemp(f"parent{index}")
+        names = latin_names(count, seed) if kind == "latin" else sample_names(count)
+        params = {"WIDTH": size[0], "HEIGHT": size[1], "SEED": seed}
+        mask = None
+        if shape:
+            mask = mask_image(folder / "mask.png", shape, size)
+            params = {"MODE": "IMAGE", "SEED": seed}
+        generate(
+            names_path=write_names(folder / "names.xlsx", names),
+            out_dir=folder / "out",
+            params=params,
+            mask_path=mask,
+        )
+        made.append((folder / "out", mask))
+    return made
+
+
+def rows(folder) -> dict[int, tuple]:
+    with sqlite3.connect(folder / "positions.db") as connection:
+        return {row[0]: row for row in connection.execute("SELECT * FROM words")}
+
+
+def paths(folder, name) -> dict[int, str]:
+    lines = (folder / name).read_text(encoding="utf-8").splitlines()
+    return {int(line.split('"')[1][1:]): line for line in lines if line.startswith("<path")}
+
+
+def edit_mix(parent_rows, mix: int, size) -> dict:
+    """A generated mix of edits on word ids of the parent (a fixed generator per case)."""
+    rng = random.Random(mix * 7919 + len(parent_rows))
+    ids = sorted(parent_rows)
+    chosen = rng.sample(ids, 12)
+    width, height = size
+    edits = {"seed": mix}
+    kinds = [k for k, on in zip(("add", "remove", "rename", "move", "resize", "recolor", "keepOut"),
+                                format(mix * 37 + 45, "07b")) if on == "1"]  # fmt: skip
+    kinds = kinds or ["add"]
+    if "add" in kinds:
+        edits["add"] = [f"Added Name {mix}-{k}" for k in range(3)] + [{"name": "新名", "weight": 2}]
+    if "remove" in kinds:
+        edits["remove"] = chosen[0:2]
+    if "rename" in kinds:
+        edits["rename"] = [{"id": chosen[2], "name": "Renamed Somebody Longer"},
+                           {"id": chosen[3], "name": "Li"}]  # fmt: skip
+    if "move" in kinds:
+        word = parent_rows[chosen[4]]
+        edits["move"] = [{"id": chosen[4], "x": round(word[2] + rng.uniform(-40, 40), 1),
+                          "y": round(word[3] + rng.uniform(-30, 30), 1)}]  # fmt: skip
+    if "resize" in kinds:
+        edits["resize"] = [{"id": chosen[5], "fontSize": round(parent_rows[chosen[5]][4] * 1.3, 2)}]
+    if "recolor" in kinds:
+        edits["recolor"] = [{"id": chosen[6], "color": "#2874A6"}]
+    if "keepOut" in kinds:
+        x, y = rng.uniform(0.2, 0.6) * width, rng.uniform(0.2, 0.6) * height
+        edits["keepOut"] = [{"shape": rng.choice(["rect", "ellipse"]), "x": round(x),
+                             "y": round(y), "width": 60, "height": 40}]  # fmt: skip
+    return edits
+
+
+def valid(edits, parent, mask):
+    """The case's edits with the pinned spots the checks would refuse left out (a moved word
+    whose centre falls outside the mask or whose box would reach a keep-out shape)."""
+    try:
+        check_edits(edits, parent_dir=parent, mask_path=mask)
+        return edits
+    except InputError:
+        return {k: v for k, v in edits.items() if k not in ("move", "resize")}
+
+
+@pytest.mark.parametrize(("parent_index", "mix"), CASES)
+def test_a_revision_keeps_what_no_edit_needs(parents, tmp_path, parent_index, mix):
+    parent, mask = parents[parent_index]
+    before = rows(parent)
+    size = PARENTS[parent_index][2]
+    edits = valid(edit_mix(before, mix, size), parent, mask)
+
+    metrics = revise(parent_dir=parent, out_dir=tmp_path / "a", edits=edits, mask_path=mask)
+    again = revise(parent_dir=parent, out_dir=tmp_path / "b", edits=edits, mask_path=mask)
+
+    assert metrics["changes"] == again["changes"]
+    for name in FILES:  # the same bytes twice
+        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes(), name
+    out = tmp_path / "a"
+    after = rows(out)
+    changes = metrics["changes"]
+    named = set()
+    for kind in ("added", "removed", "renamed", "moved", "resized", "recolored", "displaced"):
+        named |= set(changes[kind])
+    unchanged = [word_id for word_id in before if word_id not in named]
+    assert changes["unchanged"] == len(unchanged)
+    assert all(after[word_id] == before[word_id] for word_id in unchanged)  # rows, so x, y too
+    for svg in ("wordcloud.svg", "wordcloud-stroke.svg"):
+        old, new = paths(parent, svg), paths(out, svg)
+        assert all(new[word_id] == old[word_id] for word_id in unchanged), svg
+        assert sorted(new) == sorted(after)
+    assert not set(changes["removed"]) & set(after)
+    for entry in edits.get("rename", []):
+        assert after[entry["id"]][1] == entry["name"]
+    added = [entry if isinstance(entry, str) else entry["name"] for entry in edits.get("add", [])]
+    assert sorted(after[word_id][1] for word_id in changes["added"]) == sorted(added)
+    assert min(changes["added"], default=max(before) + 1) == max(before) + 1
+    # every name placed: all the parent's rows but the removed, and the added
+    assert len(after) == len(before) - len(changes["removed"]) + len(added)
+    # the gap and colour rules hold, for new neighbours too (a recolour is the customer's)
+    findings = measure(out, 0.3)
+    assert findings.close == []
+    recolored = {after[word_id][1] for word_id in changes["recolored"]}
+    assert [pair for pair in findings.same_color if not {pair[0], pair[1]} & recolored] == []
+    # ink only inside the mask, never in a keep-out shape
+    params = parse_params(
+        {"WIDTH": size[0], "HEIGHT": size[1]} if mask is None else {"MODE": "IMAGE"}
+    )
+    inside = load_mask(mask, params=params).inside
+    kept_out = keep_out_pixels(edits.get("keepOut", []), *inside.shape)
+    ink = np.asarray(Image.open(out / "wordcloud.png").convert("L")) < 250
+    assert not (ink & ~inside).any()
+    for word_id in named - set(changes["removed"]):
+        x, y, w, h = after[word_id][13:17]
+        assert not kept_out[y : y + h, x : x + w].any() or word_id in changes["recolored"]
+
+
+@pytest.mark.parametrize(
+    ("edits", "detail"),
+    [
+        ({"remove": [99999]}, "remove[0]: no word with id 99999"),
+        (
+            {"remove": [1], "recolor": [{"id": 1, "color": "#000000"}]},
+            "id 1 is in both remove and recolor",
+        ),
+        (
+            {"rename": [{"id": 2, "name": "A"}, {"id": 2, "name": "B"}]},
+            "id 2 is in both rename and rename",
+        ),
+        ({"colour": []}, 'unknown edit "colour"'),
+        ({"seed": 3}, "no edit given"),
+        ({"move": [{"id": 1, "x": -1, "y": 10}]}, "move[0]: (-1, 10) is outside the canvas"),
+        ({"resize": [{"id": 1, "fontSize": 3}]}, "resize[0].fontSize must be from 4"),
+        ({"add": [""]}, "add[0] must be a name that is not empty"),
+        ({"add": ["\ue000"]}, 'name_list row 0: "\ue000" has characters no font can draw'),
+        ({"recolor": [{"id": 1, "color": "red"}]}, "recolor[0].color must be #RRGGBB"),
+        (
+            {"keepOut": [{"shape": "star", "x": 1, "y": 1, "width": 5, "height": 5}]},
+            "keepOut[0].shape",
+        ),
+        ({"remove": [1] * (LIST_BOUNDS["remove"] + 1)}, "remove has 10001 entries"),
+    ],
+)
+def test_bad_edits_are_refused_with_the_problem_named(parents, edits, detail):
+    parent, mask = parents[0]
+    with pytest.raises(InputError) as refused:
+        check_edits(edits, parent_dir=parent, mask_path=mask)
+    assert str(refused.value).startswith(detail)
+
+
+def test_a_revision_of_a_revision(parents, tmp_path):
+    parent, mask = parents[1]
+    first = revise(
+        parent_dir=parent, out_dir=tmp_path / "one", edits={"add": ["Zed"]}, mask_path=mask
+    )
+    second = revise(
+        parent_dir=tmp_path / "one",
+        out_dir=tmp_path / "two",
+        edits={"remove": first["changes"]["added"]},
+        mask_path=mask,
+    )
+    assert second["changes"]["removed"] == first["changes"]["added"]
+    assert rows(tmp_path / "two") == rows(parent)  # the added name removed again: the parent's rows
