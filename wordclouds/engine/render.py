@@ -237,6 +237,12 @@ def render_png(placements: list[Placement], colors: list[str], params: Params, s
     else:
         canvas = np.empty((height, width, 3), dtype=np.uint8)
         canvas[:] = to_rgb(params.background_color)
+    paint_placements(canvas, placements, colors)
+    write_png(out, canvas)
+
+
+def paint_placements(canvas, placements: list[Placement], colors: list[str]) -> None:
+    """Paint the placements in their colours onto ``canvas`` (RGB or RGBA, uint8)."""
     inked = [(p, c) for p, c in zip(placements, colors) if p.outline.codes.size]
     rgb = {color: to_rgb(color) for color in set(colors)}
     for start in range(0, len(inked), PAINT_BATCH):
@@ -246,4 +252,3 @@ def render_png(placements: list[Placement], colors: list[str], params: Params, s
             [p for p, _ in batch],
             np.array([rgb[c] for _, c in batch], dtype=np.int64),
         )
-    write_png(out, canvas)

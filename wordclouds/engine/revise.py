@@ -20,9 +20,9 @@ from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
-from PIL import Image, ImageDraw
+from PIL import Image
 
-from .colors import readable, shifted, to_hex
+from .colors import readable, shifted, to_hex, to_rgb
 from .errors import InputError, LayoutError
 from .generate import (
     ARTIFACTS,
@@ -31,7 +31,6 @@ from .generate import (
     _contrast_figures,
     _coverage,
     _script_counts,
-    _write_png_file,
 )
 from .layout import (
     DEFAULT_MIN_FONT_SIZE,
@@ -47,9 +46,10 @@ from .names import MAX_NAME_LENGTH, Name, clean_cell
 from .neighbours import reading_neighbours
 from .occupancy import find_fit
 from .params import COLOR_PATTERN, MAX_SEED, parse_params
+from .png import write_png
 from .positions import placement_row, read_meta, write_rows
 from .raster import coverage
-from .render import SVG_END, contrast_background, path_elements
+from .render import SVG_END, contrast_background, paint_placements, path_elements
 from .shaping import check_drawable
 
 REVISION_STAGES = {  # stage: (percent at its start, percent at its end)
@@ -381,6 +381,7 @@ def revise(
             box,
         )
     colors = {word_id: parent.value(word_id, "color") for word_id in parent.rows}
+    parent_placements = dict(placements)
 
     report.begin("placing_edits", "placing the corrections")
     removed = set(clean["remove"])
@@ -445,8 +446,14 @@ def revise(
     ordered = [placements[i] for i in ids]
     ordered_colors = [colors[i] for i in ids]
     size = (parent.width, parent.height)
-    _write_png_file(out_dir, ordered, ordered_colors, config, size)
-    _write_proof(out_dir, placements, changed_ids - displaced, displaced - set(renamed))
+    gone = [
+        parent_placements[i] for i in sorted((removed | changed_ids) & parent_placements.keys())
+    ]
+    canvas = _repainted(parent, gone, [placements[i] for i in sorted(changed_ids)],
+                        [colors[i] for i in sorted(changed_ids)], config)  # fmt: skip
+    with _atomic(out_dir / ARTIFACTS["png"]) as png:
+        write_png(png, canvas)
+    _write_proof(out_dir, canvas, placements, changed_ids - displaced, displaced - set(renamed))
     _write_svgs(parent, out_dir, ids, placements, colors, changed_ids, config)
 
     report.begin("writing_artifacts", "writing files")
@@ -741,21 +748,39 @@ def _write_svgs(parent, out_dir, ids, placements, colors, changed_ids, config) -
             out.write(SVG_END)
 
 
-def _write_proof(out_dir, placements, changed, displaced) -> None:
+def _repainted(parent, gone, changed, colors, config) -> np.ndarray:
+    """The parent's PNG with the ink of the ``gone`` placements (removed, or drawn anew)
+    cleared to the background and the ``changed`` ones painted in ``colors``: the same
+    pixels as painting the revision whole, since no two words' ink shares a pixel."""
+    with Image.open(parent.folder / ARTIFACTS["png"]) as image:
+        canvas = np.array(image)
+    if gone:
+        height, width = canvas.shape[:2]
+        marks = np.zeros((height, width, 4), dtype=np.uint8)
+        paint_placements(marks, gone, ["#000000"] * len(gone))
+        erased = marks[:, :, 3] > 0
+        canvas[erased] = 0 if config.transparent else to_rgb(config.background_color)
+    paint_placements(canvas, changed, colors)
+    return canvas
+
+
+def _write_proof(out_dir, canvas, placements, changed, displaced) -> None:
     """proof.png: the revised poster with each changed word's ink box outlined in red and
     each displaced word's in blue."""
-    image = Image.open(out_dir / ARTIFACTS["png"]).convert("RGB")
-    draw = ImageDraw.Draw(image)
+    proof = canvas.copy()
+    height, width = proof.shape[:2]
     for ids, color in ((displaced, PROOF_DISPLACED), (changed, PROOF_CHANGED)):
+        paint = (*color, 255)[: proof.shape[2]]
         for word_id in sorted(ids):
             x, y, w, h = placements[word_id].ink_box
-            draw.rectangle(
-                (x - PROOF_LINE - 1, y - PROOF_LINE - 1, x + w + PROOF_LINE, y + h + PROOF_LINE),
-                outline=color,
-                width=PROOF_LINE,
-            )
+            x0, y0 = max(0, x - PROOF_LINE - 1), max(0, y - PROOF_LINE - 1)
+            x1, y1 = min(width, x + w + PROOF_LINE + 1), min(height, y + h + PROOF_LINE + 1)
+            proof[y0 : y0 + PROOF_LINE, x0:x1] = paint
+            proof[max(y0, y1 - PROOF_LINE) : y1, x0:x1] = paint
+            proof[y0:y1, x0 : x0 + PROOF_LINE] = paint
+            proof[y0:y1, max(x0, x1 - PROOF_LINE) : x1] = paint
     with _atomic(out_dir / PROOF) as file:
-        image.save(file, format="PNG")
+        write_png(file, proof)
 
 
 def _metrics(parent, placements, colors, shapes, config, mask, seed) -> dict:
