@@ -184,7 +184,7 @@ def test_a_revision_keeps_what_no_edit_needs(parents, tmp_path, parent_index, mi
         ({"move": [{"id": 1, "x": -1, "y": 10}]}, "move[0]: (-1, 10) is outside the canvas"),
         ({"resize": [{"id": 1, "fontSize": 3}]}, "resize[0].fontSize must be from 4"),
         ({"add": [""]}, "add[0] must be a name that is not empty"),
-        ({"add": ["\ue000"]}, 'name_list row 0: "\ue000" has characters no font can draw'),
+        ({"add": ["\ue000"]}, 'add[0]: "\ue000" has characters the poster\'s font cannot draw'),
         ({"recolor": [{"id": 1, "color": "red"}]}, "recolor[0].color must be #RRGGBB"),
         (
             {"keepOut": [{"shape": "star", "x": 1, "y": 1, "width": 5, "height": 5}]},

@@ -24,6 +24,7 @@ from PIL import Image
 
 from .colors import readable, shifted, to_hex, to_rgb
 from .errors import InputError, LayoutError
+from .fonts import load_typeface
 from .generate import (
     ARTIFACTS,
     Progress,
@@ -50,7 +51,7 @@ from .png import write_png
 from .positions import placement_row, read_meta, write_rows
 from .raster import coverage
 from .render import SVG_END, contrast_background, paint_placements, path_elements
-from .shaping import check_drawable
+from .shaping import undrawable
 
 REVISION_STAGES = {  # stage: (percent at its start, percent at its end)
     "reading_parent": (0, 20),
@@ -252,10 +253,16 @@ def _checked(edits, parent: Parent, mask_path, font_path) -> dict:
         _shape(v, f"keepOut[{k}]", parent.width, parent.height)
         for k, v in enumerate(edits.get("keepOut", []))
     ]
-    new_names = [Name(e["name"], 0) for e in clean["add"]]
-    new_names += [Name(e["name"], 0) for e in clean["rename"]]
-    if new_names:
-        check_drawable(new_names, font_path, parent.meta.get("locale", "zh-Hans"))
+    typeface = _typeface(parent, font_path)
+    for where, entries in (("add", clean["add"]), ("rename", clean["rename"])):
+        for k, entry in enumerate(entries):
+            missing = undrawable(entry["name"], typeface)
+            if missing:
+                points = ", ".join(f"U+{ord(char):04X}" for char in missing)
+                raise InputError(
+                    f'{where}[{k}]: "{entry["name"]}" has characters the poster\'s font cannot '
+                    f"draw ({points})"
+                )
     pinned = {e["id"] for e in clean["move"] + clean["resize"]}
     if pinned:
         _check_spots(clean, parent, mask_path, font_path)
@@ -288,10 +295,15 @@ def _check_spots(clean, parent, mask_path, font_path) -> None:
                 raise InputError(f"{where}: the word would lie over a keepOut shape")
 
 
+def _typeface(parent: Parent, font_path):
+    """The face the parent was drawn with (its position database says which of the font
+    file's faces) and the fallback chain."""
+    return load_typeface(font_path, int(parent.meta["font_face"]))
+
+
 def _shapes(parent: Parent, font_path) -> WordShapes:
-    names = [Name(text, 0) for text in {row[parent.column["name"]] for row in parent.rows.values()}]
-    typeface = check_drawable(names, font_path, parent.meta.get("locale", "zh-Hans"))
-    return WordShapes(typeface, parent.meta["vertical_style"], parent.meta.get("locale", "zh-Hans"))
+    locale = parent.meta.get("locale", "zh-Hans")
+    return WordShapes(_typeface(parent, font_path), parent.meta["vertical_style"], locale)
 
 
 def _vertical(parent: Parent, word_id: int) -> bool:
@@ -351,11 +363,7 @@ def revise(
         raise InputError("the mask image is not the one the poster was made with")
     kept_out = keep_out_pixels(clean["keepOut"], parent.height, parent.width)
     carved = replace(mask, inside=mask.inside & ~kept_out)
-    locale = parent.meta.get("locale", "zh-Hans")
-    every = {row[parent.column["name"]] for row in parent.rows.values()}
-    every |= {e["name"] for e in clean["add"] + clean["rename"]}
-    typeface = check_drawable([Name(text, 0) for text in every], font_path, locale)
-    shapes = WordShapes(typeface, parent.meta["vertical_style"], locale)
+    shapes = _shapes(parent, font_path)
     seed = clean["seed"] if clean["seed"] is not None else int(parent.meta["seed"])
     rng = np.random.default_rng([seed, len(parent.rows), 30])
 
