@@ -40,6 +40,14 @@ class Job(models.Model):
     font_id = models.CharField(max_length=64, blank=True, default="")
     artifacts = models.JSONField(default=dict, blank=True)
     worker_pid = models.IntegerField(null=True, blank=True)
+    # A revision (POST /api/jobs/<id>/revisions) names its parent, which it never changes
+    # and which cannot be deleted while it has revisions; `revision` counts from 0 (a first
+    # layout); `edits` are the revision's checked edits (docs/engine.md, "Revisions").
+    parent = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="revisions"
+    )
+    revision = models.PositiveIntegerField(default=0)
+    edits = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     updated_at = models.DateTimeField(auto_now=True)
     started_at = models.DateTimeField(null=True, blank=True)

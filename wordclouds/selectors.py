@@ -94,6 +94,8 @@ class JobView:
     created_at: datetime
     updated_at: datetime
     record: Job | None = None
+    parent_job_id: str | None = None
+    revision: int = 0
 
 
 def artifact_url(job_id: str, kind: str, *, inline: bool = False) -> str:
@@ -154,6 +156,8 @@ def _view_of_record(job: Job) -> JobView:
         created_at=job.created_at,
         updated_at=job.updated_at,
         record=job,
+        parent_job_id=job.parent_id,
+        revision=job.revision,
     )
     if job_is_stale(job):
         return replace(view, status=Job.Status.FAILED, **failed_fields(STALE_ERROR))

@@ -4,9 +4,10 @@ from django.urls import include, path
 urlpatterns = [
     # Every /api/jobs route: the job itself (jobs), what is looked up in its poster
     # (lookup: locations, find, occupancy_mask, custom.svg, analyze-line-spacing) and its tiles
-    # (tiles). Its event stream, /api/jobs/<id>/events, is answered in front of Django
+    # (tiles), its revisions, proof and words (revisions). Its event stream, /api/jobs/<id>/events, is answered in front of Django
     # (config/urls.py).
     path("", include("wordclouds.api.jobs")),
+    path("", include("wordclouds.api.revisions")),
     path("", include("wordclouds.api.lookup")),
     path("", include("wordclouds.api.tiles")),
     path("", include("wordclouds.api.name_lists")),

@@ -4,6 +4,7 @@ shape and writes the PNG, the SVGs, the position database and the metrics.
 Entry points: :func:`generate` for a whole run, the input checks the API uses before a job
 exists (:func:`parse_params`, :func:`read_names`, :func:`load_mask`, :func:`check_font`,
 :func:`check_drawable`),
+a revision of a finished layout (:func:`check_edits`, :func:`revise`),
 and :func:`svg_outlines`, :func:`placement_outlines` / :func:`path_contours` for redrawing a
 finished job.
 """
@@ -17,11 +18,14 @@ from .params import Params, parse_params
 from .path_data import path_contours
 from .positions import placement_outlines, read_meta
 from .render import svg_outlines
+from .revise import PROOF, REVISION_STAGES, check_edits, revise
 from .shaping import check_drawable
 
 __all__ = [
     "ARTIFACTS",
     "CHAIN_COVERAGE",
+    "PROOF",
+    "REVISION_STAGES",
     "STAGES",
     "FontInfo",
     "InputError",
@@ -30,6 +34,7 @@ __all__ = [
     "Name",
     "Params",
     "check_drawable",
+    "check_edits",
     "check_font",
     "default_font_path",
     "first_rows",
@@ -41,5 +46,6 @@ __all__ = [
     "placement_outlines",
     "read_meta",
     "read_names",
+    "revise",
     "svg_outlines",
 ]

@@ -42,11 +42,12 @@ ARTIFACTS = {
 
 
 class Progress:
-    """Reports ``(stage, percent, message)`` to a callback, never letting percent go down,
-    and times each stage."""
+    """Reports ``(stage, percent, message)`` to a callback through ``stages`` (stage: its
+    percent at start and end), never letting percent go down, and times each stage."""
 
-    def __init__(self, callback):
+    def __init__(self, callback, stages=STAGES):
         self.callback = callback or (lambda stage, percent, message: None)
+        self.stages = stages
         self.percent = 0
         self.stage = None
         self.started = time.perf_counter()
@@ -62,7 +63,7 @@ class Progress:
 
     def update(self, fraction: float, message: str) -> None:
         """Report progress ``fraction`` (0–1) through the current stage."""
-        low, high = STAGES[self.stage]
+        low, high = self.stages[self.stage]
         self.percent = max(self.percent, int(low + (high - low) * min(1.0, fraction)))
         self.callback(self.stage, self.percent, message)
 

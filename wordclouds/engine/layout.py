@@ -126,17 +126,24 @@ class Layout:
         if x < 0:
             self._remember_failure(search_w, search_h)
             return None
-        x, y = x + pad_x, y + pad_y
+        return self.stamp_word(outline, size, vertical, int(x + pad_x), int(y + pad_y))
+
+    def stamp_word(self, outline: WordOutline, size: float, vertical: bool, x: int, y: int):
+        """Mark ``outline`` at ``size`` px placed with its ink box's top-left at (x, y) as
+        occupied (its ink grown by MARGIN, and owned by a new slot); return the ink box."""
+        left, top, width, height = outline.box(size)
+        pad = self.pad(size)
+        pad_x, pad_y = (0, pad) if vertical else (pad, 0)
         cover = coverage(outline.polygon, outline.contour_ends, size, left, top, height, width)
         ink = cover > INK_THRESHOLD
         slot = self.placed % WORD_SLOTS
-        self.boxes[slot] = x, y, width, height, kind
+        self.boxes[slot] = x, y, width, height, 2 if vertical else 1
         self.placed += 1
         occupancy = (self.runs, self.row_max, self.row_start, self.cell_max, self.words)
         stamp(*occupancy, slot + 1, ink, x, y, self.margin)
         # Neighbours share the gap between them, so each word takes one pad's worth of it.
         self.free -= (width + pad_x + self.margin) * (height + pad_y + self.margin)
-        return int(x), int(y), width, height
+        return x, y, width, height
 
     def pad(self, size: float) -> int:
         """Extra room on each side along a word's reading direction: with the MARGIN grown

@@ -36,31 +36,42 @@ CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
 
+def placement_row(number: int, p: Placement, color: str) -> tuple:
+    """The ``words`` row of placement ``p`` with id ``number``."""
+    return (
+        number,
+        p.name.text,
+        p.box[0] + p.box[2] / 2,
+        p.box[1] + p.box[3] / 2,
+        p.font_size,
+        color,
+        "vertical" if p.vertical else "horizontal",
+        *p.box,
+        p.repetition,
+        p.name.row,
+        *p.ink_box,
+        p.name.weight,
+    )
+
+
 def write_positions(path: Path, placements: list[Placement], colors: list[str], meta: dict) -> None:
     """Write the position database to ``path`` (which must not exist): placement N gets
     id N; ``meta`` values are stored as text (non-strings as JSON)."""
+    rows = (
+        placement_row(number, p, color)
+        for number, (p, color) in enumerate(zip(placements, colors), start=1)
+    )
+    write_rows(path, rows, meta)
+
+
+def write_rows(path: Path, rows, meta: dict) -> None:
+    """Write a position database of ``words`` rows (tuples in the table's column order) and
+    ``meta`` to ``path`` (which must not exist)."""
     connection = sqlite3.connect(path)
     try:
         connection.executescript(SCHEMA)
         connection.executemany(
-            "INSERT INTO words VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                (
-                    number,
-                    p.name.text,
-                    p.box[0] + p.box[2] / 2,
-                    p.box[1] + p.box[3] / 2,
-                    p.font_size,
-                    color,
-                    "vertical" if p.vertical else "horizontal",
-                    *p.box,
-                    p.repetition,
-                    p.name.row,
-                    *p.ink_box,
-                    p.name.weight,
-                )
-                for number, (p, color) in enumerate(zip(placements, colors), start=1)
-            ),
+            "INSERT INTO words VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows
         )
         connection.executemany(
             "INSERT INTO meta VALUES (?, ?)",

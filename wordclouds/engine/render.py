@@ -158,14 +158,23 @@ def write_svgs(
     for number, (placement, color, line) in enumerate(
         zip(placements, colors, stroke_widths(placements, params)), start=1
     ):
-        d = placed_path(placement.outline, placement.font_size, *placement.ink_box[:2])
-        fill.write(f'<path id="w{number}" fill="{color}" d="{d}"/>\n')
-        stroke.write(
-            f'<path id="w{number}" fill="none" stroke="{color}" '
-            f'stroke-width="{line:.3g}" d="{d}"/>\n'
-        )
-    fill.write("</svg>\n")
-    stroke.write("</svg>\n")
+        filled, stroked = path_elements(number, placement, color, line)
+        fill.write(filled)
+        stroke.write(stroked)
+    fill.write(SVG_END)
+    stroke.write(SVG_END)
+
+
+SVG_END = "</svg>\n"
+
+
+def path_elements(number: int, placement: Placement, color: str, line: float) -> tuple[str, str]:
+    """Placement ``number``'s ``<path>`` line in the filled SVG and in the stroked one."""
+    d = placed_path(placement.outline, placement.font_size, *placement.ink_box[:2])
+    return (
+        f'<path id="w{number}" fill="{color}" d="{d}"/>\n',
+        f'<path id="w{number}" fill="none" stroke="{color}" stroke-width="{line:.3g}" d="{d}"/>\n',
+    )
 
 
 def svg_outlines(svg: str) -> dict[int, str]:

@@ -19,6 +19,10 @@ class JobStatusSerializer(serializers.Serializer):
         child=serializers.CharField(), help_text="artifact kind -> download path"
     )
     error = serializers.CharField(help_text='"" unless failed')
+    parent_job_id = serializers.CharField(
+        allow_null=True, help_text="the job this one revises; null for a first layout"
+    )
+    revision = serializers.IntegerField(help_text="0 for a first layout, then 1, 2, …")
 
 
 class JobEventSerializer(serializers.Serializer):

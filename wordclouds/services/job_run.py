@@ -32,6 +32,7 @@ from wordclouds.services.jobs import (
     job_succeed,
 )
 from wordclouds.services.placements import placements_store, positions_file_read
+from wordclouds.services.revisions import revision_run
 
 logger = logging.getLogger(__name__)
 
@@ -73,15 +74,24 @@ def job_execute(*, job_id: str) -> None:
             inputs, font_path = _with_store(
                 job_id, heartbeat, "reading the job's files", lambda: _inputs_fetched(job, work)
             )
-            out_dir = work / "out"
-            engine.generate(
-                names_path=inputs / job.name_list,
-                out_dir=out_dir,
-                params=job.params,
-                mask_path=inputs / job.mask_image if job.mask_image else None,
-                font_path=font_path,
-                progress=ProgressRecorder(job_id, heartbeat),
-            )
+            progress = ProgressRecorder(job_id, heartbeat)
+            if job.parent_id:
+                out_dir = _with_store(
+                    job_id,
+                    heartbeat,
+                    "reading the poster to revise",
+                    lambda: revision_run(job, work, font_path, progress),
+                )
+            else:
+                out_dir = work / "out"
+                engine.generate(
+                    names_path=inputs / job.name_list,
+                    out_dir=out_dir,
+                    params=job.params,
+                    mask_path=inputs / job.mask_image if job.mask_image else None,
+                    font_path=font_path,
+                    progress=progress,
+                )
             tiles_make(job_folder=out_dir)  # the lookup page's zoom pyramid, made once
             _with_store(
                 job_id, heartbeat, "storing the results", lambda: _outputs_stored(job_id, out_dir)

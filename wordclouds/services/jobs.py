@@ -111,8 +111,8 @@ def job_rerun(*, job_id: str) -> Job:
         return _job_store(inputs, staging)
 
 
-def _job_store(inputs: JobInputs, staging: Path) -> Job:
-    """Files first, then the row; when the row cannot be committed the files saved go, and
+def _job_store(inputs: JobInputs, staging: Path, **revision) -> Job:
+    """Files first, then the row (with a revision's ``parent``, ``revision`` and ``edits``); when the row cannot be committed the files saved go, and
     only those: a store that fails often hangs, and each delete of a key never written would
     wait out its timeout before the 503. The transaction is a block rather than a decorator
     so that the clean-up also covers a failing commit."""
@@ -132,6 +132,7 @@ def _job_store(inputs: JobInputs, staging: Path) -> Job:
                 font_file=inputs.font_file,
                 font_id=inputs.font_id,
                 message="waiting for a worker",
+                **revision,
             )
             job_event_append(job=job, type=JobEvent.Type.STATUS, message="job queued")
             transaction.on_commit(lambda: _enqueue(job_id))

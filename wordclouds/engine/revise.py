@@ -1,0 +1,690 @@
+"""A revision of a finished layout: names added, removed, renamed, moved, resized and
+recoloured, areas kept free, while every word no edit needs keeps its place, its row in the
+position database and its ``<path>`` in both SVGs byte for byte.
+
+The parent's occupancy is rebuilt from its own rows (each outline shaped again from the font,
+which gives the very outline the parent drew), every word an edit needs is taken out, and
+those are placed again: pinned words (moved, resized) where asked, renamed words where they
+were when the new name fits there, displaced words (under a pinned word or a keep-out shape,
+or a renamed word that no longer fits) as near as possible to where they were, added names
+wherever there is room. The files are written from the parent's own lines and rows, with
+new ones only for what changed.
+"""
+
+import json
+import math
+import os
+import sqlite3
+import statistics
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+from PIL import Image, ImageDraw
+
+from .colors import readable, shifted, to_hex
+from .errors import InputError, LayoutError
+from .generate import (
+    ARTIFACTS,
+    Progress,
+    _atomic,
+    _contrast_figures,
+    _coverage,
+    _script_counts,
+    _write_png_file,
+)
+from .layout import DEFAULT_MIN_FONT_SIZE, FLOOR_FONT_SIZE, SHRINK, Layout, Placement, WordShapes
+from .mask import load_mask
+from .names import MAX_NAME_LENGTH, Name, clean_cell
+from .neighbours import reading_neighbours
+from .occupancy import find_fit
+from .params import COLOR_PATTERN, MAX_SEED, parse_params
+from .positions import placement_row, read_meta, write_rows
+from .render import SVG_END, contrast_background, path_elements
+from .shaping import check_drawable
+
+REVISION_STAGES = {  # stage: (percent at its start, percent at its end)
+    "reading_parent": (0, 20),
+    "placing_edits": (20, 70),
+    "rendering": (70, 90),
+    "writing_artifacts": (90, 100),
+}
+PROOF = "proof.png"
+# The proof's outlines: what an edit named (added, renamed, moved, resized, recoloured) in
+# red, what had to make room (displaced) in blue.
+PROOF_CHANGED, PROOF_DISPLACED = (214, 39, 40), (31, 119, 180)
+PROOF_LINE = 3
+
+# Bounds on every list of a revision (docs/engine.md, "Revisions").
+LIST_BOUNDS = {
+    "add": 10_000,
+    "remove": 10_000,
+    "rename": 1_000,
+    "move": 1_000,
+    "resize": 1_000,
+    "recolor": 10_000,
+    "keepOut": 20,
+}
+EDIT_KEYS = (*LIST_BOUNDS, "seed")
+WORD_EDITS = ("rename", "move", "resize", "recolor")
+MAX_WEIGHT = 1e9
+REACHES = (1, 2, 4, 8, 16, 32, 64)  # window heights tried around a displaced word, in its heights
+
+
+def _number(value, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise InputError(f"{where} must be a number")
+    return float(value)
+
+
+def _word_id(value, where: str, ids) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InputError(f"{where} must be a word id (an integer)")
+    if value not in ids:
+        raise InputError(f"{where}: no word with id {value}")
+    return value
+
+
+def _entry(value, where: str, fields: tuple[str, ...]) -> dict:
+    if not isinstance(value, dict):
+        raise InputError(f"{where} must be an object with {', '.join(fields)}")
+    for name in value:
+        if name not in fields:
+            raise InputError(f'{where}: unknown field "{str(name)[:40]}"')
+    for name in fields:
+        if name not in value:
+            raise InputError(f"{where}.{name} is required")
+    return value
+
+
+def _new_name(value, where: str) -> str:
+    text = clean_cell(value) if isinstance(value, str) else None
+    if not text:
+        raise InputError(f"{where} must be a name that is not empty")
+    if len(text) > MAX_NAME_LENGTH:
+        raise InputError(f"{where} is longer than {MAX_NAME_LENGTH} characters")
+    return text
+
+
+def _shape(value, where: str, width: int, height: int) -> dict:
+    entry = _entry(value, where, ("shape", "x", "y", "width", "height"))
+    if entry["shape"] not in ("rect", "ellipse"):
+        raise InputError(f"{where}.shape must be rect or ellipse")
+    x, y = _number(entry["x"], f"{where}.x"), _number(entry["y"], f"{where}.y")
+    w, h = _number(entry["width"], f"{where}.width"), _number(entry["height"], f"{where}.height")
+    if w <= 0 or h <= 0:
+        raise InputError(f"{where} must have a width and a height above 0")
+    if x < 0 or y < 0 or x + w > width or y + h > height:
+        raise InputError(f"{where} lies outside the canvas ({width}×{height} px)")
+    return {"shape": entry["shape"], "x": x, "y": y, "width": w, "height": h}
+
+
+def keep_out_pixels(shapes, height: int, width: int) -> np.ndarray:
+    """The canvas pixels the keep-out ``shapes`` cover (a pixel counts when its centre lies
+    in the shape)."""
+    covered = np.zeros((height, width), dtype=bool)
+    ys, xs = np.ogrid[:height, :width]
+    for shape in shapes:
+        x, y, w, h = shape["x"], shape["y"], shape["width"], shape["height"]
+        if shape["shape"] == "rect":
+            covered |= (xs + 0.5 >= x) & (xs + 0.5 <= x + w) & (ys + 0.5 >= y) & (ys + 0.5 <= y + h)
+        else:
+            rx, ry = w / 2, h / 2
+            covered |= ((xs + 0.5 - x - rx) / rx) ** 2 + ((ys + 0.5 - y - ry) / ry) ** 2 <= 1
+    return covered
+
+
+class Parent:
+    """A finished layout's files: its rows by id, meta, params and canvas."""
+
+    def __init__(self, folder):
+        self.folder = Path(folder)
+        self.db = self.folder / ARTIFACTS["db"]
+        self.meta = read_meta(self.db)
+        connection = sqlite3.connect(f"file:{self.db}?mode=ro", uri=True)
+        try:
+            cursor = connection.execute("SELECT * FROM words ORDER BY id")
+            columns = [column[0] for column in cursor.description]
+            self.rows = {row[0]: row for row in cursor}
+        finally:
+            connection.close()
+        self.column = {name: index for index, name in enumerate(columns)}
+        self.params = parse_params(json.loads(self.meta["params"]))
+        self.width = int(self.meta["canvas_width"])
+        self.height = int(self.meta["canvas_height"])
+
+    def value(self, word_id: int, column: str):
+        return self.rows[word_id][self.column[column]]
+
+
+def check_edits(edits: dict, *, parent_dir, mask_path=None, font_path=None) -> dict:
+    """The edits of a revision, checked against the parent's files and normalised; raises
+    :class:`InputError` naming the first problem (see docs/engine.md for the rules)."""
+    return _checked(edits, Parent(parent_dir), mask_path, font_path)
+
+
+def _checked(edits, parent: Parent, mask_path, font_path) -> dict:
+    if not isinstance(edits, dict):
+        raise InputError("the edits must be a JSON object")
+    for key in edits:
+        if key not in EDIT_KEYS:
+            raise InputError(f'unknown edit "{str(key)[:40]}"; edits are {", ".join(EDIT_KEYS)}')
+    for key, bound in LIST_BOUNDS.items():
+        value = edits.get(key, [])
+        if not isinstance(value, list):
+            raise InputError(f"{key} must be a list")
+        if len(value) > bound:
+            raise InputError(f"{key} has {len(value)} entries; at most {bound} are allowed")
+    if not any(edits.get(key) for key in LIST_BOUNDS):
+        raise InputError("no edit given: add, remove, rename, move, resize, recolor or keepOut")
+    ids = parent.rows
+    seed = edits.get("seed")
+    if seed is not None and (
+        isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED
+    ):
+        raise InputError("seed must be an integer from 0 to 2^63-1")
+    clean = {"seed": seed}
+    clean["add"] = []
+    for k, item in enumerate(edits.get("add", [])):
+        where = f"add[{k}]"
+        if isinstance(item, dict):
+            entry = _entry({"weight": 1, **item}, where, ("name", "weight"))
+            weight = _number(entry["weight"], f"{where}.weight")
+            if not 0 < weight <= MAX_WEIGHT:
+                raise InputError(f"{where}.weight must be above 0 and at most {MAX_WEIGHT:g}")
+            name = _new_name(entry["name"], f"{where}.name")
+        else:
+            name, weight = _new_name(item, where), 1.0
+        clean["add"].append({"name": name, "weight": weight})
+    clean["remove"] = [
+        _word_id(v, f"remove[{k}]", ids) for k, v in enumerate(edits.get("remove", []))
+    ]
+    named = {}  # word id → the edits naming it
+    for word_id in clean["remove"]:
+        if "remove" in named.get(word_id, ()):
+            raise InputError(f"id {word_id} is in remove twice")
+        named.setdefault(word_id, []).append("remove")
+    side = min(parent.width, parent.height)
+    fields = {"rename": ("id", "name"), "move": ("id", "x", "y"), "resize": ("id", "fontSize"),
+              "recolor": ("id", "color")}  # fmt: skip
+    for kind in WORD_EDITS:
+        clean[kind] = []
+        for k, item in enumerate(edits.get(kind, [])):
+            where = f"{kind}[{k}]"
+            entry = dict(_entry(item, where, fields[kind]))
+            word_id = entry["id"] = _word_id(entry["id"], f"{where}.id", ids)
+            earlier = named.setdefault(word_id, [])
+            if kind in earlier or "remove" in earlier:
+                other = kind if kind in earlier else "remove"
+                raise InputError(f"id {word_id} is in both {other} and {kind}")
+            earlier.append(kind)
+            if kind == "rename":
+                entry["name"] = _new_name(entry["name"], f"{where}.name")
+            elif kind == "move":
+                entry["x"], entry["y"] = (_number(entry[c], f"{where}.{c}") for c in ("x", "y"))
+                if not (0 <= entry["x"] < parent.width and 0 <= entry["y"] < parent.height):
+                    raise InputError(
+                        f"{where}: ({entry['x']:g}, {entry['y']:g}) is outside the canvas "
+                        f"({parent.width}×{parent.height} px)"
+                    )
+            elif kind == "resize":
+                size = _number(entry["fontSize"], f"{where}.fontSize")
+                if not FLOOR_FONT_SIZE <= size <= side / 2:
+                    raise InputError(
+                        f"{where}.fontSize must be from {FLOOR_FONT_SIZE:g} to {side / 2:g} px"
+                    )
+                entry["fontSize"] = round(size, 2)
+            elif not isinstance(entry["color"], str) or not COLOR_PATTERN.fullmatch(entry["color"]):
+                raise InputError(f"{where}.color must be #RRGGBB")
+            else:
+                entry["color"] = entry["color"].upper()
+            clean[kind].append(entry)
+    clean["keepOut"] = [
+        _shape(v, f"keepOut[{k}]", parent.width, parent.height)
+        for k, v in enumerate(edits.get("keepOut", []))
+    ]
+    new_names = [Name(e["name"], 0) for e in clean["add"]]
+    new_names += [Name(e["name"], 0) for e in clean["rename"]]
+    if new_names:
+        check_drawable(new_names, font_path, parent.meta.get("locale", "zh-Hans"))
+    pinned = {e["id"] for e in clean["move"] + clean["resize"]}
+    if pinned:
+        _check_spots(clean, parent, mask_path, font_path)
+    return clean
+
+
+def _check_spots(clean, parent, mask_path, font_path) -> None:
+    """A moved or resized word must lie on the canvas, its centre inside the mask, clear of
+    every keep-out shape."""
+    mask = load_mask(mask_path, params=parent.params)
+    kept_out = keep_out_pixels(clean["keepOut"], parent.height, parent.width)
+    shapes = _shapes(parent, font_path)
+    for kind in ("move", "resize"):
+        for k, entry in enumerate(clean[kind]):
+            word_id = entry["id"]
+            size, centre = _pinned_spot(clean, parent, word_id)
+            outline, _ = shapes.get(parent.value(word_id, "name"), _vertical(parent, word_id))
+            x, y, w, h = _ink_box_at(outline, size, centre)
+            where = f"{kind}[{k}]"
+            if x < 0 or y < 0 or x + w > parent.width or y + h > parent.height:
+                raise InputError(f"{where}: the word would reach outside the canvas there")
+            cx, cy = int(centre[0]), int(centre[1])
+            if not mask.inside[cy, cx]:
+                raise InputError(f"{where}: ({centre[0]:g}, {centre[1]:g}) is outside the mask")
+            if kept_out[y : y + h, x : x + w].any():
+                raise InputError(f"{where}: the word would lie over a keepOut shape")
+
+
+def _shapes(parent: Parent, font_path) -> WordShapes:
+    names = [Name(text, 0) for text in {row[parent.column["name"]] for row in parent.rows.values()}]
+    typeface = check_drawable(names, font_path, parent.meta.get("locale", "zh-Hans"))
+    return WordShapes(typeface, parent.meta["vertical_style"], parent.meta.get("locale", "zh-Hans"))
+
+
+def _vertical(parent: Parent, word_id: int) -> bool:
+    return parent.value(word_id, "orientation") == "vertical"
+
+
+def _pinned_spot(clean, parent, word_id) -> tuple[float, tuple[float, float]]:
+    """A moved or resized word's font size and centre."""
+    size = next((e["fontSize"] for e in clean["resize"] if e["id"] == word_id), None)
+    spot = next(((e["x"], e["y"]) for e in clean["move"] if e["id"] == word_id), None)
+    size = size if size is not None else parent.value(word_id, "font_size")
+    spot = spot if spot is not None else (parent.value(word_id, "x"), parent.value(word_id, "y"))
+    return size, spot
+
+
+def _ink_box_at(outline, size: float, centre) -> tuple[int, int, int, int]:
+    """The ink box of ``outline`` at ``size`` px placed so its reported box is centred on
+    ``centre``."""
+    left, top, width, height = outline.box(size)
+    frame_left, frame_top, frame_w, frame_h = outline.frame_box(size, 0, 0)
+    x = round(centre[0] - frame_w / 2 - frame_left)
+    y = round(centre[1] - frame_h / 2 - frame_top)
+    return x, y, width, height
+
+
+def _boxes_touch(a, b, gap: int) -> bool:
+    """Whether boxes (x, y, w, h) come closer than ``gap`` pixels."""
+    return (
+        a[0] < b[0] + b[2] + gap
+        and b[0] < a[0] + a[2] + gap
+        and a[1] < b[1] + b[3] + gap
+        and b[1] < a[1] + a[3] + gap
+    )
+
+
+def revise(
+    *,
+    parent_dir,
+    out_dir,
+    edits: dict,
+    mask_path=None,
+    font_path=None,
+    progress=None,
+    parent_id=None,
+):
+    """Write the revision of the layout in ``parent_dir`` by ``edits`` into ``out_dir``
+    (the five artifacts of a job and proof.png); return its metrics, whose ``changes`` name
+    the parent (``parent_id``) and list the ids added, removed, renamed, moved, resized,
+    recoloured and displaced."""
+    report = Progress(progress, REVISION_STAGES)
+    report.begin("reading_parent", "reading the poster to revise")
+    parent = Parent(parent_dir)
+    clean = _checked(edits, parent, mask_path, font_path)
+    config = parent.params
+    mask = load_mask(mask_path, params=config)
+    if (mask.width, mask.height) != (parent.width, parent.height):
+        raise InputError("the mask image is not the one the poster was made with")
+    kept_out = keep_out_pixels(clean["keepOut"], parent.height, parent.width)
+    carved = replace(mask, inside=mask.inside & ~kept_out)
+    locale = parent.meta.get("locale", "zh-Hans")
+    every = {row[parent.column["name"]] for row in parent.rows.values()}
+    every |= {e["name"] for e in clean["add"] + clean["rename"]}
+    typeface = check_drawable([Name(text, 0) for text in every], font_path, locale)
+    shapes = WordShapes(typeface, parent.meta["vertical_style"], locale)
+    seed = clean["seed"] if clean["seed"] is not None else int(parent.meta["seed"])
+    rng = np.random.default_rng([seed, len(parent.rows), 30])
+
+    placements = {}  # word id → Placement
+    for word_id in parent.rows:
+        vertical = _vertical(parent, word_id)
+        outline, style = shapes.get(parent.value(word_id, "name"), vertical)
+        name = Name(
+            parent.value(word_id, "name"),
+            parent.value(word_id, "row"),
+            parent.value(word_id, "weight"),
+        )
+        ink = tuple(parent.value(word_id, c) for c in ("ink_x", "ink_y", "ink_width", "ink_height"))
+        box = tuple(parent.value(word_id, c) for c in ("box_x", "box_y", "box_width", "box_height"))
+        placements[word_id] = Placement(
+            name,
+            parent.value(word_id, "repetition"),
+            parent.value(word_id, "font_size"),
+            vertical,
+            style,
+            outline,
+            ink,
+            box,
+        )
+    colors = {word_id: parent.value(word_id, "color") for word_id in parent.rows}
+
+    report.begin("placing_edits", "placing the corrections")
+    removed = set(clean["remove"])
+    for word_id in removed:
+        del placements[word_id]
+    layout = Layout(carved, config.margin, config.name_gap, rng)
+    reach = layout.margin
+    renamed = {e["id"]: e["name"] for e in clean["rename"]}
+    for word_id, text in renamed.items():
+        old = placements[word_id]
+        outline, style = shapes.get(text, old.vertical)
+        placements[word_id] = replace(
+            old, name=replace(old.name, text=text), outline=outline, style=style
+        )
+    pinned = {}
+    for word_id in dict.fromkeys(e["id"] for e in clean["move"] + clean["resize"]):
+        size, centre = _pinned_spot(clean, parent, word_id)
+        old = placements[word_id]
+        ink = _ink_box_at(old.outline, size, centre)
+        pinned[word_id] = replace(old, font_size=size, ink_box=ink)
+    displaced = set()
+    for word_id, placement in placements.items():
+        if word_id in pinned:
+            continue
+        x, y, w, h = placement.ink_box
+        if kept_out[y : y + h, x : x + w].any():
+            displaced.add(word_id)
+        for pin in pinned.values():
+            gap = max(reach, layout.pad(max(pin.font_size, placement.font_size))) + reach
+            if _boxes_touch(placement.ink_box, pin.ink_box, gap):
+                displaced.add(word_id)
+    moving = displaced | set(pinned) | set(renamed)
+    for word_id, placement in placements.items():  # what stays, in id order
+        if word_id not in moving:
+            layout.stamp_word(placement.outline, placement.font_size, placement.vertical,
+                              *placement.ink_box[:2])  # fmt: skip
+    for word_id, placement in pinned.items():
+        layout.stamp_word(placement.outline, placement.font_size, placement.vertical,
+                          *placement.ink_box[:2])  # fmt: skip
+        placements[word_id] = _framed(layout, placement, placement.ink_box)
+    min_size = min(
+        config.min_font_size or DEFAULT_MIN_FONT_SIZE,
+        min((p.font_size for p in placements.values()), default=DEFAULT_MIN_FONT_SIZE),
+    )
+    for word_id in renamed.keys() - pinned.keys():  # in place when the new name fits there
+        new = placements[word_id]
+        centre = (new.box[0] + new.box[2] / 2, new.box[1] + new.box[3] / 2)
+        spot = _ink_box_at(new.outline, new.font_size, centre)
+        if _fits_at(layout, new.outline, new.font_size, new.vertical, spot):
+            layout.stamp_word(new.outline, new.font_size, new.vertical, *spot[:2])
+            placements[word_id] = _framed(layout, new, spot)
+        else:
+            displaced.add(word_id)
+    refused = []
+    order = sorted(displaced - set(pinned), key=lambda i: (-placements[i].font_size, i))
+    for word_id in order:
+        old = placements[word_id]
+        centre = (old.box[0] + old.box[2] / 2, old.box[1] + old.box[3] / 2)
+        placed = _place_near(layout, old, centre, min_size)
+        if placed is None:
+            refused.append(word_id)
+        else:
+            placements[word_id] = placed
+    added_ids = []
+    next_id = max(parent.rows) + 1
+    next_row = max((p.name.row for p in placements.values()), default=0) + 1
+    plan = _size_plan(parent)
+    for k, entry in enumerate(clean["add"]):
+        name = Name(entry["name"], next_row + k, entry["weight"])
+        size = plan(entry["weight"])
+        placed = _place_anywhere(layout, shapes, name, size, min_size, config, rng)
+        if placed is None:
+            refused.append(name.text)
+            continue
+        placements[next_id] = placed
+        added_ids.append(next_id)
+        next_id += 1
+    if refused:
+        raise LayoutError(
+            f"{len(refused)} of the names to place did not fit; make a new layout of the "
+            "revised list (a new job) instead"
+        )
+
+    report.begin("rendering", f"drawing {len(placements)} words")
+    ids = sorted(placements)
+    recolored = {e["id"]: e["color"] for e in clean["recolor"]}
+    fresh = (displaced | set(pinned) | set(renamed) | set(added_ids)) - set(recolored)
+    colors.update(recolored)
+    _color_fresh(ids, placements, colors, fresh, config, mask, rng)
+    changed_ids = set(added_ids) | set(renamed) | set(pinned) | set(recolored) | displaced
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    ordered = [placements[i] for i in ids]
+    ordered_colors = [colors[i] for i in ids]
+    size = (parent.width, parent.height)
+    _write_png_file(out_dir, ordered, ordered_colors, config, size)
+    _write_proof(out_dir, placements, changed_ids - displaced, displaced - set(renamed))
+    _write_svgs(parent, out_dir, ids, placements, colors, changed_ids, config)
+
+    report.begin("writing_artifacts", "writing files")
+    rows = (
+        parent.rows[i] if i not in changed_ids else placement_row(i, placements[i], colors[i])
+        for i in ids
+    )
+    partial_db = out_dir / (ARTIFACTS["db"] + ".part")
+    partial_db.unlink(missing_ok=True)
+    write_rows(partial_db, rows, {**parent.meta, "seed": seed})
+    os.replace(partial_db, out_dir / ARTIFACTS["db"])
+    changes = {
+        "parent": parent_id,
+        "added": added_ids,
+        "removed": sorted(removed),
+        "renamed": sorted(renamed),
+        "moved": sorted(e["id"] for e in clean["move"]),
+        "resized": sorted(e["id"] for e in clean["resize"]),
+        "recolored": sorted(recolored),
+        "displaced": sorted(displaced - set(renamed) - set(pinned)),
+        "unchanged": len(ids) - len(changed_ids),
+    }
+    metrics = _metrics(parent, ordered, ordered_colors, shapes, config, mask, seed)
+    report.finish("done")
+    metrics["changes"] = changes
+    metrics["stage_seconds"] = report.seconds
+    metrics["total_seconds"] = round(sum(report.seconds.values()), 3)
+    with _atomic(out_dir / ARTIFACTS["metrics"]) as file:
+        file.write(json.dumps(metrics, ensure_ascii=False, indent=2).encode())
+    return metrics
+
+
+def _framed(layout, placement, ink) -> Placement:
+    x, y = ink[0], ink[1]
+    box = layout.clip(placement.outline.frame_box(placement.font_size, x, y))
+    return replace(placement, ink_box=tuple(int(v) for v in ink), box=box)
+
+
+def _search(layout, outline, size, vertical):
+    """The padded search box of a word: its size, pads and the ears' reading settings."""
+    _, _, width, height = outline.box(size)
+    pad = layout.pad(size)
+    pad_x, pad_y = (0, pad) if vertical else (pad, 0)
+    reading = np.array([pad, layout.margin, 2 if vertical else 1], dtype=np.int64)
+    return (
+        width + 2 * pad_x,
+        height + 2 * pad_y,
+        pad_x,
+        pad_y,
+        (layout.words, layout.boxes, reading),
+    )
+
+
+def _fits_at(layout, outline, size, vertical, spot) -> bool:
+    """Whether the word fits with its ink box's top-left exactly at ``spot``."""
+    search_w, search_h, pad_x, pad_y, ears = _search(layout, outline, size, vertical)
+    x, y = spot[0] - pad_x, spot[1] - pad_y
+    height, width = layout.inside.shape
+    if x < 0 or y < 0 or x + search_w > width or y + search_h > height:
+        return False
+    found = find_fit(layout.runs, layout.row_max, layout.cell_max, layout.hopeless,
+                     search_w, search_h, x, y, y, y + search_h, ears)  # fmt: skip
+    return (int(found[0]), int(found[1])) == (x, y)
+
+
+def _place_near(layout, placement, centre, min_size):
+    """``placement`` placed again as near as possible to ``centre``: the first free spot in
+    reading order from there within a band of rows around it, the band doubled until one is
+    found; at its size first, then smaller down to ``min_size``."""
+    size = placement.font_size
+    while True:
+        search_w, search_h, pad_x, pad_y, ears = _search(
+            layout, placement.outline, size, placement.vertical
+        )
+        start_x, start_y = int(centre[0] - search_w / 2), int(centre[1] - search_h / 2)
+        for reach in REACHES:
+            top = max(layout.top, start_y - reach * search_h)
+            bottom = min(layout.bottom, start_y + (reach + 1) * search_h)
+            x, y = find_fit(layout.runs, layout.row_max, layout.cell_max, layout.hopeless,
+                            search_w, search_h, max(0, start_x), start_y, top, bottom, ears)  # fmt: skip
+            if x >= 0:
+                ink = layout.stamp_word(
+                    placement.outline, size, placement.vertical, int(x + pad_x), int(y + pad_y)
+                )
+                return _framed(layout, replace(placement, font_size=size), ink)
+            if top == layout.top and bottom == layout.bottom:
+                break
+        if size <= min_size:
+            return None
+        size = round(max(min_size, size * SHRINK), 2)
+
+
+def _place_anywhere(layout, shapes, name, size, min_size, config, rng):
+    """An added name in free space, as a new job places it (orientation by
+    PREFER_HORIZONTAL), smaller down to ``min_size`` when there is no room."""
+    vertical = bool(rng.random() >= config.prefer_horizontal)
+    size = round(size, 2)
+    while True:
+        outline, style = shapes.get(name.text, vertical)
+        ink = layout.try_place(outline, size, vertical)
+        if ink is not None:
+            placement = Placement(name, 1, size, vertical, style, outline, ink, ink)
+            return _framed(layout, placement, ink)
+        if size <= min_size:
+            return None
+        size = round(max(min_size, size * SHRINK), 2)
+
+
+def _size_plan(parent: Parent):
+    """The font size an added name of a weight gets: the median size of the parent's
+    first-placed names of the nearest weight (an equal-weight list: the median of all)."""
+    by_weight = {}
+    for row in parent.rows.values():
+        if row[parent.column["repetition"]] == 1:
+            by_weight.setdefault(row[parent.column["weight"]], []).append(
+                row[parent.column["font_size"]]
+            )
+    medians = {weight: statistics.median(sizes) for weight, sizes in by_weight.items()}
+    return lambda weight: medians[min(medians, key=lambda w: (abs(w - weight), w))]
+
+
+def _color_fresh(ids, placements, colors, fresh, config, mask, rng) -> None:
+    """Colours for the words placed anew: their own where no reading neighbour has it, else
+    one no neighbour has (a palette colour, or a shade of the mask's), so the
+    neighbour-colour rule holds for every new neighbour."""
+    if not fresh:
+        return
+    index = {word_id: k for k, word_id in enumerate(ids)}
+    order = [placements[i] for i in ids]
+    pairs = reading_neighbours(
+        [p.ink_box for p in order], [p.font_size for p in order], [p.vertical for p in order]
+    )
+    adjacent = {word_id: set() for word_id in fresh}
+    for i, j in pairs:
+        for a, b in ((ids[i], ids[j]), (ids[j], ids[i])):
+            if a in adjacent:
+                adjacent[a].add(b)
+    background = contrast_background(config)
+    palette = list(dict.fromkeys(readable(list(config.palette), background)))
+    for word_id in sorted(fresh, key=lambda i: index[i]):
+        taken = {colors[i] for i in adjacent[word_id] if i in colors}
+        if config.font_color:
+            colors[word_id] = config.font_color
+            continue
+        if config.color_from_mask and mask.colors is not None:
+            x, y, w, h = placements[word_id].ink_box
+            mean = to_hex(mask.colors[y : y + h, x : x + w].reshape(-1, 3).mean(axis=0).round())
+            color, step = readable([mean], background)[0], 0
+            while color in taken and step < 8:
+                step += 1
+                color = shifted(mean, background, step)
+            colors[word_id] = color
+            continue
+        own = colors.get(word_id)
+        if own in palette and own not in taken:
+            continue
+        free = [c for c in palette if c not in taken]
+        choices = free or palette
+        colors[word_id] = choices[int(rng.integers(len(choices)))]
+
+
+def _write_svgs(parent, out_dir, ids, placements, colors, changed_ids, config) -> None:
+    """Both SVGs from the parent's own lines: its header and background, the line of every
+    unchanged word as it was, new lines for the changed and added words."""
+    median = statistics.median(parent.value(i, "font_size") for i in parent.rows)
+    for kind, which in (("svg", 0), ("svg_stroke", 1)):
+        lines = (parent.folder / ARTIFACTS[kind]).read_text(encoding="utf-8").splitlines(True)
+        head = [line for line in lines if not line.startswith("<path") and line != SVG_END]
+        own = {
+            int(line[11 : line.index('"', 11)]): line for line in lines if line.startswith("<path")
+        }
+        with _atomic(out_dir / ARTIFACTS[kind], "w") as out:
+            out.writelines(head)
+            for word_id in ids:
+                if word_id in changed_ids:
+                    placement = placements[word_id]
+                    line = config.stroke_width
+                    if config.enable_stroke_weights:
+                        line = config.stroke_width * placement.font_size / median
+                    out.write(path_elements(word_id, placement, colors[word_id], line)[which])
+                else:
+                    out.write(own[word_id])
+            out.write(SVG_END)
+
+
+def _write_proof(out_dir, placements, changed, displaced) -> None:
+    """proof.png: the revised poster with each changed word's ink box outlined in red and
+    each displaced word's in blue."""
+    image = Image.open(out_dir / ARTIFACTS["png"]).convert("RGB")
+    draw = ImageDraw.Draw(image)
+    for ids, color in ((displaced, PROOF_DISPLACED), (changed, PROOF_CHANGED)):
+        for word_id in sorted(ids):
+            x, y, w, h = placements[word_id].ink_box
+            draw.rectangle(
+                (x - PROOF_LINE - 1, y - PROOF_LINE - 1, x + w + PROOF_LINE, y + h + PROOF_LINE),
+                outline=color,
+                width=PROOF_LINE,
+            )
+    with _atomic(out_dir / PROOF) as file:
+        image.save(file, format="PNG")
+
+
+def _metrics(parent, placements, colors, shapes, config, mask, seed) -> dict:
+    """The parent's metrics, its figures computed again for the revised layout."""
+    metrics = json.loads((parent.folder / ARTIFACTS["metrics"]).read_text(encoding="utf-8"))
+    names = list({p.name.row: p.name for p in placements}.values())
+    sizes = [p.font_size for p in placements]
+    metrics.pop("changes", None)
+    metrics.update(
+        {
+            "names_read": len(names),
+            "names_placed": len(names),
+            "placements": len(placements),
+            "font_size": {"min": min(sizes), "median": statistics.median(sizes), "max": max(sizes)},
+            "box_coverage": _coverage((p.box for p in placements), mask.inside),
+            "ink_box_coverage": _coverage((p.ink_box for p in placements), mask.inside),
+            "seed": seed,
+            "scripts": _script_counts(names, placements, shapes),
+        }
+    )
+    metrics.pop("contrast_warning", None)
+    metrics.update(_contrast_figures(colors, config))
+    return metrics

@@ -1,0 +1,195 @@
+"""Revisions: a finished poster corrected without a new layout (docs/engine.md,
+"Revisions"). A revision is a job of its own, queued and run by the worker like any, whose
+inputs are its parent's artifacts, its parent's mask and font, and its checked edits."""
+
+import json
+import sqlite3
+from pathlib import Path
+
+from django.core.files.uploadedfile import UploadedFile
+
+from core.errors import Conflict, InvalidInput, NotFound
+from core.isolated import run_heavy
+from wordclouds import engine, storage
+from wordclouds.models import Job
+from wordclouds.selectors import ARTIFACTS, artifact_key, artifact_path, job_key
+from wordclouds.services.job_inputs import (
+    NAME_LIST_FILE,
+    JobInputs,
+    _engine_call,
+    _save,
+    font_id_path,
+    name_list_upload_check,
+)
+from wordclouds.services.jobs import _job_store, job_input_key
+
+PROOF_KEY = engine.PROOF
+# What a revision's list shows of each change: counts.
+CHANGE_KINDS = ("added", "removed", "renamed", "moved", "resized", "recolored", "displaced")
+# Revisions of one first layout shown at most (GET …/revisions).
+MAX_LISTED = 500
+
+
+def revision_create(*, parent_id: str, edits, name_list: UploadedFile | None = None) -> Job:
+    """A queued revision of the successful job ``parent_id``: the edits (a JSON object, or
+    its text from a multipart form) checked against the parent's files, the names of
+    ``name_list`` added. 404 for an unknown parent, 409 for one not finished, 400 naming
+    the problem; nothing is stored on a refusal."""
+    parent = Job.objects.filter(id=parent_id).first()
+    if parent is None:
+        raise NotFound("job not found", code="job_not_found")
+    if parent.status != Job.Status.SUCCESS:
+        raise Conflict(
+            f"only a finished poster can be revised; this job is {parent.status}",
+            code="parent_not_success",
+        )
+    if isinstance(edits, str):
+        try:
+            edits = json.loads(edits)
+        except ValueError:
+            raise InvalidInput("edits must be valid JSON", code="edits_not_json") from None
+    if not isinstance(edits, dict):
+        raise InvalidInput("the edits must be a JSON object", code="edits_invalid")
+    with storage.scratch_dir("revision-") as staging:
+        if name_list is not None:
+            name_list_upload_check(name_list)
+            names_path = _save(name_list, staging / NAME_LIST_FILE)
+        folder = staging / "parent"
+        for kind in ("db", "metrics"):
+            storage.fetch(artifact_key(parent.id, kind), folder / ARTIFACTS[kind][0])
+        for name in (parent.mask_image, parent.font_file):
+            if name:
+                storage.fetch(job_input_key(parent.id, name), staging / name)
+        mask_path = staging / parent.mask_image if parent.mask_image else None
+        font_path = staging / parent.font_file if parent.font_file else _font(parent)
+        clean = run_heavy(
+            "checking the revision",
+            _checked,
+            edits,
+            folder,
+            mask_path,
+            font_path,
+            names_path if name_list is not None else None,
+        )
+        inputs = JobInputs(
+            params=parent.params,
+            name_list="",
+            mask_image=parent.mask_image,
+            font_file=parent.font_file,
+            font_id=parent.font_id,
+        )
+        return _job_store(inputs, staging, parent=parent, revision=parent.revision + 1, edits=clean)
+
+
+def _font(parent: Job) -> Path | None:
+    return font_id_path(parent.font_id) if parent.font_id else None
+
+
+def _checked(edits: dict, folder: Path, mask_path, font_path, names_path) -> dict:
+    """The edits checked by the engine, with the names of the uploaded list added."""
+    if names_path is not None:
+        params = engine.parse_params(
+            json.loads(engine.read_meta(folder / "positions.db")["params"])
+        )
+        names = _engine_call(
+            engine.read_names,
+            names_path,
+            column=params.data_col_index,
+            skip_rows=params.skip_rows,
+            weight_column=params.weight_col_index,
+        )
+        added = [{"name": name.text, "weight": name.weight} for name in names]
+        edits = {**edits, "add": [*edits.get("add", []), *added]}
+    try:
+        return engine.check_edits(
+            edits, parent_dir=folder, mask_path=mask_path, font_path=font_path
+        )
+    except engine.InputError as error:
+        raise InvalidInput(str(error), code="edits_invalid") from None
+
+
+def revision_run(job: Job, work: Path, font_path, progress) -> Path:
+    """The worker's part: the parent's artifacts fetched, the revision written into
+    ``work/out``; returns that folder."""
+    parent_dir = work / "parent"
+    for kind, (name, _, _) in ARTIFACTS.items():
+        storage.fetch(artifact_key(job.parent_id, kind), parent_dir / name, worker=True)
+    out_dir = work / "out"
+    engine.revise(
+        parent_dir=parent_dir,
+        out_dir=out_dir,
+        edits=job.edits,
+        mask_path=work / "input" / job.mask_image if job.mask_image else None,
+        font_path=font_path,
+        progress=progress,
+        parent_id=job.parent_id,
+    )
+    return out_dir
+
+
+def revision_chain(*, job_id: str) -> list[dict]:
+    """Every revision of the first layout ``job_id`` descends from (itself included), oldest
+    first: job id, revision number, status, creation time and change counts."""
+    job = Job.objects.filter(id=job_id).first()
+    if job is None:
+        raise NotFound("job not found", code="job_not_found")
+    while job.parent_id is not None:
+        job = Job.objects.get(id=job.parent_id)
+    family, level = [job], [job.id]
+    while level and len(family) < MAX_LISTED:
+        children = list(Job.objects.filter(parent_id__in=level).order_by("created_at"))
+        family += children
+        level = [child.id for child in children]
+    family.sort(key=lambda member: (member.created_at, member.revision))
+    return [
+        {
+            "job_id": member.id,
+            "parent_job_id": member.parent_id,
+            "revision": member.revision,
+            "status": member.status,
+            "created_at": member.created_at,
+            "changes": _change_counts(member),
+        }
+        for member in family[:MAX_LISTED]
+    ]
+
+
+def _change_counts(job: Job) -> dict:
+    if job.parent_id is None or job.status != Job.Status.SUCCESS:
+        return {}
+    try:
+        metrics = json.loads(artifact_path(job.id, "metrics").read_text(encoding="utf-8"))
+    except (NotFound, ValueError):
+        return {}
+    changes = metrics.get("changes", {})
+    counts = {kind: len(changes.get(kind, [])) for kind in CHANGE_KINDS}
+    counts["unchanged"] = changes.get("unchanged", 0)
+    return counts
+
+
+def proof_key(*, job_id: str) -> str:
+    """The stored proof of a job: a revision's proof.png with its changes outlined, a first
+    layout's poster (nothing of it changed). 404 for an unknown or unfinished job."""
+    job = Job.objects.filter(id=job_id).first()
+    if job is None:
+        raise NotFound("job not found", code="job_not_found")
+    if job.status != Job.Status.SUCCESS:
+        raise NotFound("artifact not ready", code="artifact_not_ready")
+    return job_key(job.id, PROOF_KEY) if job.parent_id else artifact_key(job.id, "png")
+
+
+WORD_COLUMNS = "id, name, x, y, font_size, color, orientation, box_x, box_y, box_width, box_height"
+
+
+def job_words(*, job_id: str) -> list[dict]:
+    """Every word of a finished job: its id (the ``w<id>`` path of the SVGs), name,
+    centre, size, colour, orientation and box, in id order."""
+    path = artifact_path(job_id, "db")
+    connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    connection.row_factory = sqlite3.Row
+    try:
+        return [
+            dict(row) for row in connection.execute(f"SELECT {WORD_COLUMNS} FROM words ORDER BY id")
+        ]
+    finally:
+        connection.close()
