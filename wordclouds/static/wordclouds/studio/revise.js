@@ -96,7 +96,7 @@ export class Reviser {
     if (!this.svg || event.button !== 0) return;
     const start = this.point(event);
     const screen = { x: event.clientX, y: event.clientY };
-    const path = event.target.closest("path[id^='w']");
+    const path = event.target.closest("path[id^='w']") ?? this.wordAt(start);
     const drawing = $("revise-keep-out-mode").checked;
     if (!drawing && !path) return;
     event.preventDefault();
@@ -135,6 +135,20 @@ export class Reviser {
     };
     this.frame.addEventListener("pointermove", move);
     this.frame.addEventListener("pointerup", end);
+  }
+
+  // The path of the smallest word whose box holds the point: a press between a name's
+  // letters chooses it too.
+  wordAt({ x, y }) {
+    let best = null;
+    for (const word of this.words.values()) {
+      const inside = x >= word.box_x && x <= word.box_x + word.box_width
+        && y >= word.box_y && y <= word.box_y + word.box_height;
+      if (inside && (!best || word.box_width * word.box_height < best.box_width * best.box_height)) {
+        best = word;
+      }
+    }
+    return best ? this.svg.getElementById(`w${best.id}`) : null;
   }
 
   // Keyboard: Tab into the poster, then arrows choose the next or previous name.
