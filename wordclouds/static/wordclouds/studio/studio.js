@@ -1,9 +1,10 @@
 // The studio page: wires the job form, the progress view, the result tools and the list of
-// past jobs. The job being shown is in the address (/?job=<id>), so it can be linked to.
+// past jobs, and the corrections of a finished poster (its revisions). The job being shown is in the address (/?job=<id>), so it can be linked to.
 import { JobForm } from "./job-form.js";
 import { showPastJobs } from "./past-jobs.js";
 import { JobProgress } from "./progress.js";
 import { JobResult } from "./result.js";
+import { Reviser } from "./revise.js";
 
 const pastJobs = document.getElementById("past-jobs");
 const result = new JobResult();
@@ -11,7 +12,10 @@ let current = new URLSearchParams(window.location.search).get("job");
 
 const progress = new JobProgress({
   onEnd(job) {
-    if (job.status === "success") result.show(job);
+    if (job.status === "success") {
+      result.show(job);
+      reviser.show(job);
+    }
     showPastJobs(pastJobs, { current });
   },
 });
@@ -23,12 +27,13 @@ function open(jobId) {
   showPastJobs(pastJobs, { current });
 }
 
-new JobForm(document.getElementById("job-form"), {
-  onSubmitted(jobId) {
-    window.history.pushState({ job: jobId }, "", `/?job=${jobId}`);
-    open(jobId);
-  },
-});
+function go(jobId) {
+  window.history.pushState({ job: jobId }, "", `/?job=${jobId}`);
+  open(jobId);
+}
+
+new JobForm(document.getElementById("job-form"), { onSubmitted: go });
+const reviser = new Reviser({ onSubmitted: go, onOpen: go });
 
 window.addEventListener("popstate", () => {
   const jobId = new URLSearchParams(window.location.search).get("job");

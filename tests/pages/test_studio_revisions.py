@@ -1,0 +1,132 @@
+"""Correcting a finished poster in the studio, as staff would: each edit made on the poster
+itself (click a name, drag it, draw a box, paste names), "Make revision" watched live, the
+revisions listed with their proofs, and an earlier one opened again."""
+
+import re
+import sqlite3
+
+import httpx
+import pytest
+from playwright.sync_api import expect
+
+from tests.names import latin_names, write_names
+
+pytestmark = pytest.mark.e2e
+PARAMS = {"WIDTH": 700, "HEIGHT": 500, "SEED": 4}
+
+
+@pytest.fixture(scope="module")
+def poster(service, tmp_path_factory):
+    path = write_names(tmp_path_factory.mktemp("names") / "names.xlsx", latin_names(80, 4))
+    job_id = service.submit(path, PARAMS)
+    job = service.wait_for(job_id, lambda job: job["status"] in ("success", "failed"), 120)
+    assert job["status"] == "success", job
+    return job_id
+
+
+def rows(service, job_id) -> dict[int, tuple]:
+    data = httpx.get(f"{service.url}/api/jobs/{job_id}/files/db", timeout=30).content
+    with sqlite3.connect(":memory:") as connection:
+        connection.deserialize(data)
+        return {row[0]: row for row in connection.execute("SELECT * FROM words")}
+
+
+def open_poster(page, job_id):
+    page.goto(f"/?job={job_id}")
+    expect(page.locator("#job-status")).to_have_text("success", timeout=120_000)
+    expect(page.locator("#revise-frame path#w3")).to_be_attached()
+
+
+def choose(page, word_id):
+    page.locator(f"#revise-frame path#w{word_id}").click(force=True)
+    expect(page.locator("#revise-word-id")).to_have_text(f"#{word_id}")
+
+
+def make_revision(page, service):
+    parent = re.search(r"[?&]job=([0-9a-f]{32})", page.url)[1]
+    page.get_by_role("button", name="Make revision").click()
+    expect(page).not_to_have_url(re.compile(f"job={parent}"))
+    expect(page.locator("#job-status")).to_have_text("success", timeout=120_000)
+    job_id = re.search(r"[?&]job=([0-9a-f]{32})", page.url)[1]
+    job = service.job(job_id)
+    metrics = httpx.get(f"{service.url}{job['artifacts']['metrics']}", timeout=30).json()
+    return job, metrics["changes"]
+
+
+def test_rename_recolour_resize_and_remove_by_clicking_names(page, service, poster):
+    before = rows(service, poster)
+    open_poster(page, poster)
+    choose(page, 3)
+    page.get_by_label("Name", exact=True).fill("Renamed Person")
+    page.get_by_role("button", name="Rename").click()
+    choose(page, 4)
+    page.get_by_label("Colour of the name").fill("#c0392b")
+    page.get_by_role("button", name="Recolour").click()
+    choose(page, 5)
+    page.get_by_role("button", name="Bigger").click()
+    choose(page, 6)
+    page.get_by_role("button", name="Remove").click()
+    expect(page.locator("#revise-edits li")).to_have_count(4)
+
+    job, changes = make_revision(page, service)
+
+    assert job["parent_job_id"] == poster and job["revision"] == 1
+    assert (changes["renamed"], changes["recolored"], changes["resized"], changes["removed"]) == (
+        [3],
+        [4],
+        [5],
+        [6],
+    )
+    after = rows(service, job["job_id"])
+    assert after[3][1] == "Renamed Person" and after[4][5] == "#C0392B"
+    assert after[5][4] == round(before[5][4] * 1.25 * 10) / 10
+    # the revision is listed with its proof, and the first layout opens again
+    listed = page.locator("#revisions tbody tr")
+    expect(listed).to_have_count(2)
+    expect(listed.nth(1).get_by_role("link", name="proof")).to_have_attribute(
+        "href", f"/api/jobs/{job['job_id']}/proof.png?inline=1"
+    )
+    listed.nth(0).get_by_role("link").first.click()
+    expect(page).to_have_url(re.compile(f"job={poster}"))
+    expect(page.locator("#revisions tbody tr.current")).to_have_attribute("data-job", poster)
+
+
+def test_drag_a_name_draw_a_keep_out_box_and_add_names(page, service, poster, tmp_path):
+    open_poster(page, poster)
+    page.locator("#revise-frame").scroll_into_view_if_needed()
+    word = page.locator("#revise-frame path#w10")
+    box = word.bounding_box()
+    frame = page.locator("#revise-frame svg").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(frame["x"] + frame["width"] / 2, frame["y"] + frame["height"] / 2, steps=5)
+    page.mouse.up()
+    expect(page.locator("#revise-edits li[data-edit=move]")).to_have_count(1)
+
+    page.get_by_label("Draw a keep-out box").check()
+    page.mouse.move(frame["x"] + 10, frame["y"] + 10)
+    page.mouse.down()
+    page.mouse.move(frame["x"] + 90, frame["y"] + 70, steps=4)
+    page.mouse.up()
+    expect(page.locator("#revise-edits li[data-edit=keepOut]")).to_have_count(1)
+
+    page.get_by_label("Names to add (one per line)").fill("Pasted Person\n张三")
+    page.get_by_label("…or add the names of an .xlsx list").set_input_files(
+        write_names(tmp_path / "more.xlsx", ["From List"])
+    )
+
+    job, changes = make_revision(page, service)
+
+    assert changes["moved"] == [10]
+    assert len(changes["added"]) == 3
+    names = {row[1] for row in rows(service, job["job_id"]).values()}
+    assert {"Pasted Person", "张三", "From List"} <= names
+
+
+def test_a_bad_correction_is_shown_in_the_form(page, poster):
+    open_poster(page, poster)
+    choose(page, 12)
+    page.get_by_label("Font size (px)").fill("2000")
+    page.get_by_role("button", name="Set size").click()
+    page.get_by_role("button", name="Make revision").click()
+    expect(page.locator("#revise-form .form-error")).to_contain_text("resize[0].fontSize")
