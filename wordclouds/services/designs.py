@@ -7,13 +7,16 @@ module of it they import (its engine, a library without Django, aside: CONTRIBUT
 - what a print PDF draws: a job's artifacts (`job_artifact`: wordcloud.svg), its custom.svg
   (`custom_svg_render`, with the options declared in `CUSTOM_SVG` and read by
   `custom_svg_options`) and a project's
-  render.svg (`project_svg`)."""
+  render.svg (`project_svg`);
+- what a laser file cuts along: a job's drawable shape (`job_mask`)."""
 
 from dataclasses import dataclass
 
+import numpy as np
 from django.db import models
 
 from core.errors import InvalidInput, NotFound
+from wordclouds import engine, storage
 from wordclouds.drawing.custom_svg import CustomSvgOptions
 from wordclouds.models import Job, Project
 from wordclouds.selectors import (
@@ -24,7 +27,7 @@ from wordclouds.selectors import (
     project_image_url,
 )
 from wordclouds.services.custom_svg import CUSTOM_SVG, custom_svg_options, custom_svg_render
-from wordclouds.services.jobs import job_create
+from wordclouds.services.jobs import job_create, job_input_key
 from wordclouds.services.projects import project_render
 
 __all__ = [
@@ -37,6 +40,7 @@ __all__ = [
     "designs_shown",
     "job_artifact",
     "job_create",
+    "job_mask",
     "project_svg",
 ]
 
@@ -110,3 +114,17 @@ def job_artifact(*, job_id: str, kind: str) -> bytes:
 def project_svg(*, project_id: str) -> bytes:
     """A project's render.svg, drawn with the heavy-work limits; 404 `project not found`."""
     return project_render(project_get(project_id), "svg")
+
+
+def job_mask(*, job_id: str) -> np.ndarray | None:
+    """The drawable shape of a job drawn in a mask (`inside[y, x]` at canvas size, as the
+    engine made it), or None: a rectangle (no mask, or a job folder without a record).
+    404 `job not found`."""
+    job = job_get(job_id).record
+    if job is None or not job.mask_image:
+        return None
+    params = engine.parse_params(job.params)
+    if params.mode != "IMAGE":
+        return None
+    path = storage.local_path(job_input_key(job.id, job.mask_image))
+    return engine.load_mask(path, params=params).inside
