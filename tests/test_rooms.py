@@ -12,6 +12,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 APPS = ("core", "wordclouds", "commerce", "exports")
 FACE = "wordclouds.services.designs"
+EXPORTS_FACE = "exports.production"  # commerce's way to a design's production files
 ENGINE = "wordclouds.engine"
 
 
@@ -59,7 +60,10 @@ def _allowed(room: str, name: str) -> bool:
         return True
     if room == "wordclouds":
         return target == ENGINE
-    # commerce and exports: wordclouds through its face and its engine, and nothing else
+    # commerce and exports: wordclouds through its face and its engine; commerce also
+    # exports through its face; nothing else
+    if room == "commerce" and _within(name, EXPORTS_FACE):
+        return True
     return target == ENGINE or _within(name, FACE)
 
 

@@ -21,6 +21,7 @@ from commerce.models import (
 from commerce.selectors import order_payment
 from core.errors import InvalidInput
 from core.serializers import UtcDateTimeField
+from exports.production import SIZE_MAX_MM, SIZE_MIN_MM
 
 MAX_QUANTITY = 999
 MAX_ORDER_LINES = 100
@@ -159,12 +160,55 @@ class ProductIn(StrictInput):
     description = serializers.CharField(allow_blank=True, required=False)
     price = serializers.IntegerField(min_value=0, max_value=100_000_000, help_text="fen")
     active = serializers.BooleanField(required=False)
+    kind = serializers.ChoiceField(
+        choices=Product.Kind.choices, required=False, help_text="print or engrave"
+    )
+    widthMm = serializers.FloatField(
+        source="width_mm",
+        min_value=SIZE_MIN_MM,
+        max_value=SIZE_MAX_MM,
+        allow_null=True,
+        required=False,
+        help_text="the poster's width in production, mm; null: no production files",
+    )
+    heightMm = serializers.FloatField(
+        source="height_mm",
+        min_value=SIZE_MIN_MM,
+        max_value=SIZE_MAX_MM,
+        allow_null=True,
+        required=False,
+        help_text="its height, mm, used when no width is set (the poster keeps its aspect)",
+    )
 
 
 class ProductOut(serializers.ModelSerializer):
+    widthMm = serializers.FloatField(source="width_mm", allow_null=True)
+    heightMm = serializers.FloatField(source="height_mm", allow_null=True)
+
     class Meta:
         model = Product
-        fields = ["id", "name", "description", "price", "active"]
+        fields = ["id", "name", "description", "price", "active", "kind", "widthMm", "heightMm"]
+
+
+class ProductionFileOut(serializers.Serializer):
+    name = serializers.CharField()
+    contentType = serializers.CharField()
+    size = serializers.IntegerField(help_text="bytes")
+    preflight = serializers.DictField(help_text="the file's check (docs/commerce.md)")
+    url = serializers.CharField(help_text="a signed download link, valid as long as the token")
+
+
+class PreparationOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    productId = serializers.IntegerField(source="product_id")
+    design = serializers.DictField(help_text="{jobId} or {projectId}")
+    kind = serializers.CharField()
+    widthMm = serializers.FloatField(source="width_mm", allow_null=True)
+    heightMm = serializers.FloatField(source="height_mm", allow_null=True)
+    status = serializers.CharField(help_text="PENDING, READY or FAILED")
+    error = serializers.CharField(help_text="a failure's sentence")
+    files = ProductionFileOut(many=True, source="downloads")
+    preparedAt = UtcDateTimeField(source="prepared_at", allow_null=True)
 
 
 class AddressIn(StrictInput):

@@ -4,7 +4,8 @@ Pure functions of prepared inputs: the words' path data in canvas px (custom.svg
 and the drawable shape (the mask's `inside`, or None for the canvas); the service reads them.
 
 The piece is the cut outline: `width_mm` is the width of the mask's outline (the canvas
-without a mask), and both files put its top-left corner of the bounding box at the origin."""
+without a mask), `height_mm` its height, and both files put the top-left corner of its
+bounding box at the origin."""
 
 import io
 import re
@@ -54,10 +55,15 @@ def mask_outline(inside: np.ndarray | None, width: float, height: float):
     return shapely.simplify(shape, CUT_SMOOTHING_PX)
 
 
-def piece(words: list[list[str]], outline, *, width_mm: float | None) -> Piece:
-    """The piece at `width_mm` (None: the outline's own width at 96 px per inch)."""
+def piece(
+    words: list[list[str]], outline, *, width_mm: float | None, height_mm: float | None = None
+) -> Piece:
+    """The piece `width_mm` wide, else `height_mm` high, else at 96 px per inch."""
     x0, y0, x1, y1 = shapely.bounds(outline).tolist()
-    scale = (width_mm or (x1 - x0) * 25.4 / 96) / (x1 - x0)  # mm per px
+    if width_mm:
+        scale = width_mm / (x1 - x0)  # mm per px
+    else:
+        scale = height_mm / (y1 - y0) if height_mm else 25.4 / 96
     origin = np.array([x0, y0])
     contours, owner = _contours([d for paths in words for d in paths], FLATNESS_MM / scale)
     word_of_path = np.repeat(np.arange(len(words)), [len(paths) for paths in words])

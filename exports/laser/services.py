@@ -20,7 +20,8 @@ LASER_FILLS = ("fill", "line")  # the custom.svg fills drawn as closed outlines
 
 @dataclass(frozen=True)
 class LaserOptions:
-    width_mm: float | None = None  # None: the outline's own width at 96 px per inch
+    width_mm: float | None = None  # None: from height_mm, or the outline at 96 px per inch
+    height_mm: float | None = None
     beam_mm: float = 0.1
     hatch: bool = False
     hairline: bool = False
@@ -33,6 +34,12 @@ LASER_OPTIONS = Inputs(
             "width_mm",
             "the piece's width, mm: the width of the cut outline (the mask's outline, the "
             "canvas without a mask); absent: its own size at 96 px per inch",
+            low=SIZE_MIN_MM,
+            high=SIZE_MAX_MM,
+        ),
+        Number(
+            "height_mm",
+            "the piece's height, mm, when no width is given (the width follows its aspect)",
             low=SIZE_MIN_MM,
             high=SIZE_MAX_MM,
         ),
@@ -96,7 +103,12 @@ def job_laser(*, job_id: str, kind: str, query: Mapping) -> LaserFile:
 def laser_file(svg: str, inside, options: LaserOptions, kind: str, stem: str) -> LaserFile:
     """The laser file of a custom.svg document and the drawable shape (None: the canvas)."""
     width, height = _canvas(svg)
-    drawn = piece(word_paths(svg), mask_outline(inside, width, height), width_mm=options.width_mm)
+    drawn = piece(
+        word_paths(svg),
+        mask_outline(inside, width, height),
+        width_mm=options.width_mm,
+        height_mm=options.height_mm,
+    )
     if kind == "dxf":
         content = dxf_document(drawn, hatch=options.hatch)
     else:

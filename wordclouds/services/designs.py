@@ -8,7 +8,9 @@ module of it they import (its engine, a library without Django, aside: CONTRIBUT
   (`custom_svg_render`, with the options declared in `CUSTOM_SVG` and read by
   `custom_svg_options`) and a project's
   render.svg (`project_svg`);
-- what a laser file cuts along: a job's drawable shape (`job_mask`)."""
+- what a laser file cuts along: a job's drawable shape (`job_mask`);
+- another app's files in the service's store (`file_store`, `file_download`): commerce's
+  production files."""
 
 from dataclasses import dataclass
 
@@ -36,6 +38,8 @@ __all__ = [
     "DesignShown",
     "custom_svg_options",
     "custom_svg_render",
+    "file_download",
+    "file_store",
     "designs_check",
     "designs_shown",
     "job_artifact",
@@ -128,3 +132,14 @@ def job_mask(*, job_id: str) -> np.ndarray | None:
         return None
     path = storage.local_path(job_input_key(job.id, job.mask_image))
     return engine.load_mask(path, params=params).inside
+
+
+def file_store(*, key: str, content: bytes) -> None:
+    """Keeps a file in the service's store under `key` (from the worker: its retries)."""
+    storage.save(key, content, worker=True)
+
+
+def file_download(*, key: str, filename: str, content_type: str):
+    """The download answer of a stored file (a redirect to the bucket on S3); 404 when it
+    is not there."""
+    return storage.download_response(key, filename=filename, content_type=content_type)
