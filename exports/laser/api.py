@@ -51,7 +51,7 @@ def _schema(kind: str, description: str):
             (200, KINDS[kind][0]): OpenApiResponse(
                 OpenApiTypes.BINARY,
                 description=f"the file as an attachment, e.g. "
-                f"wordcloud-<job_id>-420.0x297.0mm.{KINDS[kind][1]}",
+                f"wordcloud-<job_id>-420x297mm.{KINDS[kind][1]}",
             ),
             400: OpenApiResponse(description="a bad parameter, named in detail, with a code"),
             404: OpenApiResponse(description="job not found / artifact not ready"),

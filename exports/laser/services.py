@@ -117,7 +117,7 @@ def laser_file(svg: str, inside, options: LaserOptions, kind: str, stem: str) ->
     inked = drawn.strokes_mm[[bool(contours) for contours in drawn.words]]
     return LaserFile(
         content=content,
-        filename=f"{stem}-{drawn.width_mm:.1f}x{drawn.height_mm:.1f}mm.{extension}",
+        filename=f"{stem}-{round(drawn.width_mm, 1):g}x{round(drawn.height_mm, 1):g}mm.{extension}",
         content_type=content_type,
         names=len(inked),
         thin_names=int((inked < options.beam_mm).sum()),
