@@ -107,7 +107,8 @@ def ready(staff: Api, order_id: int) -> list[dict] | None:
 def test_staff_download_the_paid_orders_files_at_the_products_sizes(page, shop):
     service, standin, staff, orders = shop
     for order_id, _ in orders.values():
-        assert wait_until(lambda: ready(staff, order_id), timeout=120), production(staff, order_id)
+        made = wait_until(lambda order_id=order_id: ready(staff, order_id), timeout=120)
+        assert made, production(staff, order_id)
 
     downloads = {}
     page.goto("/orders")
