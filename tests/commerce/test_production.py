@@ -89,3 +89,21 @@ def test_the_worker_makes_each_file_once_and_a_failure_keeps_its_sentence(paid, 
     retried = staff.post(f"/api/orders/{order.pk}/production/{failed.pk}/retry")
     assert retried.status_code == 200 and retried.json()["status"] == "PENDING"
     assert staff.post(f"/api/orders/{order.pk}/production/{ready.pk}/retry").status_code == 409
+
+
+def test_the_admin_shows_the_files_and_the_failure_and_retries_it(paid, admin_client):
+    order, job_id, _ = paid
+    for preparation in order.preparations.all():
+        preparation_run(preparation.pk)
+
+    page = admin_client.get(f"/admin/commerce/order/{order.pk}/change/").content.decode()
+    assert "job not found" in page
+    assert page.count('href="/api/production-files/') == 3  # DXF, laser SVG, PDF
+    assert "thinNames 0" in page
+    admin_client.post(
+        "/admin/commerce/order/",
+        {"action": "retry_production", "_selected_action": [order.pk]},
+    )
+    assert {p.status for p in order.preparations.filter(design_key=f"job:{MISSING_JOB}")} == {
+        "PENDING"
+    }
