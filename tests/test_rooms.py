@@ -1,6 +1,7 @@
 """The rooms of CONTRIBUTING.md, read from the import statements of every module of the apps:
 another app uses wordclouds through its face (wordclouds/services/designs.py) and its engine
-(a library), never its api, drawing, selectors or management commands; wordclouds imports
+(a library), never its api, drawing, selectors or management commands; commerce uses exports
+through its face (exports/production.py) only; wordclouds imports
 nothing of commerce or exports; core imports no app; the engine imports nothing of the project
 and no Django; wordclouds/drawing/ reads no models or storage and does not fork."""
 
