@@ -4,6 +4,7 @@ ink they draw agrees with the job's PNG, the sizes are the asked millimetres, ev
 closed outlines on ENGRAVE and the cut outline is on CUT."""
 
 import io
+import json
 import re
 import subprocess
 import tempfile
@@ -12,10 +13,16 @@ from pathlib import Path
 import ezdxf
 import numpy as np
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from PIL import Image
 
+from tests.engine.conftest import ring_mask
 from tests.exports.readers import ink_iou
+from tests.wordclouds.conftest import names_xlsx  # noqa: F401
 from wordclouds.selectors import artifact_path
+from wordclouds.services.designs import job_mask
+from wordclouds.services.job_run import job_execute
+from wordclouds.services.jobs import job_create
 
 pytestmark = pytest.mark.django_db
 IOU_MIN = 0.95
@@ -206,3 +213,52 @@ def test_bad_options_are_refused_with_a_code(api, mask_job, query, code):
     response = api.get(f"/api/jobs/{mask_job}/files/dxf?{query}")
     assert response.status_code == 400
     assert response.json()["code"] == code and response.json()["detail"]
+
+
+@pytest.fixture
+def ring_job(tmp_path, names_xlsx, django_capture_on_commit_callbacks):  # noqa: F811
+    """A job drawn in a ring mask (an ellipse with a hole) through the service, run here."""
+    mask = ring_mask(tmp_path / "ring.png", size=(480, 400))
+    names = names_xlsx(["Anna", "Bruno", "Chloé", "李雷", "韩梅梅", "Dmitri"] * 4)
+    with django_capture_on_commit_callbacks(execute=False):
+        job = job_create(
+            params=json.dumps({"MODE": "IMAGE", "SEED": 3}),
+            name_list=SimpleUploadedFile("names.xlsx", names.read_bytes()),
+            mask_image=SimpleUploadedFile("ring.png", mask.read_bytes()),
+        )
+    job_execute(job_id=job.id)
+    return job.id
+
+
+def test_a_masked_job_is_cut_along_the_mask_with_its_hole(api, ring_job):
+    response = get_file(api, ring_job, "dxf", "width_mm=115")
+    space = ezdxf.read(io.StringIO(response.content.decode())).modelspace()
+    cut = space.query('LWPOLYLINE[layer=="CUT"]')
+    assert len(cut) == 2 and all(line.closed for line in cut)  # the ring and its hole
+    xs, ys = zip(*(point[:2] for line in cut for point in line))
+    assert abs(max(xs) - min(xs) - 115) <= 0.1 and min(xs) == min(ys) == 0
+    names = [point[:2] for line in space.query('LWPOLYLINE[layer=="ENGRAVE"]') for point in line]
+    assert all(-0.3 <= x <= max(xs) + 0.3 and -0.3 <= y <= max(ys) + 0.3 for x, y in names)
+
+    # At its own size (96 px per inch) the laser SVG is the mask's box of the canvas, with
+    # the PNG's ink there.
+    rows, columns = np.nonzero(job_mask(job_id=ring_job))
+    top, bottom, left, right = rows.min(), rows.max() + 1, columns.min(), columns.max() + 1
+    png = png_of(ring_job)[top:bottom, left:right]
+    assert png.shape[:2] != png_of(ring_job).shape[:2]  # the piece is the ring, not the canvas
+    with tempfile.TemporaryDirectory() as folder:
+        source = Path(folder) / "laser.svg"
+        source.write_bytes(get_file(api, ring_job, "laser.svg", "").content)
+        drawn = subprocess.run(
+            [
+                "rsvg-convert",
+                f"--width={png.shape[1]}",
+                f"--height={png.shape[0]}",
+                "--background-color=white",
+                str(source),
+            ],
+            capture_output=True,
+            check=True,
+        ).stdout
+    drawn = without_red(np.asarray(Image.open(io.BytesIO(drawn)).convert("RGB")))
+    assert ink_iou(png, drawn) >= IOU_MIN
