@@ -155,6 +155,17 @@ class PhoneOut(serializers.Serializer):
 # ---- products and addresses ----------------------------------------------------------------
 
 
+def _size(source: str, help_text: str) -> serializers.FloatField:
+    return serializers.FloatField(
+        source=source,
+        min_value=SIZE_MIN_MM,
+        max_value=SIZE_MAX_MM,
+        allow_null=True,
+        required=False,
+        help_text=help_text,
+    )
+
+
 class ProductIn(StrictInput):
     name = serializers.CharField(max_length=100)
     description = serializers.CharField(allow_blank=True, required=False)
@@ -163,22 +174,8 @@ class ProductIn(StrictInput):
     kind = serializers.ChoiceField(
         choices=Product.Kind.choices, required=False, help_text="print or engrave"
     )
-    widthMm = serializers.FloatField(
-        source="width_mm",
-        min_value=SIZE_MIN_MM,
-        max_value=SIZE_MAX_MM,
-        allow_null=True,
-        required=False,
-        help_text="the poster's width in production, mm; null: no production files",
-    )
-    heightMm = serializers.FloatField(
-        source="height_mm",
-        min_value=SIZE_MIN_MM,
-        max_value=SIZE_MAX_MM,
-        allow_null=True,
-        required=False,
-        help_text="its height, mm, used when no width is set (the poster keeps its aspect)",
-    )
+    widthMm = _size("width_mm", "the poster's width in production, mm; null: no files")
+    heightMm = _size("height_mm", "its height, mm, when no width is set (it keeps its aspect)")
 
 
 class ProductOut(serializers.ModelSerializer):

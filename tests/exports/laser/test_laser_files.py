@@ -99,9 +99,14 @@ def filled_drawing(layers: dict[str, list[str]], width: int, height: int) -> np.
         'preserveAspectRatio="none">'
         f'<path d="{" ".join(d for d, hatch in layers["ENGRAVE"] if not hatch)}" fill="#000" fill-rule="evenodd"/></svg>'
     )
+    return rsvg(svg.encode(), width, height)
+
+
+def rsvg(svg: bytes, width: int, height: int) -> np.ndarray:
+    """rsvg's drawing of an SVG document at `width` x `height`, on white."""
     png = subprocess.run(
-        ["rsvg-convert", "--background-color=white"],
-        input=svg.encode(),
+        ["rsvg-convert", f"--width={width}", f"--height={height}", "--background-color=white"],
+        input=svg,
         capture_output=True,
         check=True,
     ).stdout
@@ -175,18 +180,7 @@ def test_the_laser_svg_is_the_asked_millimetres_for_inkscape_and_rsvg(api, mask_
         ).stdout
         # at 25.4 dpi one pixel is a millimetre
         assert Image.open(io.BytesIO(info)).size == (round(width_mm), round(height_mm))
-        rsvg = subprocess.run(
-            [
-                "rsvg-convert",
-                f"--width={png.shape[1]}",
-                f"--height={png.shape[0]}",
-                "--background-color=white",
-                str(source),
-            ],
-            capture_output=True,
-            check=True,
-        ).stdout
-    drawn = without_red(np.asarray(Image.open(io.BytesIO(rsvg)).convert("RGB")))
+    drawn = without_red(rsvg(response.content, png.shape[1], png.shape[0]))
     assert ink_iou(png, drawn) >= IOU_MIN
     assert (
         ink_iou(png, inkscape_png(response.content, ".svg", png.shape[1], png.shape[0])) >= IOU_MIN
@@ -246,19 +240,6 @@ def test_a_masked_job_is_cut_along_the_mask_with_its_hole(api, ring_job):
     top, bottom, left, right = rows.min(), rows.max() + 1, columns.min(), columns.max() + 1
     png = png_of(ring_job)[top:bottom, left:right]
     assert png.shape[:2] != png_of(ring_job).shape[:2]  # the piece is the ring, not the canvas
-    with tempfile.TemporaryDirectory() as folder:
-        source = Path(folder) / "laser.svg"
-        source.write_bytes(get_file(api, ring_job, "laser.svg", "").content)
-        drawn = subprocess.run(
-            [
-                "rsvg-convert",
-                f"--width={png.shape[1]}",
-                f"--height={png.shape[0]}",
-                "--background-color=white",
-                str(source),
-            ],
-            capture_output=True,
-            check=True,
-        ).stdout
-    drawn = without_red(np.asarray(Image.open(io.BytesIO(drawn)).convert("RGB")))
+    svg = get_file(api, ring_job, "laser.svg", "").content
+    drawn = without_red(rsvg(svg, png.shape[1], png.shape[0]))
     assert ink_iou(png, drawn) >= IOU_MIN
