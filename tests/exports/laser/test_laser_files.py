@@ -243,3 +243,19 @@ def test_a_masked_job_is_cut_along_the_mask_with_its_hole(api, ring_job):
     svg = get_file(api, ring_job, "laser.svg", "").content
     drawn = without_red(rsvg(svg, png.shape[1], png.shape[0]))
     assert ink_iou(png, drawn) >= IOU_MIN
+
+
+def test_the_line_fill_is_drawn_as_closed_strips_with_custom_svgs_ink(api, mask_job):
+    query = "fill=line&line_spacing=4&line_width=2&line_angle=30"
+    png = png_of(mask_job)
+    dxf = get_file(api, mask_job, "dxf", f"{query}&width_mm={png.shape[1] / PX_PER_MM}")
+    document = ezdxf.read(io.StringIO(dxf.content.decode()))
+    assert not document.audit().has_errors
+    strips = document.modelspace().query('LWPOLYLINE[layer=="ENGRAVE"]')
+    plain = get_file(api, mask_job, "dxf", "").content.decode().count("LWPOLYLINE")
+    assert len(strips) > plain and all(strip.closed for strip in strips)
+
+    custom = api.get(f"/api/jobs/{mask_job}/custom.svg?{query}").content
+    expected = rsvg(custom, png.shape[1], png.shape[0])
+    svg = get_file(api, mask_job, "laser.svg", query).content
+    assert ink_iou(expected, without_red(rsvg(svg, png.shape[1], png.shape[0]))) >= IOU_MIN
