@@ -31,7 +31,7 @@ def production_files(
 ) -> list[ProductionFile]:
     """The files of one design list item (`{"jobId"}` or `{"projectId"}`); a ServiceError
     whose sentence says what is wrong when they cannot be made."""
-    size = {"width_mm": width_mm} if width_mm else {"height_mm": height_mm or ""}
+    size = {"width_mm": width_mm} if width_mm else {"height_mm": height_mm}
     if kind == "print":
         query = {**size, "cut": "1", "standard": "x1a"}
         made = (

@@ -71,19 +71,11 @@ class LaserFile:
     height_mm: float
 
 
-def laser_options(query: Mapping) -> LaserOptions:
-    """The options of a laser file, 400 with a code naming the first bad one."""
-    try:
-        return LASER_OPTIONS.parse(query)
-    except InvalidInput as error:
-        raise InvalidInput(error.detail, code=error.code or "laser_option_invalid") from None
-
-
 def job_laser(*, job_id: str, kind: str, query: Mapping) -> LaserFile:
     """The job's `dxf` or `laser.svg` at the asked width. 400 for a bad option or a fill
     that is not drawn as outlines (dot, ring); 404 for a job that is not there."""
-    options = laser_options(query)
     try:
+        options = LASER_OPTIONS.parse(query)
         fill_options = custom_svg_options(query)
     except InvalidInput as error:
         raise InvalidInput(error.detail, code=error.code or "laser_option_invalid") from None

@@ -193,6 +193,8 @@ def test_names_thinner_than_the_beam_are_counted(api, mask_job):
     names = int(small["X-Laser-Names"])
     assert names > 0 and int(small["X-Laser-Thin-Names"]) == names
     assert int(large["X-Laser-Thin-Names"]) == 0
+    high = get_file(api, mask_job, "dxf", "height_mm=50")  # the height alone: the width follows
+    assert high["X-Laser-Size-Mm"] == "60.000x50.000"  # the poster is 960 x 800
 
 
 @pytest.mark.parametrize(
