@@ -6,7 +6,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.decorators import api_view
 
-from exports.laser.services import KINDS, LASER_OPTIONS, LaserFile, job_laser
+from exports.laser.services import KINDS, LASER_OPTIONS, LINE_OPTIONS, LaserFile, job_laser
 from exports.views import content_disposition
 from wordclouds.services.designs import CUSTOM_SVG
 
@@ -35,7 +35,7 @@ def _schema(kind: str, description: str):
     return extend_schema(
         parameters=[
             *LASER_OPTIONS.parameters(),
-            *CUSTOM_SVG.parameters(),
+            *(p for p in CUSTOM_SVG.parameters() if p.name in LINE_OPTIONS),
             *(
                 OpenApiParameter(
                     header,

@@ -1,14 +1,15 @@
 """Laser files of a job (docs/exports.md, "Laser files"): its names in custom.svg's fill
-style (`fill` or `line`) as closed outlines in mm, the mask's outline as the cut line, as DXF
+style (`fill` or `line`, the fills that are closed outlines; dots and rings are a laser
+tool's own fill settings) as closed outlines in mm, the mask's outline as the cut line, as DXF
 or as an SVG of a real size, drawn in a forked child with the heavy-work limits; and the
 minimum-detail check against the beam. The job's custom.svg and mask come from wordclouds'
 face, wordclouds/services/designs.py."""
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from core.errors import InvalidInput
-from core.inputs import Boolean, Inputs, Number
+from core.inputs import Boolean, Choice, Inputs, Number
 from core.isolated import run_heavy
 from exports.laser.drawing import dxf_document, mask_outline, piece, svg_document, word_paths
 from exports.pdf.options import SIZE_MAX_MM, SIZE_MIN_MM
@@ -16,10 +17,12 @@ from wordclouds.services.designs import custom_svg_options, custom_svg_render, j
 
 KINDS = {"dxf": ("image/vnd.dxf", "dxf"), "laser.svg": ("image/svg+xml", "laser.svg")}
 LASER_FILLS = ("fill", "line")  # the custom.svg fills drawn as closed outlines
+LINE_OPTIONS = ("line_spacing", "line_width", "line_angle")  # custom.svg's, for fill=line
 
 
 @dataclass(frozen=True)
 class LaserOptions:
+    fill: str = "fill"
     width_mm: float | None = None  # None: from height_mm, or the outline at 96 px per inch
     height_mm: float | None = None
     beam_mm: float = 0.1
@@ -30,6 +33,12 @@ class LaserOptions:
 LASER_OPTIONS = Inputs(
     LaserOptions,
     (
+        Choice(
+            "fill",
+            "fill: each glyph's outline; line: the strips of custom.svg's line fill "
+            f"({', '.join(LINE_OPTIONS)}, as custom.svg reads them)",
+            choices=LASER_FILLS,
+        ),
         Number(
             "width_mm",
             "the piece's width, mm: the width of the cut outline (the mask's outline, the "
@@ -72,20 +81,15 @@ class LaserFile:
 
 
 def job_laser(*, job_id: str, kind: str, query: Mapping) -> LaserFile:
-    """The job's `dxf` or `laser.svg` at the asked width. 400 for a bad option or a fill
-    that is not drawn as outlines (dot, ring); 404 for a job that is not there."""
+    """The job's `dxf` or `laser.svg` at the asked width. 400 with a code for a bad option;
+    404 for a job that is not there."""
     try:
         options = LASER_OPTIONS.parse(query)
-        fill_options = custom_svg_options(query)
-    except InvalidInput as error:
+        line_fill = {name: query.get(name) for name in ("fill", *LINE_OPTIONS)}
+        # Only the fill and its line options: no stroke (a second outline of each word).
+        svg = custom_svg_render(job_id=job_id, options=custom_svg_options(line_fill))
+    except InvalidInput as error:  # a bad value, or a line fill too dense to draw
         raise InvalidInput(error.detail, code=error.code or "laser_option_invalid") from None
-    if fill_options.fill not in LASER_FILLS:
-        raise InvalidInput(
-            f"fill {fill_options.fill} is not made as laser files; use fill or line",
-            code="laser_fill_unsupported",
-        )
-    # The outlines alone: a stroke would be a second outline of each word.
-    svg = custom_svg_render(job_id=job_id, options=replace(fill_options, stroke=False))
     inside = job_mask(job_id=job_id)
     return run_heavy(
         f"{kind} export", laser_file, svg, inside, options, kind, f"wordcloud-{job_id}"

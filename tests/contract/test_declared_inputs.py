@@ -29,7 +29,6 @@ QUERIES = [
     ("/api/jobs/{job_id}/files/pdf", CUSTOM_SVG, "lookup.md"),
     ("/api/jobs/{job_id}/files/pdf", PDF_OPTIONS, "exports.md"),
     ("/api/projects/{project_id}/render.pdf", PDF_OPTIONS, "exports.md"),
-    ("/api/jobs/{job_id}/files/dxf", CUSTOM_SVG, "lookup.md"),
     ("/api/jobs/{job_id}/files/dxf", LASER_OPTIONS, "exports.md LASER_OPTIONS"),
     ("/api/jobs/{job_id}/files/laser.svg", LASER_OPTIONS, "exports.md LASER_OPTIONS"),
 ]
