@@ -193,6 +193,14 @@ def test_names_thinner_than_the_beam_are_counted(api, mask_job):
     names = int(small["X-Laser-Names"])
     assert names > 0 and int(small["X-Laser-Thin-Names"]) == names
     assert int(large["X-Laser-Thin-Names"]) == 0
+    hairlines = get_file(api, mask_job, "laser.svg", "hairline=1").content.decode()
+    engraved = hairlines.split('inkscape:label="ENGRAVE">', 1)[1].split("</g>", 1)[0]
+    assert (
+        engraved.count(
+            'fill="none" stroke="#000000" stroke-width="0.025" vector-effect="non-scaling-stroke"'
+        )
+        == names
+    )
     high = get_file(api, mask_job, "dxf", "height_mm=50")  # the height alone: the width follows
     assert high["X-Laser-Size-Mm"] == "60.000x50.000"  # the poster is 960 x 800
 
