@@ -5,6 +5,7 @@ and records their preflight; a design that cannot be made fails with its sentenc
 retried; a second payment, plan or run makes nothing again; staff list and download them."""
 
 import io
+import sqlite3
 
 import ezdxf
 import pytest
@@ -14,8 +15,10 @@ from commerce.services.orders import order_mark_paid
 from commerce.services.production import preparation_run, preparations_plan
 from tests.commerce.factories import make_design_list, make_order
 from tests.exports.pdf.conftest import poster_folders, poster_job  # noqa: F401
+from wordclouds.selectors import artifact_path
 
 MISSING_JOB = "0" * 32
+SIZES = "SELECT font_size FROM words"
 
 
 @pytest.fixture
@@ -79,6 +82,15 @@ def test_the_worker_makes_each_file_once_and_a_failure_keeps_its_sentence(paid, 
     pdf = staff.get(printed["files"][0]["url"])
     assert b"".join(pdf.streaming_content).startswith(b"%PDF-1.3")
     assert printed["files"][0]["name"].endswith("150x112.5mm-PDFX-1a.pdf")
+    # the names' sizes at 150 mm: the poster is 800 px wide, 72 pt to 25.4 mm
+    with sqlite3.connect(artifact_path(job_id, "db")) as connection:
+        sizes = [size * 150 / 800 * 72 / 25.4 for (size,) in connection.execute(SIZES)]
+    assert printed["files"][0]["preflight"] == {
+        "standard": "PDF/X-1a",
+        "bleedMm": 3,
+        "smallestNamePt": round(min(sizes), 1),
+        "namesUnder6Pt": sum(size < 6 for size in sizes),
+    }
     assert staff.get("/api/production-files/not-a-signature").status_code == 404
 
     stamp = ready.updated_at

@@ -8,7 +8,8 @@ module of it they import (its engine, a library without Django, aside: CONTRIBUT
   (`custom_svg_render`, with the options declared in `CUSTOM_SVG` and read by
   `custom_svg_options`) and a project's
   render.svg (`project_svg`);
-- what a laser file cuts along: a job's drawable shape (`job_mask`);
+- what a laser file cuts along: a job's drawable shape (`job_mask`); how large a job's names
+  are drawn (`job_name_sizes`, for a production file's preflight);
 - another app's files in the service's store (`file_store`, `file_download`): commerce's
   production files."""
 
@@ -24,7 +25,9 @@ from wordclouds.models import Job, Project
 from wordclouds.selectors import (
     artifact_path,
     artifact_url,
+    canvas_size,
     job_get,
+    positions_db,
     project_get,
     project_image_url,
 )
@@ -45,6 +48,7 @@ __all__ = [
     "job_artifact",
     "job_create",
     "job_mask",
+    "job_name_sizes",
     "project_svg",
 ]
 
@@ -143,3 +147,13 @@ def file_download(*, key: str, filename: str, content_type: str):
     """The download answer of a stored file (a redirect to the bucket on S3); 404 when it
     is not there."""
     return storage.download_response(key, filename=filename, content_type=content_type)
+
+
+def job_name_sizes(*, job_id: str) -> tuple[float, float, list[float]]:
+    """A finished job's canvas (width, height, px) and the font size (px) of each placed
+    name; 404 `job not found` / `artifact not ready`."""
+    job_get(job_id)
+    with positions_db(artifact_path(job_id, "db")) as connection:
+        width, height = canvas_size(connection)
+        sizes = [row[0] for row in connection.execute("SELECT font_size FROM words")]
+    return width, height, sizes
