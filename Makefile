@@ -35,17 +35,21 @@ $(WARM): $(INSTALLED) $(wildcard wordclouds/engine/*.py)
 # against (tests/engine/); qpdf and Poppler (pdfinfo, pdffonts, pdftoppm) check and render the
 # print PDFs (tests/exports/pdf/); OpenStack Swift (proxy with its S3 API, object, container
 # and account servers) is the S3-compatible store the storage tests run against
-# (deploy/swift/run.sh).
+# (deploy/swift/run.sh); Inkscape (its DXF import, run as its dxf_input extension with
+# Debian's python3 and cssselect) and rsvg-convert read the laser files (tests/exports/laser/).
 system-deps:
 	@command -v gs >/dev/null && command -v scribus >/dev/null && command -v chromium >/dev/null \
 		&& command -v pango-view >/dev/null && command -v hb-shape >/dev/null \
 		&& command -v qpdf >/dev/null && command -v pdftoppm >/dev/null \
+		&& command -v inkscape >/dev/null && command -v rsvg-convert >/dev/null \
+		&& /usr/bin/python3 -c "import cssselect, numpy" 2>/dev/null \
 		&& command -v swift-proxy-server >/dev/null && command -v swift-object-server >/dev/null || { \
-		echo "installing ghostscript, scribus, chromium, pango-view, hb-shape, qpdf, poppler-utils and swift from Debian's packages"; \
+		echo "installing ghostscript, scribus, chromium, pango-view, hb-shape, qpdf, poppler-utils, inkscape, rsvg-convert and swift from Debian's packages"; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get -o DPkg::Lock::Timeout=600 update -q && \
 		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -q \
 			ghostscript scribus chromium pango1.0-tools libharfbuzz-bin qpdf poppler-utils \
+			inkscape python3-cssselect python3-numpy python3-lxml librsvg2-bin \
 			swift-proxy swift-object swift-container swift-account >/dev/null; }
 
 # The press profiles of the print PDF (docs/exports.md, "Profiles"): extracted from Debian's

@@ -6,7 +6,7 @@ from decimal import Decimal
 
 from django import forms
 from django.contrib import admin, messages
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 
 from commerce.auth import Caller
 from commerce.models import (
@@ -17,11 +17,13 @@ from commerce.models import (
     OrderItem,
     Payment,
     PaymentEvent,
+    Preparation,
     Product,
     Refund,
 )
 from commerce.services.design_lists import design_list_finish
 from commerce.services.orders import order_cancel, order_mark_paid, order_ship
+from commerce.services.production import preparation_downloads, preparation_retry
 from core.admin_html import ViewOnlyAdmin, image, linked_row, table, yuan
 from core.errors import ServiceError
 from wordclouds.services.designs import designs_shown
@@ -49,7 +51,7 @@ class ProductForm(forms.ModelForm):
 
     class Meta:
         model = Product
-        fields = ["name", "description", "active"]
+        fields = ["name", "description", "active", "kind", "width_mm", "height_mm"]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -64,9 +66,9 @@ class ProductForm(forms.ModelForm):
 @admin.register(Product)
 class ProductAdmin(admin.ModelAdmin):
     form = ProductForm
-    fields = ["name", "description", "price_yuan", "active"]
-    list_display = ["id", "name", "price_display", "active", "updated_at"]
-    list_filter = ["active"]
+    fields = ["name", "description", "price_yuan", "active", "kind", "width_mm", "height_mm"]
+    list_display = ["id", "name", "price_display", "kind", "width_mm", "height_mm", "active"]
+    list_filter = ["active", "kind"]
     search_fields = ["name", "description"]
 
     @admin.display(description="price", ordering="price")
@@ -136,6 +138,29 @@ class RefundInline(ReadOnlyInline):
     show_change_link = False
 
 
+class PreparationInline(ReadOnlyInline):
+    """A paid order's production files: each with its download link and preflight, or the
+    failure's sentence (retried by the order's action)."""
+
+    model = Preparation
+    fields = ["design_key", "product", "kind", "width_mm", "height_mm", "status", "error", "links"]
+    show_change_link = False
+
+    @admin.display(description="files and preflight")
+    def links(self, preparation: Preparation):
+        return (
+            format_html_join(
+                "",
+                '<p><a href="{}" download>{}</a> {}</p>',
+                (
+                    (file.url, file.name, ", ".join(f"{k} {v}" for k, v in file.preflight.items()))
+                    for file in preparation_downloads(preparation)
+                ),
+            )
+            or "-"
+        )
+
+
 @admin.register(Payment)
 class PaymentAdmin(ViewOnlyAdmin):
     """Payments, their refunds and events: read-only (the platform and the order moves
@@ -152,8 +177,8 @@ class OrderAdmin(admin.ModelAdmin):
     list_display = ["id", "user", "status", "total_display", "created_at", "request_id"]
     list_filter = ["status"]
     search_fields = ["id", "request_id", "user__openid", "design_list__name"]
-    inlines = [OrderItemInline, PaymentInline, PaymentEventInline]
-    actions = ["mark_paid", "ship", "cancel"]
+    inlines = [OrderItemInline, PreparationInline, PaymentInline, PaymentEventInline]
+    actions = ["mark_paid", "ship", "cancel", "retry_production"]
     fields = [
         "id",
         "user",
@@ -192,6 +217,17 @@ class OrderAdmin(admin.ModelAdmin):
     @admin.action(description="Ship (PAID → SHIPPED)")
     def ship(self, request, queryset):
         _apply(self, request, queryset, lambda pk: order_ship(order_id=pk), "shipped")
+
+    @admin.action(description="Make failed production files again")
+    def retry_production(self, request, queryset):
+        failed = list(
+            Preparation.objects.filter(
+                order__in=queryset, status=Preparation.Status.FAILED
+            ).values_list("order_id", "pk")
+        )
+        for order_id, pk in failed:
+            preparation_retry(order_id=order_id, preparation_id=pk)
+        self.message_user(request, f"{len(failed)} preparations handed to the worker again")
 
     @admin.action(description="Cancel (PENDING or PAID → CANCELLED, refunded)")
     def cancel(self, request, queryset):

@@ -41,10 +41,21 @@ class PlatformAccessToken(models.Model):
 
 
 class Product(models.Model):
+    """What is sold. `kind` and the size say which production files a paid order's designs
+    get (docs/commerce.md, "Production files"): a print PDF or laser files, the poster's
+    width at `width_mm` (or its height at `height_mm` when no width is set)."""
+
+    class Kind(models.TextChoices):
+        PRINT = "print"
+        ENGRAVE = "engrave"
+
     name = models.CharField(max_length=100)
     description = models.TextField(blank=True, default="")
     price = models.PositiveIntegerField(help_text="fen")
     active = models.BooleanField(default=True)
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.PRINT)
+    width_mm = models.FloatField(null=True, blank=True, help_text="mm; none: no files made")
+    height_mm = models.FloatField(null=True, blank=True, help_text="mm")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -178,6 +189,51 @@ class OrderItem(models.Model):
 
     def __str__(self):
         return f"{self.quantity} × {self.product_name}"
+
+
+class Preparation(models.Model):
+    """The production files of one design of a paid order at one product's size and kind
+    (commerce/services/production.py): made once by the worker; a failure keeps its
+    sentence until staff retry it."""
+
+    class Status(models.TextChoices):
+        PENDING = "PENDING"
+        READY = "READY"
+        FAILED = "FAILED"
+
+    # The allowed status moves, by verb; core.pipeline.move makes them.
+    pipeline = {
+        "prepared": allow(Status.PENDING, to=Status.READY),
+        "failed": allow(Status.PENDING, to=Status.FAILED),
+        "retried": allow(Status.FAILED, to=Status.PENDING),
+    }
+
+    order = models.ForeignKey(Order, on_delete=models.CASCADE, related_name="preparations")
+    product = models.ForeignKey(Product, on_delete=models.PROTECT, related_name="+")
+    # The design list's item: {"jobId": ...} or {"projectId": ...}
+    design = models.JSONField()
+    design_key = models.CharField(max_length=80, help_text="job:<id> or project:<id>")
+    kind = models.CharField(max_length=8, choices=Product.Kind.choices)
+    width_mm = models.FloatField(null=True, blank=True)
+    height_mm = models.FloatField(null=True, blank=True)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    error = models.CharField(max_length=300, blank=True, default="")
+    # [{"name", "key", "contentType", "size", "preflight"}]: the files in the store
+    files = models.JSONField(default=list, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    prepared_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["order", "product", "design_key"], name="one_preparation_per_design"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.kind} files of {self.design_key} for order {self.order_id} ({self.status})"
 
 
 class Payment(models.Model):

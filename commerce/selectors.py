@@ -5,7 +5,16 @@ token) read every design list and order."""
 from django.db.models import Prefetch, Q, QuerySet
 
 from commerce.auth import Caller
-from commerce.models import Address, DesignList, EndUser, Order, Payment, Product, Refund
+from commerce.models import (
+    Address,
+    DesignList,
+    EndUser,
+    Order,
+    Payment,
+    Preparation,
+    Product,
+    Refund,
+)
 from core.errors import Forbidden, NotFound
 
 
@@ -116,3 +125,9 @@ def payment_list(
     if order_id is not None:
         payments = payments.filter(order_id=order_id)
     return payments
+
+
+def order_preparations(*, order_id: int) -> QuerySet[Preparation]:
+    """Staff: an order's production preparations; 404 `order not found`."""
+    order_get(caller=Caller(user=None, is_admin=True), order_id=order_id)
+    return Preparation.objects.filter(order_id=order_id).order_by("id")

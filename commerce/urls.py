@@ -7,5 +7,6 @@ urlpatterns = [
     path("", include("commerce.api.addresses")),
     path("", include("commerce.api.design_lists")),
     path("", include("commerce.api.orders")),
+    path("", include("commerce.api.production")),
     path("", include("commerce.api.payments")),
 ]

@@ -381,6 +381,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Named, not left to a hash: products' kind beside payments' and events' `kind` enums.
+    "ENUM_NAME_OVERRIDES": {"ProductKindEnum": "commerce.models.Product.Kind"},
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         # Health, the job event stream and the name lookups are served in front of Django

@@ -24,8 +24,10 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/redoc/", RedocView.as_view(url_name="schema"), name="api-redoc"),
-    # Before the job files' `files/<kind>`: `files/pdf` is drawn, not stored.
+    # Before the job files' `files/<kind>`: `files/pdf`, `files/dxf`, `files/laser.svg` are
+    # drawn, not stored.
     path("api/", include("exports.pdf.api")),
+    path("api/", include("exports.laser.api")),
     path("api/", include("wordclouds.urls")),
     path("api/", include("commerce.urls")),
     path("api/", include("exports.urls")),

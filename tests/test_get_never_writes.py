@@ -21,12 +21,24 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 
 from commerce.auth import user_token_issue
-from commerce.models import Address, DesignList, EndUser, Order, Payment, Product, Refund
+from commerce.models import (
+    Address,
+    DesignList,
+    EndUser,
+    Order,
+    Payment,
+    Preparation,
+    Product,
+    Refund,
+)
+from commerce.services.production import preparation_downloads
 from config.asgi import application
 from config.urls import in_front_of_django
 from core.admin_token import admin_token_issue
+from core.pipeline import move
 from tests.wordclouds.asset_factories import asset_id, png_bytes, project_create, upload
 from tests.wordclouds.conftest import finished_job, names_xlsx, queued_job, tiny_font  # noqa: F401
+from wordclouds import storage
 from wordclouds.models import Job, Template
 from wordclouds.services import events
 from wordclouds.services.jobs import job_start
@@ -103,6 +115,14 @@ def world(finished_job, queued_job, tiny_font, settings, client):  # noqa: F811
     order = Order.objects.create(user=user, address={"recipient": "Li Lei"}, total_amount=4900)
     payment = Payment.objects.create(order=order, out_trade_no="P1_reader", amount=4900)
     Refund.objects.create(payment=payment, out_refund_no="R1_reader", amount=4900, reason="x")
+    # A paid order's production file, and its signed link
+    preparation = Preparation.objects.create(
+        order=order, product=product, design={"jobId": finished}, design_key="j", kind="engrave"
+    )
+    storage.save("production/reader.dxf", b"0")
+    file = {"name": "a.dxf", "key": "production/reader.dxf", "contentType": "image/vnd.dxf"}
+    move(preparation, "prepared", files=[{**file, "size": 1, "preflight": {}}])
+    (download,) = preparation_downloads(preparation)
 
     superuser = User.objects.create_superuser("staff", "staff@example.com", "pw")
     client.force_login(superuser)  # the session row is written here, before the walk
@@ -127,6 +147,8 @@ def world(finished_job, queued_job, tiny_font, settings, client):  # noqa: F811
         "address_id": address.id,
         "design_list_id": design_list.id,
         "order_id": order.id,
+        "preparation_id": preparation.id,
+        "token": download.url.rsplit("/", 1)[-1],
     }
     return {"jobs": [finished, silent], "values": values, "callers": callers}
 

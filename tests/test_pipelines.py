@@ -31,6 +31,7 @@ def test_every_model_with_a_status_declares_its_pipeline():
         "Order",
         "Payment",
         "Refund",
+        "Preparation",
     }
     for model in models_with_status():
         statuses = set(model.Status.values)

@@ -21,6 +21,7 @@ from commerce.models import (
 from commerce.selectors import order_payment
 from core.errors import InvalidInput
 from core.serializers import UtcDateTimeField
+from exports.production import SIZE_MAX_MM, SIZE_MIN_MM
 
 MAX_QUANTITY = 999
 MAX_ORDER_LINES = 100
@@ -154,17 +155,57 @@ class PhoneOut(serializers.Serializer):
 # ---- products and addresses ----------------------------------------------------------------
 
 
+def _size(source: str, help_text: str) -> serializers.FloatField:
+    return serializers.FloatField(
+        source=source,
+        min_value=SIZE_MIN_MM,
+        max_value=SIZE_MAX_MM,
+        allow_null=True,
+        required=False,
+        help_text=help_text,
+    )
+
+
 class ProductIn(StrictInput):
     name = serializers.CharField(max_length=100)
     description = serializers.CharField(allow_blank=True, required=False)
     price = serializers.IntegerField(min_value=0, max_value=100_000_000, help_text="fen")
     active = serializers.BooleanField(required=False)
+    kind = serializers.ChoiceField(
+        choices=Product.Kind.choices, required=False, help_text="print or engrave"
+    )
+    widthMm = _size("width_mm", "the poster's width in production, mm; null: no files")
+    heightMm = _size("height_mm", "its height, mm, when no width is set (it keeps its aspect)")
 
 
 class ProductOut(serializers.ModelSerializer):
+    widthMm = serializers.FloatField(source="width_mm", allow_null=True)
+    heightMm = serializers.FloatField(source="height_mm", allow_null=True)
+
     class Meta:
         model = Product
-        fields = ["id", "name", "description", "price", "active"]
+        fields = ["id", "name", "description", "price", "active", "kind", "widthMm", "heightMm"]
+
+
+class ProductionFileOut(serializers.Serializer):
+    name = serializers.CharField()
+    contentType = serializers.CharField()
+    size = serializers.IntegerField(help_text="bytes")
+    preflight = serializers.DictField(help_text="the file's check (docs/commerce.md)")
+    url = serializers.CharField(help_text="a signed download link, valid as long as the token")
+
+
+class PreparationOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    productId = serializers.IntegerField(source="product_id")
+    design = serializers.DictField(help_text="{jobId} or {projectId}")
+    kind = serializers.CharField()
+    widthMm = serializers.FloatField(source="width_mm", allow_null=True)
+    heightMm = serializers.FloatField(source="height_mm", allow_null=True)
+    status = serializers.CharField(help_text="PENDING, READY or FAILED")
+    error = serializers.CharField(help_text="a failure's sentence")
+    files = ProductionFileOut(many=True, source="downloads")
+    preparedAt = UtcDateTimeField(source="prepared_at", allow_null=True)
 
 
 class AddressIn(StrictInput):

@@ -12,6 +12,7 @@ from django.db.models import Sum
 from django.utils import timezone
 
 from commerce.models import Order, Payment, PaymentEvent, Refund
+from commerce.services.production import preparations_plan
 from core.pipeline import allowed, move
 
 Status = Order.Status
@@ -114,6 +115,7 @@ def transaction_apply(*, record: dict, kind: str) -> PaymentEvent:
     )
     if order.status == Status.PENDING:
         move(order, "paid", paid_at=payment.paid_at)
+        preparations_plan(order=order)
         return log(kind, **event, applied=True, outcome="order paid")
     reason = "order cancelled" if order.status == Status.CANCELLED else "order already paid"
     refund_open(payment=payment, reason=reason)

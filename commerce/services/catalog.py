@@ -7,8 +7,9 @@ from commerce.selectors import address_get, product_get
 
 
 @transaction.atomic
-def product_create(*, name: str, price: int, description: str = "", active: bool = True) -> Product:
-    return Product.objects.create(name=name, price=price, description=description, active=active)
+def product_create(*, name: str, price: int, **fields) -> Product:
+    """`fields`: description, active, kind, width_mm, height_mm (the model's defaults)."""
+    return Product.objects.create(name=name, price=price, **fields)
 
 
 @transaction.atomic

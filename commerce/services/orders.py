@@ -13,6 +13,7 @@ from commerce.payments.ledger import refund_open, settled_payment
 from commerce.payments.services import refunds_submit
 from commerce.selectors import address_get, order_get
 from commerce.services.design_lists import design_list_start_processing
+from commerce.services.production import preparations_plan
 from core.errors import Conflict, InvalidInput
 from core.pipeline import move
 
@@ -103,6 +104,7 @@ def _order_insert(
     if order.total_amount == 0:  # nothing to pay: paid at once, no platform call
         settled_payment(order=order, kind=Payment.Kind.FREE)
         move(order, verb="paid", stamp="paid_at")
+        preparations_plan(order=order)
     return order
 
 
@@ -142,6 +144,7 @@ def order_mark_paid(*, order_id: int) -> Order:
         stamp="paid_at",
     )
     settled_payment(order=order, kind=Payment.Kind.MANUAL)
+    preparations_plan(order=order)
     return order
 
 

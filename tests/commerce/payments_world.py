@@ -82,7 +82,8 @@ class Standin:
         }
 
 
-def start_service(folder, template, standin: Standin, identity_url: str) -> Service:
+def start_service(folder, template, standin: Standin, identity_url: str, **env) -> Service:
+    """The real service paying through the stand-in; `env`: more of its settings."""
     service = Service(
         folder,
         template,
@@ -91,6 +92,7 @@ def start_service(folder, template, standin: Standin, identity_url: str) -> Serv
         IDENTITY_APP_SECRET=APP_SECRET,
         LOG_LEVEL="WARNING",
         **standin.service_env(),
+        **env,
     )
     service.env["WECHATPAY_NOTIFY_URL"] = f"{service.url}/api/payments/wechat/notify"
     return service.start()

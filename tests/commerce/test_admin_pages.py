@@ -41,11 +41,24 @@ def test_money_shows_in_yuan_with_two_decimals(admin_client, alice):
 def test_staff_set_a_price_in_yuan_and_fen_are_kept(admin_client):
     response = admin_client.post(
         "/admin/commerce/product/add/",
-        {"name": "Poster A2", "description": "", "price_yuan": "89.90", "active": "on"},
+        {
+            "name": "Poster A2",
+            "description": "",
+            "price_yuan": "89.90",
+            "active": "on",
+            "kind": "engrave",
+            "width_mm": "420",
+        },
     )
 
     assert response.status_code == 302
-    assert Product.objects.get(name="Poster A2").price == 8990
+    product = Product.objects.get(name="Poster A2")
+    assert (product.price, product.kind, product.width_mm, product.height_mm) == (
+        8990,
+        "engrave",
+        420,
+        None,
+    )
 
 
 def test_design_list_items_are_linked_rows_with_thumbnails(admin_client, alice, finished_job):

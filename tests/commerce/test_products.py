@@ -17,7 +17,16 @@ def test_list_shows_active_products_only():
 
     assert response.status_code == 200
     assert response.json() == [
-        {"id": shown.pk, "name": "Poster A3", "description": "", "price": 4900, "active": True}
+        {
+            "id": shown.pk,
+            "name": "Poster A3",
+            "description": "",
+            "price": 4900,
+            "active": True,
+            "kind": "print",
+            "widthMm": None,
+            "heightMm": None,
+        }
     ]
 
 
@@ -38,13 +47,17 @@ def test_detail_and_unknown_product():
 
 def test_staff_create_and_change_a_product(staff):
     created = staff.post(
-        "/api/products", {"name": "Canvas", "description": "60x90", "price": 19900}, format="json"
+        "/api/products",
+        {"name": "Canvas", "description": "60x90", "price": 19900, "kind": "engrave"},
+        format="json",
     )
     assert created.status_code == 201
     product_id = created.json()["id"]
 
     changed = staff.patch(
-        f"/api/products/{product_id}", {"price": 17900, "active": False}, format="json"
+        f"/api/products/{product_id}",
+        {"price": 17900, "active": False, "widthMm": 420, "heightMm": None},
+        format="json",
     )
 
     assert changed.status_code == 200
@@ -54,6 +67,9 @@ def test_staff_create_and_change_a_product(staff):
         "description": "60x90",
         "price": 17900,
         "active": False,
+        "kind": "engrave",
+        "widthMm": 420.0,
+        "heightMm": None,
     }
     assert Product.objects.get(pk=product_id).price == 17900
 
@@ -88,3 +104,12 @@ def test_writes_without_a_token_are_401():
     )
     product.refresh_from_db()
     assert product.price == 4900
+
+
+def test_a_size_outside_the_print_limits_is_refused(staff):
+    response = staff.post(
+        "/api/products", {"name": "Wall", "price": 1, "widthMm": 6000}, format="json"
+    )
+
+    assert response.status_code == 400
+    assert "widthMm" in response.json()["detail"]

@@ -15,6 +15,7 @@ from drf_spectacular.generators import SchemaGenerator
 
 from core.errors import InvalidInput, TooLarge
 from core.inputs import docs_with_tables
+from exports.laser.services import LASER_OPTIONS
 from exports.pdf.options import PDF_OPTIONS
 from wordclouds.engine import InputError, parse_params
 from wordclouds.engine.params import KEYS
@@ -28,6 +29,8 @@ QUERIES = [
     ("/api/jobs/{job_id}/files/pdf", CUSTOM_SVG, "lookup.md"),
     ("/api/jobs/{job_id}/files/pdf", PDF_OPTIONS, "exports.md"),
     ("/api/projects/{project_id}/render.pdf", PDF_OPTIONS, "exports.md"),
+    ("/api/jobs/{job_id}/files/dxf", LASER_OPTIONS, "exports.md LASER_OPTIONS"),
+    ("/api/jobs/{job_id}/files/laser.svg", LASER_OPTIONS, "exports.md LASER_OPTIONS"),
 ]
 
 
@@ -37,9 +40,14 @@ def schema() -> dict:
 
 
 def _docs_rows(page: str, first_column: str) -> dict[str, dict[str, str]]:
-    """The committed table of `page` whose first column is `first_column`, by that cell."""
+    """The committed table of `page` whose first column is `first_column`, by that cell
+    (`<page> <NAME>`: the first such table after the marker of the declaration NAME)."""
+    page, _, name = page.partition(" ")
     lines = (DOCS / page).read_text().splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith(f"| {first_column} |"))
+    after = next((i for i, line in enumerate(lines) if f".{name} (written" in line), 0)
+    start = next(
+        i for i, line in enumerate(lines) if i >= after and line.startswith(f"| {first_column} |")
+    )
     columns = [cell.strip() for cell in lines[start].strip("|").split("|")]
     rows = {}
     for line in lines[start + 2 :]:
@@ -167,6 +175,7 @@ def test_the_committed_docs_tables_are_those_the_declarations_write():
         "wordclouds.engine.params.params_rows",
         "wordclouds.services.custom_svg.CUSTOM_SVG",
         "exports.pdf.options.PDF_OPTIONS",
+        "exports.laser.services.LASER_OPTIONS",
         "wordclouds.services.job_inputs.JOB_FORM",
     }
     for path, text in written.items():

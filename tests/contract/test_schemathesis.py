@@ -50,6 +50,9 @@ CONFIG = SchemathesisConfig.from_dict(
                 "jobs_files_pdf_retrieve",
                 "projects_render.pdf_retrieve",
                 "exports_pdf_create",
+                # the line fill's `pattern too dense`, as custom.svg's
+                "jobs_files_dxf_retrieve",
+                "jobs_files_laser.svg_retrieve",
             )
         ]
         + [

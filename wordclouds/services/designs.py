@@ -7,24 +7,32 @@ module of it they import (its engine, a library without Django, aside: CONTRIBUT
 - what a print PDF draws: a job's artifacts (`job_artifact`: wordcloud.svg), its custom.svg
   (`custom_svg_render`, with the options declared in `CUSTOM_SVG` and read by
   `custom_svg_options`) and a project's
-  render.svg (`project_svg`)."""
+  render.svg (`project_svg`);
+- what a laser file cuts along: a job's drawable shape (`job_mask`); how large a job's names
+  are drawn (`job_name_sizes`, for a production file's preflight);
+- another app's files in the service's store (`file_store`, `file_download`): commerce's
+  production files."""
 
 from dataclasses import dataclass
 
+import numpy as np
 from django.db import models
 
 from core.errors import InvalidInput, NotFound
+from wordclouds import engine, storage
 from wordclouds.drawing.custom_svg import CustomSvgOptions
 from wordclouds.models import Job, Project
 from wordclouds.selectors import (
     artifact_path,
     artifact_url,
+    canvas_size,
     job_get,
+    positions_db,
     project_get,
     project_image_url,
 )
 from wordclouds.services.custom_svg import CUSTOM_SVG, custom_svg_options, custom_svg_render
-from wordclouds.services.jobs import job_create
+from wordclouds.services.jobs import job_create, job_input_key
 from wordclouds.services.projects import project_render
 
 __all__ = [
@@ -33,10 +41,14 @@ __all__ = [
     "DesignShown",
     "custom_svg_options",
     "custom_svg_render",
+    "file_download",
+    "file_store",
     "designs_check",
     "designs_shown",
     "job_artifact",
     "job_create",
+    "job_mask",
+    "job_name_sizes",
     "project_svg",
 ]
 
@@ -110,3 +122,38 @@ def job_artifact(*, job_id: str, kind: str) -> bytes:
 def project_svg(*, project_id: str) -> bytes:
     """A project's render.svg, drawn with the heavy-work limits; 404 `project not found`."""
     return project_render(project_get(project_id), "svg")
+
+
+def job_mask(*, job_id: str) -> np.ndarray | None:
+    """The drawable shape of a job drawn in a mask (`inside[y, x]` at canvas size, as the
+    engine made it), or None: a rectangle (no mask, or a job folder without a record).
+    404 `job not found`."""
+    job = job_get(job_id).record
+    if job is None or not job.mask_image:
+        return None
+    params = engine.parse_params(job.params)
+    if params.mode != "IMAGE":
+        return None
+    path = storage.local_path(job_input_key(job.id, job.mask_image))
+    return engine.load_mask(path, params=params).inside
+
+
+def file_store(*, key: str, content: bytes) -> None:
+    """Keeps a file in the service's store under `key` (from the worker: its retries)."""
+    storage.save(key, content, worker=True)
+
+
+def file_download(*, key: str, filename: str, content_type: str):
+    """The download answer of a stored file (a redirect to the bucket on S3); 404 when it
+    is not there."""
+    return storage.download_response(key, filename=filename, content_type=content_type)
+
+
+def job_name_sizes(*, job_id: str) -> tuple[float, float, list[float]]:
+    """A finished job's canvas (width, height, px) and the font size (px) of each placed
+    name; 404 `job not found` / `artifact not ready`."""
+    job_get(job_id)
+    with positions_db(artifact_path(job_id, "db")) as connection:
+        width, height = canvas_size(connection)
+        sizes = [row[0] for row in connection.execute("SELECT font_size FROM words")]
+    return width, height, sizes

@@ -1,6 +1,6 @@
 // One order for staff: items in yuan, the address as it was when ordered, the design list
-// with thumbnails of its designs and links to their files, and the moves staff may make
-// (mark paid, ship). A refused move shows the service's own sentence. Its payments, refunds
+// with thumbnails of its designs and links to their files, the production files of a paid
+// order, and the moves staff may make (mark paid, ship). A refused move shows the service's own sentence. Its payments, refunds
 // and payment events (read-only) come from the staff list GET /api/payments?orderId=.
 import { staffFetch, staffGate, staffSignOut } from "/static/staff-session.js";
 import { cell, when, yuan } from "./money.js";
@@ -139,12 +139,60 @@ async function showPayments() {
   document.getElementById("payments").replaceChildren(...page.list.map(payment));
 }
 
+const t = (text) => (window.gettext || ((s) => s))(text);
+
+// A paid order's production files (docs/commerce.md): per product and design, the files at
+// the product's size with their signed links and preflight, or the failure's sentence and a
+// retry.
+function preparation(record) {
+  const row = document.createElement("tr");
+  const design = record.design.jobId ? `${t("Poster")} ${record.design.jobId}` : `${t("Project")} ${record.design.projectId}`;
+  const size = `${record.kind} · ${record.widthMm ?? "–"} × ${record.heightMm ?? "–"} mm`;
+  const files = document.createElement("td");
+  for (const file of record.files) {
+    const line = document.createElement("p");
+    const anchor = link(file.url, file.name);
+    anchor.download = file.name;
+    line.append(anchor, ` ${Object.entries(file.preflight).map(([key, value]) => `${key} ${value}`).join(", ")}`);
+    files.append(line);
+  }
+  if (record.status === "FAILED") {
+    const sentence = document.createElement("p");
+    sentence.className = "form-error";
+    sentence.textContent = record.error;
+    const retry = document.createElement("button");
+    retry.type = "button";
+    retry.textContent = t("Retry");
+    retry.addEventListener("click", async () => {
+      try {
+        await staffFetch(`/api/orders/${orderId}/production/${record.id}/retry`, { method: "POST" });
+        await showProduction();
+      } catch (failure) {
+        sentence.textContent = failure.detail;
+      }
+    });
+    files.append(sentence, retry);
+  }
+  row.dataset.status = record.status;
+  row.append(cell(design), cell(size), cell(record.status), files);
+  return row;
+}
+
+async function showProduction() {
+  const records = await (await staffFetch(`/api/orders/${orderId}/production`)).json();
+  document.getElementById("production-empty").hidden = records.length > 0;
+  const element = table([t("Design"), t("Product size"), t("Status"), t("Files")], []);
+  element.tBodies[0].append(...records.map(preparation));
+  document.getElementById("production").replaceChildren(...(records.length ? [element] : []));
+}
+
 async function load() {
   try {
     const order = await (await staffFetch(`/api/orders/${orderId}`)).json();
     showOrder(order);
     showDesignList(order.designListId);
     await showPayments();
+    await showProduction();
   } catch (failure) {
     error.textContent = failure.detail;
   }

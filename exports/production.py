@@ -1,0 +1,86 @@
+"""This app's face for commerce: a design's production files at a product's size (docs/
+commerce.md, "Production files"), made by the same code as the download endpoints.
+
+- print: the PDF/X-1a with a 3 mm bleed and the words' outlines as the cut line (a job's
+  poster, or a project's);
+- engrave: the DXF and the laser SVG of a job (a project has no outlines to engrave).
+
+The poster keeps its aspect: it is made `width_mm` wide, or `height_mm` high without a
+width. Each file comes with its preflight, a short summary staff read before production: a
+job's print PDF says its smallest name in pt and how many names are under 6 pt."""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from core.errors import Unprocessable
+from exports.laser.services import job_laser
+from exports.pdf.options import MM, SIZE_MAX_MM, SIZE_MIN_MM
+from exports.pdf.services import job_pdf, project_pdf
+from wordclouds.services.designs import job_name_sizes
+
+MIN_NAME_PT = 6.0  # printers ask for text of at least 6 pt
+
+__all__ = ["SIZE_MAX_MM", "SIZE_MIN_MM", "ProductionFile", "production_files"]
+
+
+@dataclass(frozen=True)
+class ProductionFile:
+    name: str
+    content: bytes
+    content_type: str
+    preflight: dict
+
+
+def production_files(
+    *, design: dict, kind: str, width_mm: float | None, height_mm: float | None
+) -> list[ProductionFile]:
+    """The files of one design list item (`{"jobId"}` or `{"projectId"}`); a ServiceError
+    whose sentence says what is wrong when they cannot be made."""
+    size = {"width_mm": width_mm} if width_mm else {"height_mm": height_mm}
+    if kind == "print":
+        query = {**size, "cut": "1", "standard": "x1a"}
+        made = (
+            job_pdf(job_id=design["jobId"], query=query)
+            if "jobId" in design
+            else project_pdf(project_id=design["projectId"], query=query)
+        )
+        preflight = {"standard": "PDF/X-1a", "bleedMm": 3}
+        if "jobId" in design:
+            preflight |= _name_sizes(design["jobId"], width_mm, height_mm)
+        return [ProductionFile(made.filename, made.content, "application/pdf", preflight)]
+    if "jobId" not in design:
+        raise Unprocessable(
+            f"engraving files are made from a job; project {design['projectId']} is not one",
+            code="engrave_needs_job",
+        )
+    files = []
+    for laser_kind in ("dxf", "laser.svg"):
+        made = job_laser(job_id=design["jobId"], kind=laser_kind, query=size)
+        files.append(
+            ProductionFile(
+                made.filename,
+                made.content,
+                made.content_type,
+                {
+                    "widthMm": round(made.width_mm, 2),
+                    "heightMm": round(made.height_mm, 2),
+                    "names": made.names,
+                    "thinNames": made.thin_names,
+                    "beamMm": made.beam_mm,
+                },
+            )
+        )
+    return files
+
+
+def _name_sizes(job_id: str, width_mm: float | None, height_mm: float | None) -> dict:
+    """The smallest name in pt at the poster's printed size, and how many are under
+    MIN_NAME_PT (a name's size is its font size: its em)."""
+    width, height, sizes = job_name_sizes(job_id=job_id)
+    printed_mm = width_mm or height_mm * width / height
+    points = np.array(sizes) * printed_mm / width * MM
+    return {
+        "smallestNamePt": round(float(points.min()), 1) if len(points) else None,
+        f"namesUnder{MIN_NAME_PT:g}Pt": int((points < MIN_NAME_PT).sum()),
+    }
