@@ -15,7 +15,8 @@ from PIL import Image, ImageDraw
 from tests.engine.name_gap_rule import measure
 from tests.names import latin_names, sample_names, write_names
 from wordclouds.engine import InputError, check_edits, generate, load_mask, parse_params, revise
-from wordclouds.engine.revise import LIST_BOUNDS, keep_out_pixels
+from wordclouds.engine.mask import keep_out_pixels
+from wordclouds.engine.revise import LIST_BOUNDS
 
 FILES = ("wordcloud.png", "wordcloud.svg", "wordcloud-stroke.svg", "positions.db", "proof.png")
 PARENTS = [  # (names, canvas, mask shape, seed)
@@ -213,3 +214,23 @@ def test_a_revision_of_a_revision(parents, tmp_path):
     )
     assert second["changes"]["removed"] == first["changes"]["added"]
     assert rows(tmp_path / "two") == rows(parent)  # the added name removed again: the parent's rows
+
+
+def test_a_new_job_keeps_its_keep_out_shapes_free(tmp_path):
+    shapes = [
+        {"shape": "ellipse", "x": 250, "y": 150, "width": 200, "height": 150},
+        {"shape": "rect", "x": 20, "y": 20, "width": 120, "height": 60},
+    ]
+    params = {"WIDTH": 700, "HEIGHT": 500, "SEED": 9, "KEEP_OUT": shapes}
+    names = write_names(tmp_path / "names.xlsx", latin_names(150, 9))
+    metrics = generate(names_path=names, out_dir=tmp_path / "out", params=params)
+
+    assert metrics["names_placed"] == 150
+    ink = np.asarray(Image.open(tmp_path / "out" / "wordcloud.png").convert("L")) < 250
+    assert not (ink & keep_out_pixels(shapes, 500, 700)).any()
+    with pytest.raises(InputError, match=r"params.KEEP_OUT\[0\] lies outside the canvas"):
+        generate(
+            names_path=names,
+            out_dir=tmp_path / "bad",
+            params={**params, "KEEP_OUT": [{**shapes[0], "x": 600}]},
+        )

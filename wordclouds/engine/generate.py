@@ -16,10 +16,10 @@ from .colors import LEAST_CONTRAST, contrast, to_rgb
 from .errors import InputError
 from .fonts import default_font_path, fallback_fonts
 from .layout import WordShapes, place_words
-from .mask import load_mask
+from .mask import load_mask, without
 from .names import read_names
 from .neighbours import reading_neighbours
-from .params import parse_params
+from .params import check_shapes, parse_params
 from .positions import write_positions
 from .render import contrast_background, render_png, word_colors, write_svgs
 from .shaping import check_drawable
@@ -170,10 +170,11 @@ def generate(
 
     report.begin("placing_words", f"placing {len(names)} names")
     shapes = WordShapes(typeface, config.vertical_style, config.locale)
+    check_shapes(config.keep_out, "params.KEEP_OUT", mask.width, mask.height)
     placements = place_words(
         names,
         shapes,
-        mask,
+        without(mask, config.keep_out),
         config,
         seed,
         report=lambda done, total, message: report.update(done / max(1, total), message),

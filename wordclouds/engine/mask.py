@@ -101,3 +101,25 @@ def load_mask(path, *, params: Params | None = None) -> Mask:
         colors = np.full((height, width, 3), 255, dtype=np.uint8)
         colors[window] = np.asarray(image.convert("RGB").resize(fitted, Image.Resampling.BILINEAR))
     return Mask(inside, colors)
+
+
+def keep_out_pixels(shapes, height: int, width: int) -> np.ndarray:
+    """The canvas pixels the keep-out ``shapes`` cover (a pixel counts when its centre lies
+    in the shape)."""
+    covered = np.zeros((height, width), dtype=bool)
+    ys, xs = np.ogrid[:height, :width]
+    for shape in shapes:
+        x, y, w, h = shape["x"], shape["y"], shape["width"], shape["height"]
+        if shape["shape"] == "rect":
+            covered |= (xs + 0.5 >= x) & (xs + 0.5 <= x + w) & (ys + 0.5 >= y) & (ys + 0.5 <= y + h)
+        else:
+            rx, ry = w / 2, h / 2
+            covered |= ((xs + 0.5 - x - rx) / rx) ** 2 + ((ys + 0.5 - y - ry) / ry) ** 2 <= 1
+    return covered
+
+
+def without(mask: Mask, shapes) -> Mask:
+    """``mask`` with the keep-out ``shapes`` cut out of its inside."""
+    if not shapes:
+        return mask
+    return Mask(mask.inside & ~keep_out_pixels(shapes, mask.height, mask.width), mask.colors)

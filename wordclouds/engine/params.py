@@ -29,7 +29,8 @@ DEFAULT_PALETTE = (
 MAX_PALETTE = 256
 COLOR_PATTERN = re.compile(r"#[0-9A-Fa-f]{6}")
 LOCALES = ("zh-Hans", "zh-Hant", "ja", "ko")
-SHOWN_KEY_CHARS = 40  # a detail text never echoes more of an unknown key than this
+SHOWN_KEY_CHARS = 40
+MAX_KEEP_OUT = 20  # keep-out shapes of a job or a revision  # a detail text never echoes more of an unknown key than this
 
 
 @dataclass(frozen=True)
@@ -70,6 +71,8 @@ class Key:
             "color": "#RRGGBB",
             "palette": f"an array of 1 to {MAX_PALETTE} #RRGGBB colours",
             "background": "#RRGGBB or transparent",
+            "shapes": f"an array of at most {MAX_KEEP_OUT} shapes "
+            '{"shape": "rect" or "ellipse", "x", "y", "width", "height"} in canvas px',
         }[self.kind]
 
     def parse(self, value):
@@ -159,7 +162,47 @@ _PARSERS = {
     "background": lambda key, value: (
         value if value == "transparent" else _parse_color(key, value)
     ),
+    "shapes": lambda key, value: _parse_shapes(key, value),
 }
+
+
+def finite_number(value, where: str) -> float:
+    """``value`` as a float; raises :class:`InputError` naming ``where`` unless it is a finite number."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise InputError(f"{where} must be a number")
+    return float(value)
+
+
+def parse_shape(value, where: str) -> dict:
+    """A keep-out shape ``{"shape": "rect"|"ellipse", "x", "y", "width", "height"}`` (a box in
+    canvas px, x, y its top-left); raises :class:`InputError` naming ``where``."""
+    fields = ("shape", "x", "y", "width", "height")
+    if not isinstance(value, dict) or set(value) != set(fields):
+        raise InputError(f"{where} must be an object with {', '.join(fields)}")
+    if value["shape"] not in ("rect", "ellipse"):
+        raise InputError(f"{where}.shape must be rect or ellipse")
+    shape = {"shape": value["shape"]}
+    for name in fields[1:]:
+        shape[name] = finite_number(value[name], f"{where}.{name}")
+    if shape["width"] <= 0 or shape["height"] <= 0:
+        raise InputError(f"{where} must have a width and a height above 0")
+    return shape
+
+
+def check_shapes(shapes, where: str, width: int, height: int) -> None:
+    """Raise :class:`InputError` when a shape does not lie wholly on the canvas."""
+    for k, shape in enumerate(shapes):
+        x, y = shape["x"], shape["y"]
+        if x < 0 or y < 0 or x + shape["width"] > width or y + shape["height"] > height:
+            raise InputError(f"{where}[{k}] lies outside the canvas ({width}×{height} px)")
+
+
+def _parse_shapes(key, value):
+    if not isinstance(value, list) or len(value) > MAX_KEEP_OUT:
+        return None
+    return tuple(parse_shape(shape, f"params.{key.name}[{k}]") for k, shape in enumerate(value))
+
+
 _COLOR_SCHEMA = {"type": "string", "pattern": "^#[0-9A-Fa-f]{6}$"}
 _SCHEMAS = {
     "integer": {"type": "integer", "format": "int64"},
@@ -169,6 +212,19 @@ _SCHEMAS = {
     "color": _COLOR_SCHEMA,
     "palette": {"type": "array", "items": _COLOR_SCHEMA, "minItems": 1, "maxItems": MAX_PALETTE},
     "background": {"type": "string", "pattern": "^(#[0-9A-Fa-f]{6}|transparent)$"},
+    "shapes": {
+        "type": "array",
+        "maxItems": MAX_KEEP_OUT,
+        "items": {
+            "type": "object",
+            "required": ["shape", "x", "y", "width", "height"],
+            "additionalProperties": False,
+            "properties": {
+                "shape": {"type": "string", "enum": ["rect", "ellipse"]},
+                **{name: {"type": "number"} for name in ("x", "y", "width", "height")},
+            },
+        },
+    },
 }
 
 _SIDE = (
@@ -327,6 +383,14 @@ KEYS = (
         "median size) instead of one width.",
     ),
     Key(
+        "KEEP_OUT",
+        "keep_out",
+        "shapes",
+        "Areas no word may enter (a logo's place): rect or ellipse boxes in canvas px, x, y "
+        "their top-left, wholly on the canvas.",
+        absent="none",
+    ),
+    Key(
         "MASK_THRESHOLD",
         "mask_threshold",
         "integer",
@@ -366,6 +430,7 @@ class Params:
     stroke_width: float = 1.0
     enable_stroke_weights: bool = False
     mask_threshold: int = 240
+    keep_out: tuple = ()
     raw: dict = field(default_factory=dict, compare=False)
 
     @property

@@ -12,7 +12,6 @@ new ones only for what changed.
 """
 
 import json
-import math
 import os
 import sqlite3
 import statistics
@@ -42,11 +41,19 @@ from .layout import (
     Placement,
     WordShapes,
 )
-from .mask import load_mask
+from .mask import keep_out_pixels, load_mask, without
 from .names import MAX_NAME_LENGTH, Name, clean_cell
 from .neighbours import reading_neighbours
 from .occupancy import find_fit
-from .params import COLOR_PATTERN, MAX_SEED, parse_params
+from .params import (
+    COLOR_PATTERN,
+    MAX_KEEP_OUT,
+    MAX_SEED,
+    check_shapes,
+    finite_number,
+    parse_params,
+    parse_shape,
+)
 from .png import write_png
 from .positions import placement_row, read_meta, write_rows
 from .raster import coverage
@@ -73,18 +80,12 @@ LIST_BOUNDS = {
     "move": 1_000,
     "resize": 1_000,
     "recolor": 10_000,
-    "keepOut": 20,
+    "keepOut": MAX_KEEP_OUT,
 }
 EDIT_KEYS = (*LIST_BOUNDS, "seed")
 WORD_EDITS = ("rename", "move", "resize", "recolor")
 MAX_WEIGHT = 1e9
 REACHES = (1, 2, 4, 8, 16, 32, 64)  # window heights tried around a displaced word, in its heights
-
-
-def _number(value, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise InputError(f"{where} must be a number")
-    return float(value)
 
 
 def _word_id(value, where: str, ids) -> int:
@@ -114,34 +115,6 @@ def _new_name(value, where: str) -> str:
     if len(text) > MAX_NAME_LENGTH:
         raise InputError(f"{where} is longer than {MAX_NAME_LENGTH} characters")
     return text
-
-
-def _shape(value, where: str, width: int, height: int) -> dict:
-    entry = _entry(value, where, ("shape", "x", "y", "width", "height"))
-    if entry["shape"] not in ("rect", "ellipse"):
-        raise InputError(f"{where}.shape must be rect or ellipse")
-    x, y = _number(entry["x"], f"{where}.x"), _number(entry["y"], f"{where}.y")
-    w, h = _number(entry["width"], f"{where}.width"), _number(entry["height"], f"{where}.height")
-    if w <= 0 or h <= 0:
-        raise InputError(f"{where} must have a width and a height above 0")
-    if x < 0 or y < 0 or x + w > width or y + h > height:
-        raise InputError(f"{where} lies outside the canvas ({width}×{height} px)")
-    return {"shape": entry["shape"], "x": x, "y": y, "width": w, "height": h}
-
-
-def keep_out_pixels(shapes, height: int, width: int) -> np.ndarray:
-    """The canvas pixels the keep-out ``shapes`` cover (a pixel counts when its centre lies
-    in the shape)."""
-    covered = np.zeros((height, width), dtype=bool)
-    ys, xs = np.ogrid[:height, :width]
-    for shape in shapes:
-        x, y, w, h = shape["x"], shape["y"], shape["width"], shape["height"]
-        if shape["shape"] == "rect":
-            covered |= (xs + 0.5 >= x) & (xs + 0.5 <= x + w) & (ys + 0.5 >= y) & (ys + 0.5 <= y + h)
-        else:
-            rx, ry = w / 2, h / 2
-            covered |= ((xs + 0.5 - x - rx) / rx) ** 2 + ((ys + 0.5 - y - ry) / ry) ** 2 <= 1
-    return covered
 
 
 class Parent:
@@ -199,7 +172,7 @@ def _checked(edits, parent: Parent, mask_path, font_path) -> dict:
         where = f"add[{k}]"
         if isinstance(item, dict):
             entry = _entry({"weight": 1, **item}, where, ("name", "weight"))
-            weight = _number(entry["weight"], f"{where}.weight")
+            weight = finite_number(entry["weight"], f"{where}.weight")
             if not 0 < weight <= MAX_WEIGHT:
                 raise InputError(f"{where}.weight must be above 0 and at most {MAX_WEIGHT:g}")
             name = _new_name(entry["name"], f"{where}.name")
@@ -231,14 +204,16 @@ def _checked(edits, parent: Parent, mask_path, font_path) -> dict:
             if kind == "rename":
                 entry["name"] = _new_name(entry["name"], f"{where}.name")
             elif kind == "move":
-                entry["x"], entry["y"] = (_number(entry[c], f"{where}.{c}") for c in ("x", "y"))
+                entry["x"], entry["y"] = (
+                    finite_number(entry[c], f"{where}.{c}") for c in ("x", "y")
+                )
                 if not (0 <= entry["x"] < parent.width and 0 <= entry["y"] < parent.height):
                     raise InputError(
                         f"{where}: ({entry['x']:g}, {entry['y']:g}) is outside the canvas "
                         f"({parent.width}×{parent.height} px)"
                     )
             elif kind == "resize":
-                size = _number(entry["fontSize"], f"{where}.fontSize")
+                size = finite_number(entry["fontSize"], f"{where}.fontSize")
                 if not FLOOR_FONT_SIZE <= size <= side / 2:
                     raise InputError(
                         f"{where}.fontSize must be from {FLOOR_FONT_SIZE:g} to {side / 2:g} px"
@@ -250,9 +225,9 @@ def _checked(edits, parent: Parent, mask_path, font_path) -> dict:
                 entry["color"] = entry["color"].upper()
             clean[kind].append(entry)
     clean["keepOut"] = [
-        _shape(v, f"keepOut[{k}]", parent.width, parent.height)
-        for k, v in enumerate(edits.get("keepOut", []))
+        parse_shape(v, f"keepOut[{k}]") for k, v in enumerate(edits.get("keepOut", []))
     ]
+    check_shapes(clean["keepOut"], "keepOut", parent.width, parent.height)
     typeface = _typeface(parent, font_path)
     for where, entries in (("add", clean["add"]), ("rename", clean["rename"])):
         for k, entry in enumerate(entries):
@@ -362,7 +337,7 @@ def revise(
     if (mask.width, mask.height) != (parent.width, parent.height):
         raise InputError("the mask image is not the one the poster was made with")
     kept_out = keep_out_pixels(clean["keepOut"], parent.height, parent.width)
-    carved = replace(mask, inside=mask.inside & ~kept_out)
+    carved = without(mask, clean["keepOut"] + list(config.keep_out))
     shapes = _shapes(parent, font_path)
     seed = clean["seed"] if clean["seed"] is not None else int(parent.meta["seed"])
     rng = np.random.default_rng([seed, len(parent.rows), 30])
