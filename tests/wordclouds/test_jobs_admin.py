@@ -79,3 +79,24 @@ def test_the_job_list_is_filtered_by_status_and_searched(staff, finished_job):
 
     assert job_id in listed and job_id in searched and job_id not in none
     assert f'<img src="/api/jobs/{job_id}/files/png?inline=1"' in listed
+
+
+def test_a_job_page_shows_its_parent_and_its_revisions(staff, finished_job):
+    parent = Job.objects.get(id=finished_job())
+    child = Job.objects.create(
+        parent=parent, revision=1, name_list="", edits={"remove": [1]}, status="success"
+    )
+
+    parent_page = staff.get(f"/admin/wordclouds/job/{parent.id}/change/").content.decode()
+    child_page = staff.get(f"/admin/wordclouds/job/{child.id}/change/").content.decode()
+
+    assert f'href="../../{child.id}/change/"' in parent_page and "revision 1" in parent_page
+    assert f'href="../../{parent.id}/change/"' in child_page
+    assert "&quot;remove&quot;" in child_page
+    refused = staff.post(
+        "/admin/wordclouds/job/",
+        {"action": "rerun", "_selected_action": [child.id]},
+        follow=True,
+    )
+    assert "a revision is not run again" in refused.content.decode()
+    assert Job.objects.count() == 2

@@ -20,6 +20,7 @@ class JobAdmin(admin.ModelAdmin):
     list_display = (
         "id",
         "thumbnail",
+        "revision",
         "status",
         "stage",
         "progress_percent",
@@ -33,6 +34,10 @@ class JobAdmin(admin.ModelAdmin):
         "id",
         "preview",
         "studio",
+        "revision",
+        "parent_link",
+        "revisions_list",
+        "edits_shown",
         "status",
         "stage",
         "progress_percent",
@@ -74,6 +79,29 @@ class JobAdmin(admin.ModelAdmin):
         if "png" not in job.artifacts:
             return "not made yet" if job.status in ("queued", "running") else "-"
         return linked_image(artifact_url(job.id, "png", inline=True), f"poster of job {job.id}")
+
+    @admin.display(description="revision of")
+    def parent_link(self, job: Job):
+        if job.parent_id is None:
+            return "- (a first layout)"
+        return format_html('<a href="../../{}/change/">{}</a>', job.parent_id, job.parent_id)
+
+    @admin.display(description="revisions")
+    def revisions_list(self, job: Job):
+        children = job.revisions.order_by("created_at")
+        if not children:
+            return "-"
+        return format_html_join(
+            ", ",
+            '<a href="../../{}/change/">{} (revision {}, {})</a>',
+            ((child.id, child.id[:8], child.revision, child.status) for child in children),
+        )
+
+    @admin.display(description="edits")
+    def edits_shown(self, job: Job):
+        if not job.edits:
+            return "-"
+        return format_html("<pre>{}</pre>", json.dumps(job.edits, ensure_ascii=False, indent=1))
 
     @admin.display(description="studio")
     def studio(self, job: Job):

@@ -94,6 +94,11 @@ def job_create(
 def job_rerun(*, job_id: str) -> Job:
     """A new job from the stored inputs of `job_id` (the admin's re-run action)."""
     job = Job.objects.filter(id=job_id).first()
+    if job is not None and job.parent_id:
+        raise Conflict(
+            "a revision is not run again; make a new revision of its parent",
+            code="revision_not_rerun",
+        )
     if job is None or not storage.exists(job_input_key(job_id, job.name_list)):
         raise NotFound("job not found")
     if job.font_id and font_id_path(job.font_id) is None:
