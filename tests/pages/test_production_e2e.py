@@ -84,7 +84,7 @@ def shop(world, identity_platform_server, tmp_path_factory):  # noqa: F811
         pay = customer.call("POST", f"/api/orders/{order['id']}/pay").json()
         assert standin.control("pay", pay["payParams"]).status_code == 200
         orders[kind] = order["id"], pay["outTradeNo"]
-    return service, standin, staff, orders
+    return service, standin, staff, orders, customer, address, job
 
 
 def production(staff: Api, order_id: int) -> list[dict]:
@@ -105,7 +105,7 @@ def ready(staff: Api, order_id: int) -> list[dict] | None:
 
 
 def test_staff_download_the_paid_orders_files_at_the_products_sizes(page, shop):
-    service, standin, staff, orders = shop
+    service, standin, staff, orders = shop[:4]
     for order_id, _ in orders.values():
         made = wait_until(lambda order_id=order_id: ready(staff, order_id), timeout=120)
         assert made, production(staff, order_id)
@@ -143,3 +143,38 @@ def test_staff_download_the_paid_orders_files_at_the_products_sizes(page, shop):
     assert staff.call("GET", f"/api/orders/{order_id}").json()["status"] == "PAID"
     assert unsigned(production(staff, order_id)) == unsigned(before)
     assert httpx.get(service.url + before[0]["files"][0]["url"], timeout=30).status_code == 200
+
+
+def test_a_revision_is_ordered_and_printed(shop):
+    service, standin, staff, _, customer, address, job = shop
+    answer = httpx.post(
+        f"{service.url}/api/jobs/{job}/revisions", json={"add": ["Zoë"], "remove": [1]}, timeout=60
+    )
+    revision = answer.json()["job_id"]
+    finished = service.wait_for(revision, lambda j: j["status"] in ("success", "failed"), 120)
+    assert (finished["status"], finished["parent_job_id"]) == ("success", job)
+    product = staff.call(
+        "POST", "/api/products", {"name": "A5", "price": 900, "kind": "print", "widthMm": 148}
+    ).json()
+    design_list = customer.call(
+        "POST",
+        "/api/design-lists",
+        {"name": "fixed", "items": [{"jobId": revision, "quantity": 1}]},
+    ).json()
+    order = customer.call(
+        "POST",
+        "/api/orders",
+        {
+            "addressId": address,
+            "items": [{"productId": product["id"], "quantity": 1}],
+            "designListId": design_list["id"],
+        },
+    ).json()
+    pay = customer.call("POST", f"/api/orders/{order['id']}/pay").json()
+    assert standin.control("pay", pay["payParams"]).status_code == 200
+
+    made = wait_until(lambda: ready(staff, order["id"]), timeout=120)
+    assert made, production(staff, order["id"])
+    assert revision in str(made[0]["design"])
+    pdf = httpx.get(service.url + made[0]["files"][0]["url"], timeout=60)
+    assert pdf.content.startswith(b"%PDF-1.3")
