@@ -17,8 +17,50 @@ from wordclouds.serializers.jobs import JobCreatedSerializer
 from wordclouds.services.revisions import job_words, proof_key, revision_chain, revision_create
 
 
+class _Word(serializers.Serializer):
+    id = serializers.IntegerField(min_value=1)
+
+
+class _Rename(_Word):
+    name = serializers.CharField(max_length=100)
+
+
+class _Move(_Word):
+    x = serializers.FloatField()
+    y = serializers.FloatField()
+
+
+class _Resize(_Word):
+    fontSize = serializers.FloatField(min_value=4)  # noqa: N815 - the API's name
+
+
+class _Recolor(_Word):
+    color = serializers.RegexField(r"^#[0-9A-Fa-f]{6}$")
+
+
+class _Shape(serializers.Serializer):
+    shape = serializers.ChoiceField(choices=["rect", "ellipse"])
+    x = serializers.FloatField(min_value=0)
+    y = serializers.FloatField(min_value=0)
+    width = serializers.FloatField(min_value=0)
+    height = serializers.FloatField(min_value=0)
+
+
+class RevisionEditsSerializer(serializers.Serializer):
+    """The edits of a revision (docs/engine.md, "Revisions": the rules and the bounds)."""
+
+    add = serializers.ListField(child=serializers.CharField(max_length=100), required=False)
+    remove = serializers.ListField(child=serializers.IntegerField(min_value=1), required=False)
+    rename = _Rename(many=True, required=False)
+    move = _Move(many=True, required=False)
+    resize = _Resize(many=True, required=False)
+    recolor = _Recolor(many=True, required=False)
+    keepOut = _Shape(many=True, required=False)  # noqa: N815 - the API's name
+    seed = serializers.IntegerField(min_value=0, required=False)
+
+
 class RevisionFormSerializer(serializers.Serializer):
-    edits = serializers.CharField(help_text="the edits as a JSON object's text")
+    edits = RevisionEditsSerializer(help_text="the edits, as a JSON object's text")
     name_list = serializers.FileField(required=False, help_text=".xlsx whose names are added")
 
 
@@ -48,9 +90,13 @@ class WordSerializer(serializers.Serializer):
 @extend_schema(
     methods=["POST"],
     request={
-        "application/json": OpenApiTypes.OBJECT,
+        "application/json": RevisionEditsSerializer,
         "multipart/form-data": OpenApiRequest(
-            RevisionFormSerializer, encoding=upload_names(name_list="names.xlsx")
+            RevisionFormSerializer,
+            encoding={
+                "edits": {"contentType": "application/json"},
+                **upload_names(name_list="names.xlsx"),
+            },
         ),
     },
     responses={
