@@ -197,3 +197,17 @@ def test_unknown_and_unfinished_parents(service, tmp_path):
         timeout=30,
     )
     assert bad_json.status_code == 400
+
+
+def test_an_oversized_body_is_refused_before_it_is_read(service, poster):
+    jobs_before = httpx.get(f"{service.url}/api/jobs?limit=1000", timeout=30).json()
+    body = b'{"add": ["' + b"x" * (31 * 1024 * 1024) + b'"]}'
+    answer = httpx.post(
+        f"{service.url}/api/jobs/{poster}/revisions",
+        content=body,
+        headers={"Content-Type": "application/json"},
+        timeout=60,
+    )
+    assert answer.status_code == 413
+    assert answer.json()["detail"] == "request body exceeds the size limit"
+    assert httpx.get(f"{service.url}/api/jobs?limit=1000", timeout=30).json() == jobs_before
