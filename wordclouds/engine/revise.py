@@ -12,6 +12,7 @@ new ones only for what changed.
 """
 
 import json
+import math
 import os
 import sqlite3
 import statistics
@@ -30,7 +31,6 @@ from .generate import (
     _atomic,
     _contrast_figures,
     _coverage,
-    _script_counts,
 )
 from .layout import (
     DEFAULT_MIN_FONT_SIZE,
@@ -44,7 +44,7 @@ from .layout import (
 from .mask import keep_out_pixels, load_mask, without
 from .names import MAX_NAME_LENGTH, Name, clean_cell
 from .neighbours import reading_neighbours
-from .occupancy import find_fit
+from .occupancy import find_fit, new_occupancy
 from .params import (
     COLOR_PATTERN,
     MAX_KEEP_OUT,
@@ -54,10 +54,11 @@ from .params import (
     parse_params,
     parse_shape,
 )
-from .png import write_png
+from .png import read_png, write_png
 from .positions import placement_row, read_meta, write_rows
 from .raster import coverage
 from .render import SVG_END, contrast_background, paint_placements, path_elements
+from .restamp import grown, ink_paths
 from .shaping import undrawable
 
 REVISION_STAGES = {  # stage: (percent at its start, percent at its end)
@@ -133,6 +134,21 @@ class Parent:
             connection.close()
         self.column = {name: index for index, name in enumerate(columns)}
         self.params = parse_params(json.loads(self.meta["params"]))
+        self.lines = {}  # artifact kind → (its lines other than the words', each word's line)
+        for kind in ("svg", "svg_stroke"):
+            lines = (self.folder / ARTIFACTS[kind]).read_text(encoding="utf-8").splitlines(True)
+            head = [line for line in lines if not line.startswith("<path") and line != SVG_END]
+            own = {
+                int(line[11 : line.index('"', 11)]): line
+                for line in lines
+                if line.startswith("<path")
+            }
+            self.lines[kind] = head, own
+        # Each word's path data (ASCII), as drawn.
+        self.paths = {
+            word_id: line[line.rindex(' d="') + 4 : line.rindex('"')].encode("ascii")
+            for word_id, line in self.lines["svg"][1].items()
+        }
         self.width = int(self.meta["canvas_width"])
         self.height = int(self.meta["canvas_height"])
 
@@ -342,10 +358,9 @@ def revise(
     seed = clean["seed"] if clean["seed"] is not None else int(parent.meta["seed"])
     rng = np.random.default_rng([seed, len(parent.rows), 30])
 
-    placements = {}  # word id → Placement
+    placements = {}  # word id → Placement; outlines shaped only for the words that move
     for word_id in parent.rows:
         vertical = _vertical(parent, word_id)
-        outline, style = shapes.get(parent.value(word_id, "name"), vertical)
         name = Name(
             parent.value(word_id, "name"),
             parent.value(word_id, "row"),
@@ -358,13 +373,19 @@ def revise(
             parent.value(word_id, "repetition"),
             parent.value(word_id, "font_size"),
             vertical,
-            style,
-            outline,
+            "",
+            None,
             ink,
             box,
         )
     colors = {word_id: parent.value(word_id, "color") for word_id in parent.rows}
     parent_placements = dict(placements)
+
+    def shaped(placement: Placement) -> Placement:
+        if placement.outline is not None:
+            return placement
+        outline, style = shapes.get(placement.name.text, placement.vertical)
+        return replace(placement, outline=outline, style=style)
 
     report.begin("placing_edits", "placing the corrections")
     removed = set(clean["remove"])
@@ -380,7 +401,7 @@ def revise(
     pinned = {}
     for word_id in dict.fromkeys(e["id"] for e in clean["move"] + clean["resize"]):
         size, centre = _pinned_spot(clean, parent, word_id)
-        old = placements[word_id]
+        old = shaped(placements[word_id])
         pinned[word_id] = replace(
             old, font_size=size, ink_box=_ink_box_at(old.outline, size, centre)
         )
@@ -390,7 +411,9 @@ def revise(
         (Name(entry["name"], next_row + k, entry["weight"]), plan(entry["weight"]))
         for k, entry in enumerate(clean["add"])
     ]
-    arrangement = Arrangement(carved, kept_out, config, shapes, placements, pinned, renamed)
+    arrangement = Arrangement(
+        carved, kept_out, config, shapes, placements, pinned, renamed, parent.paths, shaped
+    )
     homes = {}  # ("add", index) or ("word", id) → the centre of a word moved aside for it
     for _ in range(MAX_VICTIMS + 1):
         rng = np.random.default_rng([seed, len(parent.rows), 30])
@@ -401,7 +424,7 @@ def revise(
         if kind == "add":
             outline, vertical = shapes.get(added[key][0].text, False)[0], False
         else:
-            outline, vertical = placements[key].outline, placements[key].vertical
+            outline, vertical = shaped(placements[key]).outline, placements[key].vertical
         victim = arrangement.victim(outline, vertical)
         if victim is None:
             break
@@ -424,13 +447,16 @@ def revise(
     colors.update(recolored)
     _color_fresh(ids, placements, colors, fresh, config, mask, rng)
     changed_ids = set(added_ids) | set(renamed) | set(pinned) | set(recolored) | displaced
+    for word_id in changed_ids:  # drawn anew: a recoloured word keeps its place, not its line
+        placements[word_id] = shaped(placements[word_id])
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     ordered = [placements[i] for i in ids]
     ordered_colors = [colors[i] for i in ids]
     size = (parent.width, parent.height)
     gone = [
-        parent_placements[i] for i in sorted((removed | changed_ids) & parent_placements.keys())
+        shaped(parent_placements[i])
+        for i in sorted((removed | changed_ids) & parent_placements.keys())
     ]
     canvas = _repainted(parent, gone, [placements[i] for i in sorted(changed_ids)],
                         [colors[i] for i in sorted(changed_ids)], config)  # fmt: skip
@@ -459,7 +485,18 @@ def revise(
         "displaced": sorted(displaced - set(renamed) - set(pinned)),
         "unchanged": len(ids) - len(changed_ids),
     }
-    metrics = _metrics(parent, ordered, ordered_colors, shapes, config, mask, seed)
+    gone_names = [
+        parent_placements[i].name
+        for i in sorted(removed | set(renamed))
+        if parent_placements[i].repetition == 1
+    ]
+    new_names = [
+        placements[i].name
+        for i in sorted(set(renamed) | set(added_ids))
+        if placements[i].repetition == 1
+    ]
+    metrics = _metrics(parent, ordered, ordered_colors, config, mask, seed)
+    metrics["scripts"] = _scripts_after(metrics["scripts"], gone_names, new_names, shapes)
     report.finish("done")
     metrics["changes"] = changes
     metrics["stage_seconds"] = report.seconds
@@ -472,6 +509,24 @@ def revise(
 MAX_VICTIMS = 50  # words moved aside for added names that find no room, at most
 
 
+def _stamp_staying(layout, ids, placements, paths, blocked) -> None:
+    """The words that stay stamped from their path data in the parent's SVG (the very
+    points the PNG was painted from, no shaping), all at once: their ink marked in one
+    compiled pass (restamp.py), grown by MARGIN, and the occupancy grid built from it and the
+    ``blocked`` pixels (outside the shape). Must come before any other stamp."""
+    ink = np.zeros(blocked.shape, dtype=bool)
+    if ids:
+        data = [paths[i] for i in ids]
+        ends = np.cumsum([len(d) for d in data])
+        inks = np.array([placements[i].ink_box for i in ids], dtype=np.int64)
+        kinds = np.array([2 if placements[i].vertical else 1 for i in ids], dtype=np.int64)
+        ink_paths(ink, layout.words, layout.boxes, np.frombuffer(b"".join(data), dtype=np.uint8),
+                  ends, inks, kinds, layout.placed, INK_THRESHOLD)  # fmt: skip
+        layout.placed += len(ids)
+    occupancy = new_occupancy(blocked | grown(ink, layout.margin))
+    layout.runs, layout.row_max, layout.row_start, layout.cell_max = occupancy
+
+
 class Arrangement:
     """The placing of a revision: the parent's words that stay stamped first, then the
     pinned (moved, resized), the renamed where they were, the added names given a home (a
@@ -479,8 +534,11 @@ class Arrangement:
     wherever there is room. Arranged again from the start with more words moved aside when
     an added name finds no room."""
 
-    def __init__(self, carved, kept_out, config, shapes, placements, pinned, renamed):
+    def __init__(
+        self, carved, kept_out, config, shapes, placements, pinned, renamed, paths, shaped
+    ):
         self.carved, self.config, self.shapes = carved, config, shapes
+        self.paths, self.shaped = paths, shaped
         self.placements, self.pinned, self.renamed = placements, pinned, renamed
         self.aside = set()  # words moved aside for added names
         probe = Layout(carved, config.margin, config.name_gap, None)
@@ -508,10 +566,8 @@ class Arrangement:
         layout = Layout(self.carved, config.margin, config.name_gap, rng)
         displaced = self.displaced | self.aside
         moving = displaced | set(self.pinned) | set(self.renamed)
-        for word_id, placement in placements.items():  # what stays, in id order
-            if word_id not in moving:
-                layout.stamp_word(placement.outline, placement.font_size, placement.vertical,
-                                  *placement.ink_box[:2])  # fmt: skip
+        staying = [i for i in placements if i not in moving]
+        _stamp_staying(layout, staying, placements, self.paths, ~self.carved.inside)
         for word_id, placement in self.pinned.items():
             layout.stamp_word(placement.outline, placement.font_size, placement.vertical,
                               *placement.ink_box[:2])  # fmt: skip
@@ -537,7 +593,7 @@ class Arrangement:
                     return kind, key
             else:
                 placements[key] = homed[key] = _place_near(
-                    layout, placements[key], centre, self.min_size
+                    layout, self.shaped(placements[key]), centre, self.min_size
                 )
                 if placements[key] is None:
                     return kind, key
@@ -545,7 +601,7 @@ class Arrangement:
             displaced - set(self.pinned) - set(homed), key=lambda i: (-placements[i].font_size, i)
         )
         for word_id in order:
-            old = placements[word_id]
+            old = self.shaped(placements[word_id])
             centre = (old.box[0] + old.box[2] / 2, old.box[1] + old.box[3] / 2)
             placements[word_id] = _place_near(layout, old, centre, self.min_size)
             if placements[word_id] is None:
@@ -712,11 +768,7 @@ def _write_svgs(parent, out_dir, ids, placements, colors, changed_ids, config) -
     unchanged word as it was, new lines for the changed and added words."""
     median = statistics.median(parent.value(i, "font_size") for i in parent.rows)
     for kind, which in (("svg", 0), ("svg_stroke", 1)):
-        lines = (parent.folder / ARTIFACTS[kind]).read_text(encoding="utf-8").splitlines(True)
-        head = [line for line in lines if not line.startswith("<path") and line != SVG_END]
-        own = {
-            int(line[11 : line.index('"', 11)]): line for line in lines if line.startswith("<path")
-        }
+        head, own = parent.lines[kind]
         with _atomic(out_dir / ARTIFACTS[kind], "w") as out:
             out.writelines(head)
             for word_id in ids:
@@ -735,8 +787,10 @@ def _repainted(parent, gone, changed, colors, config) -> np.ndarray:
     """The parent's PNG with the ink of the ``gone`` placements (removed, or drawn anew)
     cleared to the background and the ``changed`` ones painted in ``colors``: the same
     pixels as painting the revision whole, since no two words' ink shares a pixel."""
-    with Image.open(parent.folder / ARTIFACTS["png"]) as image:
-        canvas = np.array(image)
+    canvas = read_png(parent.folder / ARTIFACTS["png"])
+    if canvas is None:  # not written by this engine
+        with Image.open(parent.folder / ARTIFACTS["png"]) as image:
+            canvas = np.array(image)
     if gone:
         height, width = canvas.shape[:2]
         marks = np.zeros((height, width, 4), dtype=np.uint8)
@@ -747,17 +801,23 @@ def _repainted(parent, gone, changed, colors, config) -> np.ndarray:
     return canvas
 
 
+PROOF_SIDE = 2000  # a larger poster's proof is scaled down (by whole steps) to this side
+
+
 def _write_proof(out_dir, canvas, placements, changed, displaced) -> None:
-    """proof.png: the revised poster with each changed word's ink box outlined in red and
-    each displaced word's in blue."""
-    proof = canvas.copy()
+    """proof.png: the revised poster (scaled down by a whole factor to at most PROOF_SIDE a
+    side, for a phone) with each changed word's ink box outlined in red and each displaced
+    word's in blue."""
+    step = max(1, math.ceil(max(canvas.shape[:2]) / PROOF_SIDE))
+    proof = canvas[::step, ::step].copy()
     height, width = proof.shape[:2]
     for ids, color in ((displaced, PROOF_DISPLACED), (changed, PROOF_CHANGED)):
         paint = (*color, 255)[: proof.shape[2]]
         for word_id in sorted(ids):
-            x, y, w, h = placements[word_id].ink_box
-            x0, y0 = max(0, x - PROOF_LINE - 1), max(0, y - PROOF_LINE - 1)
-            x1, y1 = min(width, x + w + PROOF_LINE + 1), min(height, y + h + PROOF_LINE + 1)
+            x, y, w, h = (v / step for v in placements[word_id].ink_box)
+            x0, y0 = max(0, int(x) - PROOF_LINE - 1), max(0, int(y) - PROOF_LINE - 1)
+            x1 = min(width, math.ceil(x + w) + PROOF_LINE + 1)
+            y1 = min(height, math.ceil(y + h) + PROOF_LINE + 1)
             proof[y0 : y0 + PROOF_LINE, x0:x1] = paint
             proof[max(y0, y1 - PROOF_LINE) : y1, x0:x1] = paint
             proof[y0:y1, x0 : x0 + PROOF_LINE] = paint
@@ -766,7 +826,27 @@ def _write_proof(out_dir, canvas, placements, changed, displaced) -> None:
         write_png(file, proof)
 
 
-def _metrics(parent, placements, colors, shapes, config, mask, seed) -> dict:
+def _scripts_after(scripts: dict, gone: list, new: list, shapes) -> dict:
+    """The parent's script counts (metrics ``scripts``) with the names ``gone`` (removed, or
+    renamed from) taken out and the ``new`` ones (added, or renamed to) counted in."""
+    scripts = json.loads(json.dumps(scripts))
+    for names, step in ((gone, -1), (new, 1)):
+        for name in names:
+            runs = set(shapes.get(name.text, False)[0].runs)
+            for script in {script for script, _ in runs}:
+                entry = scripts.setdefault(script, {"names": 0, "fonts": {}})
+                entry["names"] += step
+            for script, family in runs:
+                fonts = scripts[script]["fonts"]
+                fonts[family] = fonts.get(family, 0) + step
+    for script in list(scripts):
+        scripts[script]["fonts"] = {f: n for f, n in scripts[script]["fonts"].items() if n > 0}
+        if scripts[script]["names"] <= 0:
+            del scripts[script]
+    return dict(sorted(scripts.items()))
+
+
+def _metrics(parent, placements, colors, config, mask, seed) -> dict:
     """The parent's metrics, its figures computed again for the revised layout."""
     metrics = json.loads((parent.folder / ARTIFACTS["metrics"]).read_text(encoding="utf-8"))
     names = list({p.name.row: p.name for p in placements}.values())
@@ -781,7 +861,6 @@ def _metrics(parent, placements, colors, shapes, config, mask, seed) -> dict:
             "box_coverage": _coverage((p.box for p in placements), mask.inside),
             "ink_box_coverage": _coverage((p.ink_box for p in placements), mask.inside),
             "seed": seed,
-            "scripts": _script_counts(names, placements, shapes),
         }
     )
     metrics.pop("contrast_warning", None)
