@@ -17,6 +17,7 @@ import os
 import sqlite3
 import statistics
 from dataclasses import replace
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -134,7 +135,13 @@ class Parent:
             connection.close()
         self.column = {name: index for index, name in enumerate(columns)}
         self.params = parse_params(json.loads(self.meta["params"]))
-        self.lines = {}  # artifact kind → (its lines other than the words', each word's line)
+        self.width = int(self.meta["canvas_width"])
+        self.height = int(self.meta["canvas_height"])
+
+    @cached_property
+    def lines(self) -> dict:
+        """Artifact kind → (its lines other than the words', each word's line by id)."""
+        lines_of = {}
         for kind in ("svg", "svg_stroke"):
             lines = (self.folder / ARTIFACTS[kind]).read_text(encoding="utf-8").splitlines(True)
             head = [line for line in lines if not line.startswith("<path") and line != SVG_END]
@@ -143,14 +150,16 @@ class Parent:
                 for line in lines
                 if line.startswith("<path")
             }
-            self.lines[kind] = head, own
-        # Each word's path data (ASCII), as drawn.
-        self.paths = {
+            lines_of[kind] = head, own
+        return lines_of
+
+    @cached_property
+    def paths(self) -> dict:
+        """Each word's path data (ASCII), as drawn."""
+        return {
             word_id: line[line.rindex(' d="') + 4 : line.rindex('"')].encode("ascii")
             for word_id, line in self.lines["svg"][1].items()
         }
-        self.width = int(self.meta["canvas_width"])
-        self.height = int(self.meta["canvas_height"])
 
     def value(self, word_id: int, column: str):
         return self.rows[word_id][self.column[column]]
