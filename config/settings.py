@@ -10,6 +10,8 @@ from pathlib import Path
 import dj_database_url
 from corsheaders.defaults import default_headers
 
+from core.security import origin_of
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -59,6 +61,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "core.security.ContentSecurityPolicyMiddleware",
     "core.errors.ApiErrorMiddleware",
 ]
 
@@ -271,6 +274,26 @@ if CACHE_URL:
 # requests it marks https count as secure. Only with a proxy that overwrites the header.
 if env_bool("TRUST_PROXY_HEADERS", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Served behind TLS (docs/deploy.md, "TLS"): plain HTTP is redirected to HTTPS (but health and
+# the metrics scrape, which the proxy and Prometheus ask over the stack's own network), HSTS,
+# and the session and CSRF cookies only over HTTPS. The proxy terminates TLS, so its
+# X-Forwarded-Proto is trusted.
+HTTPS = env_bool("HTTPS", False)
+if HTTPS:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = True
+    SECURE_REDIRECT_EXEMPT = [r"^api/health$", r"^metrics$"]
+    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", 365 * 24 * 3600))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+# The Content-Security-Policy of every page allows the service's own files, and images and
+# downloads from these origins too: the file store's public address, where file URLs point.
+CSP_EXTRA_ORIGINS = sorted(
+    {origin_of(S3_PUBLIC_ENDPOINT_URL) if S3_BUCKET else ""}
+    | set(os.environ.get("CSP_EXTRA_ORIGINS", "").split(",")) - {""}
+)
 
 Q_CLUSTER = {
     # Q_NAME keeps the queues of separate installations (or test runs) sharing one Redis apart.

@@ -4,9 +4,9 @@
 
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView
 
-from core.api_docs import RedocView
+from core.api_docs import RedocView, SwaggerView
 from wordclouds.api.health import health
 from wordclouds.api.job_events import job_events
 from wordclouds.api.lookup_front import find, locations
@@ -22,7 +22,7 @@ in_front_of_django = [
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("api/docs/", SwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/redoc/", RedocView.as_view(url_name="schema"), name="api-redoc"),
     # Before the job files' `files/<kind>`: `files/pdf` is drawn, not stored.
     path("api/", include("exports.pdf.api")),
