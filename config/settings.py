@@ -62,6 +62,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "core.security.ContentSecurityPolicyMiddleware",
+    "core.request_ids.RouteMiddleware",
     "core.errors.ApiErrorMiddleware",
 ]
 
@@ -79,6 +80,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "core.request_ids.context",
             ],
         },
     },
@@ -373,6 +375,10 @@ WORKER_STALL_SECONDS = float(os.environ.get("WORKER_STALL_SECONDS", 20))
 WORKER_START_SECONDS = float(os.environ.get("WORKER_START_SECONDS", 120))
 WORKER_DEAD_SECONDS = float(os.environ.get("WORKER_DEAD_SECONDS", 60))
 
+# GET /metrics (core/metrics.py) answers a request with the admin token, or from one of these
+# addresses or networks (comma-separated, e.g. 10.0.0.0/8 for the monitoring network).
+METRICS_ALLOWED_IPS = [ip for ip in os.environ.get("METRICS_ALLOWED_IPS", "").split(",") if ip]
+
 CORS_ALLOW_ALL_ORIGINS = True
 CORS_URLS_REGEX = r"^/api/.*$"
 # A client that resumes an event stream with fetch() sends Last-Event-ID across origins.
@@ -415,10 +421,24 @@ SPECTACULAR_SETTINGS = {
     ],
 }
 
+# Every line carries the id of the request (or of the request that queued the task) it was
+# written for (core/request_ids.py); LOG_FORMAT=json writes one JSON object a line.
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "text")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"request_id": {"()": "core.request_ids.RequestIdFilter"}},
+    "formatters": {
+        "text": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
+        "json": {"()": "core.request_ids.JsonFormatter"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["request_id"],
+            "formatter": "json" if LOG_FORMAT == "json" else "text",
+        }
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     # httpx logs every request URL at INFO; identity-platform URLs carry the app secret.
     "loggers": {"httpx": {"level": "WARNING"}},
