@@ -12,6 +12,7 @@ from django.db.models import Sum
 from django.utils import timezone
 
 from commerce.models import Order, Payment, PaymentEvent, Refund
+from core import metrics
 from core.pipeline import allowed, move
 
 Status = Order.Status
@@ -112,6 +113,7 @@ def transaction_apply(*, record: dict, kind: str) -> PaymentEvent:
         transaction_id=str(record.get("transaction_id", ""))[:64],
         paid_at=_success_time(record),
     )
+    _counted(payment)
     if order.status == Status.PENDING:
         move(order, "paid", paid_at=payment.paid_at)
         return log(kind, **event, applied=True, outcome="order paid")
@@ -194,6 +196,12 @@ def refund_apply(*, record: dict, kind: str) -> PaymentEvent:
     return log(kind, **event, applied=True, outcome=f"refund {status}")
 
 
+def _counted(payment: Payment) -> None:
+    """A payment that became SUCCESS, counted in the metrics once that is committed."""
+    kind = payment.kind
+    transaction.on_commit(lambda: metrics.payments_succeeded.labels(kind).inc())
+
+
 def settled_payment(*, order: Order, kind: str) -> Payment:
     """Records a payment that needs no platform (`free` for 0 fen, staff's `manual`), for
     an order the caller has locked and is moving to PAID."""
@@ -204,5 +212,6 @@ def settled_payment(*, order: Order, kind: str) -> Payment:
         amount=order.total_amount,
     )
     move(payment, "paid", stamp="paid_at")
+    _counted(payment)
     log(kind, order=order, payment=payment, applied=True, outcome=f"{kind} payment")
     return payment

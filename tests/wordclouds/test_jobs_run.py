@@ -112,7 +112,7 @@ def test_moves_from_the_wrong_status_are_refused(queued_job):
 
     with pytest.raises(Conflict):
         job_succeed(job_id=job_id, artifacts=[])
-    job_fail(job_id=job_id, error="cannot start")
+    job_fail(job_id=job_id, error="cannot start", reason="internal")
     with pytest.raises(Conflict):
         job_start(job_id=job_id, worker_pid=1)
     assert Job.objects.get(id=job_id).status == "failed"
@@ -147,7 +147,7 @@ def test_a_worker_stops_when_its_job_was_failed_meanwhile(queued_job):
     job_id = queued_job()
     job_start(job_id=job_id, worker_pid=1)
     record = ProgressRecorder(job_id, Heartbeat(job_id))
-    job_fail(job_id=job_id, error=STALE_ERROR)
+    job_fail(job_id=job_id, error=STALE_ERROR, reason="worker_lost")
 
     with pytest.raises(JobAbandoned):
         record("placing_words", 50, "placing")
@@ -162,5 +162,5 @@ def test_the_heartbeat_touches_a_running_job_and_stops_once_it_failed(queued_job
 
     assert job_heartbeat(job_id=job_id) is True
     assert Job.objects.get(id=job_id).updated_at > before
-    job_fail(job_id=job_id, error=STALE_ERROR)
+    job_fail(job_id=job_id, error=STALE_ERROR, reason="worker_lost")
     assert job_heartbeat(job_id=job_id) is False
