@@ -375,6 +375,14 @@ WORKER_STALL_SECONDS = float(os.environ.get("WORKER_STALL_SECONDS", 20))
 WORKER_START_SECONDS = float(os.environ.get("WORKER_START_SECONDS", 120))
 WORKER_DEAD_SECONDS = float(os.environ.get("WORKER_DEAD_SECONDS", 60))
 
+# Metrics (core/metrics.py, docs/deploy.md): with PROMETHEUS_MULTIPROC_DIR set, every process
+# writes its counts to files there, summed by each scrape (runall sets it to var/prometheus
+# and empties it when it starts). It must exist before any process counts anything.
+if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    Path(os.environ["PROMETHEUS_MULTIPROC_DIR"]).mkdir(parents=True, exist_ok=True)
+# The worker's supervisor (runcluster) serves its counts on this port when set (a worker in
+# a container of its own); 0: not served (under runall the web's /metrics has them).
+METRICS_PORT = int(os.environ.get("METRICS_PORT", 0))
 # GET /metrics (core/metrics.py) answers a request with the admin token, or from one of these
 # addresses or networks (comma-separated, e.g. 10.0.0.0/8 for the monitoring network).
 METRICS_ALLOWED_IPS = [ip for ip in os.environ.get("METRICS_ALLOWED_IPS", "").split(",") if ip]

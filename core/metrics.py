@@ -25,6 +25,7 @@ from prometheus_client import (
     Histogram,
     generate_latest,
     multiprocess,
+    start_http_server,
 )
 from prometheus_client.core import Metric
 
@@ -109,14 +110,30 @@ class _ThisProcess:
         return REGISTRY.collect()
 
 
-def metrics_text() -> bytes:
+def _registry() -> CollectorRegistry:
+    """Every process's counts (multiprocess mode), or this process's."""
     registry = CollectorRegistry()
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         multiprocess.MultiProcessCollector(registry)
     else:
         registry.register(_ThisProcess())
+    return registry
+
+
+def metrics_text() -> bytes:
+    """Every counter, and the database's figures."""
+    registry = _registry()
     registry.register(_Sources())
     return generate_latest(registry)
+
+
+def metrics_serve(port: int) -> None:
+    """The worker's metrics on a port of their own, when the worker shares no folder with a
+    web process (a container of its own): a thread of this process serving GET / in the
+    text format, without the guard, so the port must be reachable only from the monitoring
+    network (compose.yaml does not publish it). Every process of the cluster counts in it
+    through PROMETHEUS_MULTIPROC_DIR."""
+    start_http_server(port, registry=_registry())
 
 
 def address_allowed(address: str) -> bool:
