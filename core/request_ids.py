@@ -87,7 +87,8 @@ def with_request_ids(app):
             seconds = time.monotonic() - started
             route = scope.get("route", "unmatched")
             metrics.http_request_observe(scope["method"], route, status, seconds)
-            logger.info("%s %s %s %.3fs", scope["method"], scope["path"][:200], status, seconds)
+            # In place of daphne's access log (off: `-v 0`, core/processes.py), with the id.
+            logger.info('"%s %s" %s %.3fs', scope["method"], scope["path"][:200], status, seconds)
             request_id.reset(token)
 
     return observed
