@@ -391,6 +391,8 @@ CORS_ALLOW_ALL_ORIGINS = True
 CORS_URLS_REGEX = r"^/api/.*$"
 # A client that resumes an event stream with fetch() sends Last-Event-ID across origins.
 CORS_ALLOW_HEADERS = (*default_headers, "last-event-id")
+# A client across origins may read the request id of an answer (docs/architecture.md).
+CORS_EXPOSE_HEADERS = ["x-request-id"]
 
 REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "core.errors.api_exception_handler",
