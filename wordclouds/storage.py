@@ -62,7 +62,7 @@ def is_local(storage: Storage) -> bool:
 
 
 @contextlib.contextmanager
-def answers(operation: str):
+def answers(operation: str = "other"):
     """The store's failures (refused or timed-out connections, 5xx) as StorageUnavailable;
     a missing key as FileNotFoundError, on both backends. The operation's time and its
     failures are counted in the metrics under `operation` (a fixed word)."""
