@@ -55,7 +55,8 @@ job_failures = Counter(
 )
 job_stage_seconds = Histogram(
     "wordcloud_job_stage_duration_seconds",
-    "Time a worker spent on each stage of a job (inputs, engine, tiles, outputs, total).",
+    "Time a worker spent on each stage of a job (reading_inputs, the engine's stages, "
+    "storing_outputs) and on the whole run (total).",
     ["stage"],
     buckets=(0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 40, 80, 160, 320, 640),
 )

@@ -17,6 +17,7 @@ from wordclouds.services.job_run import (
     Heartbeat,
     JobAbandoned,
     ProgressRecorder,
+    StageTimer,
 )
 from wordclouds.services.jobs import STALE_ERROR, job_fail, job_start, job_succeed
 from wordclouds.tasks import job_run
@@ -121,7 +122,7 @@ def test_moves_from_the_wrong_status_are_refused(queued_job):
 def test_progress_is_throttled_and_never_decreases(queued_job):
     job_id = queued_job()
     job_start(job_id=job_id, worker_pid=1)
-    record = ProgressRecorder(job_id, Heartbeat(job_id))
+    record = ProgressRecorder(job_id, Heartbeat(job_id), StageTimer("reading_inputs"))
     started = time.monotonic()
 
     record("placing_words", 40, "placing")
@@ -146,7 +147,7 @@ def test_progress_is_throttled_and_never_decreases(queued_job):
 def test_a_worker_stops_when_its_job_was_failed_meanwhile(queued_job):
     job_id = queued_job()
     job_start(job_id=job_id, worker_pid=1)
-    record = ProgressRecorder(job_id, Heartbeat(job_id))
+    record = ProgressRecorder(job_id, Heartbeat(job_id), StageTimer("reading_inputs"))
     job_fail(job_id=job_id, error=STALE_ERROR, reason="worker_lost")
 
     with pytest.raises(JobAbandoned):

@@ -4,7 +4,6 @@ the worker is alive while the engine is silent, and every output stored before t
 succeeds. While the store fails, the job waits (stage `waiting_for_storage`) and the transfer
 is tried again with growing pauses, for STORAGE_WAIT_SECONDS at most."""
 
-import contextlib
 import contextvars
 import logging
 import os
@@ -72,38 +71,29 @@ def job_execute(*, job_id: str) -> None:
         logger.info("job %s is not queued; left alone", job_id)
         return
     logger.info("job %s started", job_id)
-    timer = StageTimer()
+    timer = StageTimer("reading_inputs")
     try:
         with Heartbeat(job_id) as heartbeat, storage.scratch_dir(f"job-{job_id}-") as work:
-            with timer("inputs"):
-                inputs, font_path = _with_store(
-                    job_id,
-                    heartbeat,
-                    "reading the job's files",
-                    lambda: _inputs_fetched(job, work),
-                )
+            inputs, font_path = _with_store(
+                job_id, heartbeat, "reading the job's files", lambda: _inputs_fetched(job, work)
+            )
             out_dir = work / "out"
-            with timer("engine"):
-                engine.generate(
-                    names_path=inputs / job.name_list,
-                    out_dir=out_dir,
-                    params=job.params,
-                    mask_path=inputs / job.mask_image if job.mask_image else None,
-                    font_path=font_path,
-                    progress=ProgressRecorder(job_id, heartbeat),
-                )
-            with timer("tiles"):
-                tiles_make(job_folder=out_dir)  # the lookup page's zoom pyramid, made once
-            with timer("outputs"):
-                _with_store(
-                    job_id,
-                    heartbeat,
-                    "storing the results",
-                    lambda: _outputs_stored(job_id, out_dir),
-                )
-                # While the outputs are still in scratch: the success's transaction loads
-                # the placements from out_dir/positions.db.
-                _succeed(job_id, out_dir)
+            engine.generate(
+                names_path=inputs / job.name_list,
+                out_dir=out_dir,
+                params=job.params,
+                mask_path=inputs / job.mask_image if job.mask_image else None,
+                font_path=font_path,
+                progress=ProgressRecorder(job_id, heartbeat, timer),
+            )
+            tiles_make(job_folder=out_dir)  # the lookup page's zoom pyramid, made once
+            timer.enter("storing_outputs")
+            _with_store(
+                job_id, heartbeat, "storing the results", lambda: _outputs_stored(job_id, out_dir)
+            )
+            # While the outputs are still in scratch: the success's transaction loads the
+            # placements from out_dir/positions.db.
+            _succeed(job_id, out_dir)
         logger.info("job %s succeeded", job_id)
     except (JobAbandoned, Conflict, NotFound):
         logger.warning("job %s was failed or deleted while this worker ran it", job_id)
@@ -121,18 +111,27 @@ def job_execute(*, job_id: str) -> None:
 
 
 class StageTimer:
-    """Times each stage of a job into metrics.job_stage_seconds, and the whole run."""
+    """A job's time in each of its stages (the engine's, which the progress reports name,
+    and the worker's own before and after it) into metrics.job_stage_seconds, and its whole
+    run as stage `total`. The zoom tiles count in the engine's last stage."""
 
-    def __init__(self):
-        self.started = time.monotonic()
+    def __init__(self, first: str):
+        self.started = self.since = time.monotonic()
+        self.stage = first
 
-    @contextlib.contextmanager
-    def __call__(self, stage: str):
-        started = time.monotonic()
-        yield
-        metrics.job_stage_seconds.labels(stage).observe(time.monotonic() - started)
+    def enter(self, stage: str) -> None:
+        if stage != self.stage:
+            self._close()
+            self.stage = stage
+
+    def _close(self) -> None:
+        now = time.monotonic()
+        metrics.job_stage_seconds.labels(self.stage).observe(now - self.since)
+        self.since = now
 
     def total(self) -> None:
+        """The stage under way ends with the run."""
+        self._close()
         metrics.job_stage_seconds.labels("total").observe(time.monotonic() - self.started)
 
 
@@ -220,9 +219,10 @@ class ProgressRecorder:
     """The engine's progress callback: `(stage, percent, message)`. No artifact is listed
     before the job succeeds: its files are stored only then."""
 
-    def __init__(self, job_id: str, heartbeat: "Heartbeat"):
+    def __init__(self, job_id: str, heartbeat: "Heartbeat", timer: StageTimer):
         self.job_id = job_id
         self.heartbeat = heartbeat
+        self.timer = timer
         self.stage = None
         self.kind = None
         self.written_at = 0.0
@@ -230,6 +230,7 @@ class ProgressRecorder:
     def __call__(self, stage: str, percent: float, message: str) -> None:
         if self.heartbeat.abandoned:
             raise JobAbandoned(self.job_id)
+        self.timer.enter(stage)
         now = time.monotonic()
         # Only counts are throttled: a message of another kind (an attempt retried with
         # smaller words) is written at once, so the events tell every retry.
