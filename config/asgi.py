@@ -1,7 +1,8 @@
 """The ASGI application daphne serves: channels' protocol router over Django's HTTP app, with
 `/api/health` and the job event streams served in front of Django, on the event loop
 (core/endpoints.py says why; channels carries the streams' wake-ups; config/urls.py lists
-them with every other route). Daphne's HTTP layer is held to the service's limits here
+them with every other route), every request given its id and counted in the metrics
+(core/request_ids.py). Daphne's HTTP layer is held to the service's limits here
 (core/http_limits.py)."""
 
 import gc
@@ -20,9 +21,12 @@ from django.urls import get_resolver  # noqa: E402
 from config.urls import in_front_of_django  # noqa: E402
 from core.endpoints import in_front_of  # noqa: E402
 from core.http_limits import limit_http_server  # noqa: E402
+from core.request_ids import with_request_ids  # noqa: E402
 from wordclouds.engine.path_data import path_segments  # noqa: E402
 
-application = ProtocolTypeRouter({"http": in_front_of(django_http, in_front_of_django)})
+application = ProtocolTypeRouter(
+    {"http": with_request_ids(in_front_of(django_http, in_front_of_django))}
+)
 limit_http_server()
 
 # The event loop serves every request of the process, so nothing may stall it for long:

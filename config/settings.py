@@ -10,6 +10,8 @@ from pathlib import Path
 import dj_database_url
 from corsheaders.defaults import default_headers
 
+from core.security import origin_of
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -59,6 +61,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "core.security.ContentSecurityPolicyMiddleware",
+    "core.request_ids.RouteMiddleware",
     "core.errors.ApiErrorMiddleware",
 ]
 
@@ -76,6 +80,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "core.request_ids.context",
             ],
         },
     },
@@ -271,6 +276,26 @@ if CACHE_URL:
 # requests it marks https count as secure. Only with a proxy that overwrites the header.
 if env_bool("TRUST_PROXY_HEADERS", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Served behind TLS (docs/deploy.md, "TLS"): plain HTTP is redirected to HTTPS (but health and
+# the metrics scrape, which the proxy and Prometheus ask over the stack's own network), HSTS,
+# and the session and CSRF cookies only over HTTPS. The proxy terminates TLS, so its
+# X-Forwarded-Proto is trusted.
+HTTPS = env_bool("HTTPS", False)
+if HTTPS:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = True
+    SECURE_REDIRECT_EXEMPT = [r"^api/health$", r"^metrics$"]
+    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", 365 * 24 * 3600))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+# The Content-Security-Policy of every page allows the service's own files, and images and
+# downloads from these origins too: the file store's public address, where file URLs point.
+CSP_EXTRA_ORIGINS = sorted(
+    {origin_of(S3_PUBLIC_ENDPOINT_URL) if S3_BUCKET else ""}
+    | set(os.environ.get("CSP_EXTRA_ORIGINS", "").split(",")) - {""}
+)
 
 Q_CLUSTER = {
     # Q_NAME keeps the queues of separate installations (or test runs) sharing one Redis apart.
@@ -350,10 +375,24 @@ WORKER_STALL_SECONDS = float(os.environ.get("WORKER_STALL_SECONDS", 20))
 WORKER_START_SECONDS = float(os.environ.get("WORKER_START_SECONDS", 120))
 WORKER_DEAD_SECONDS = float(os.environ.get("WORKER_DEAD_SECONDS", 60))
 
+# Metrics (core/metrics.py, docs/deploy.md): with PROMETHEUS_MULTIPROC_DIR set, every process
+# writes its counts to files there, summed by each scrape (runall sets it to var/prometheus
+# and empties it when it starts). It must exist before any process counts anything.
+if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    Path(os.environ["PROMETHEUS_MULTIPROC_DIR"]).mkdir(parents=True, exist_ok=True)
+# The worker's supervisor (runcluster) serves its counts on this port when set (a worker in
+# a container of its own); 0: not served (under runall the web's /metrics has them).
+METRICS_PORT = int(os.environ.get("METRICS_PORT", 0))
+# GET /metrics (core/metrics.py) answers a request with the admin token, or from one of these
+# addresses or networks (comma-separated, e.g. 10.0.0.0/8 for the monitoring network).
+METRICS_ALLOWED_IPS = [ip for ip in os.environ.get("METRICS_ALLOWED_IPS", "").split(",") if ip]
+
 CORS_ALLOW_ALL_ORIGINS = True
 CORS_URLS_REGEX = r"^/api/.*$"
 # A client that resumes an event stream with fetch() sends Last-Event-ID across origins.
 CORS_ALLOW_HEADERS = (*default_headers, "last-event-id")
+# A client across origins may read the request id of an answer (docs/architecture.md).
+CORS_EXPOSE_HEADERS = ["x-request-id"]
 
 REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "core.errors.api_exception_handler",
@@ -394,10 +433,24 @@ SPECTACULAR_SETTINGS = {
     ],
 }
 
+# Every line carries the id of the request (or of the request that queued the task) it was
+# written for (core/request_ids.py); LOG_FORMAT=json writes one JSON object a line.
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "text")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"request_id": {"()": "core.request_ids.RequestIdFilter"}},
+    "formatters": {
+        "text": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
+        "json": {"()": "core.request_ids.JsonFormatter"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["request_id"],
+            "formatter": "json" if LOG_FORMAT == "json" else "text",
+        }
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     # httpx logs every request URL at INFO; identity-platform URLs carry the app secret.
     "loggers": {"httpx": {"level": "WARNING"}},

@@ -4,9 +4,10 @@
 
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView
 
-from core.api_docs import RedocView
+from core.api_docs import RedocView, SwaggerView
+from core.metrics import metrics_view
 from wordclouds.api.health import health
 from wordclouds.api.job_events import job_events
 from wordclouds.api.lookup_front import find, locations
@@ -21,8 +22,9 @@ in_front_of_django = [
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("metrics", metrics_view, name="metrics"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("api/docs/", SwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/redoc/", RedocView.as_view(url_name="schema"), name="api-redoc"),
     # Before the job files' `files/<kind>`: `files/pdf`, `files/dxf`, `files/laser.svg` are
     # drawn, not stored.
@@ -34,3 +36,7 @@ urlpatterns = [
     path("", include("wordclouds.pages")),
     path("", include("commerce.pages")),
 ]
+
+# The HTML 500 page shows the request's id (core/request_ids.py); the 404 page gets it from
+# the template context.
+handler500 = "core.views.server_error"

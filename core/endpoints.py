@@ -12,6 +12,7 @@ theirs: wordclouds/api/kept_connection.py), and everything else on the event loo
 Every other request, a CORS preflight of these paths included, goes to Django."""
 
 import asyncio
+import contextvars
 import json
 import logging
 import re
@@ -31,14 +32,18 @@ def in_front_of(app, routes: list[tuple[str, tuple[str, ...], object]]):
     """ASGI: requests whose path matches one of `routes` (pattern, methods, endpoint) are
     answered by `endpoint(scope, receive, send, **groups)`, 405 for another method; the
     rest, and every OPTIONS request, by `app`."""
-    compiled = [(re.compile(pattern), methods, endpoint) for pattern, methods, endpoint in routes]
+    compiled = [
+        (re.compile(pattern), _route_name(pattern), methods, endpoint)
+        for pattern, methods, endpoint in routes
+    ]
 
     async def route(scope, receive, send):
         if scope["type"] == "http" and scope["method"] != "OPTIONS":
-            for pattern, methods, endpoint in compiled:
+            for pattern, name, methods, endpoint in compiled:
                 match = pattern.fullmatch(scope["path"])
                 if match is None:
                     continue
+                scope["route"] = name  # for the metrics (core/request_ids.py)
                 if scope["method"] not in methods:
                     detail = f"method {scope['method'][:20]} not allowed"
                     return await answer(
@@ -48,6 +53,11 @@ def in_front_of(app, routes: list[tuple[str, tuple[str, ...], object]]):
         await app(scope, _in_turns(receive), send)
 
     return route
+
+
+def _route_name(pattern: str) -> str:
+    """`/api/jobs/<job_id>/events` for `/api/jobs/(?P<job_id>[^/]+)/events`."""
+    return re.sub(r"\(\?P<(\w+)>[^)]*\)", r"<\1>", pattern)
 
 
 def _in_turns(receive):
@@ -105,8 +115,12 @@ async def answer(send, status: int, body: dict | None = None, headers=()) -> Non
 
 async def off_the_loop(executor: Executor, function, *args):
     """function(*args) on one of the executor's threads, its database connection closed
-    after (no request signal closes it there)."""
-    return await asyncio.get_running_loop().run_in_executor(executor, _closing, function, args)
+    after (no request signal closes it there), in the request's context (its id in the
+    log lines)."""
+    context = contextvars.copy_context()
+    return await asyncio.get_running_loop().run_in_executor(
+        executor, context.run, _closing, function, args
+    )
 
 
 def _closing(function, args):

@@ -14,8 +14,13 @@ import httpx
 
 
 def web_command(host: str, port: int) -> list[str]:
-    """The web process: daphne serving the ASGI application (config/asgi.py)."""
-    return [sys.executable, "-m", "daphne", "-b", host, "-p", str(port), "config.asgi:application"]
+    """The web process: daphne serving the ASGI application (config/asgi.py), without its
+    access log (`-v 0`): the application logs each request itself, with its id
+    (core/request_ids.py)."""
+    return [
+        *[sys.executable, "-m", "daphne", "-v", "0", "-b", host, "-p", str(port)],
+        "config.asgi:application",
+    ]
 
 
 def health_answered(

@@ -550,6 +550,40 @@ def events_across_containers(folder: Path) -> None:
     )
 
 
+def metrics_scraped() -> None:
+    """GET /metrics through the proxy: 403 without the admin token; with it, each replica
+    answers the jobs submitted so far and the queue; a worker container serves its job
+    durations on METRICS_PORT (compose.yaml) inside the stack's network."""
+    refused = http.get("/metrics").status_code
+    token = http.post("/api/login", json={"password": os.environ["ORDERS_ADMIN_PASSWORD"]})
+    headers = {"Authorization": f"Bearer {token.json()['token']}"}
+    replicas, texts = set(), []
+    for _ in range(8):
+        answer = http.get("/metrics", headers=headers)
+        replicas.add(replica_of(answer.headers.get("x-upstream", "")))
+        texts.append(answer.text if answer.status_code == 200 else "")
+    worker = podman(
+        "exec",
+        container("worker1"),
+        "python",
+        "-c",
+        "import urllib.request as r; print(r.urlopen('http://127.0.0.1:9100/').read().decode())",
+    )
+    passed = (
+        refused == 403
+        and replicas == {"web1", "web2"}
+        and all("wordcloud_jobs_submitted_total" in text for text in texts)
+        and all("wordcloud_jobs_queued" in text for text in texts)
+        and 'wordcloud_job_stage_duration_seconds_count{stage="total"}' in worker
+    )
+    check(
+        "/metrics: 403 without the token; both replicas and a worker answer their counts",
+        passed,
+        f"without token {refused}; with it from {sorted(replicas)}; worker1's port "
+        f"{'has' if 'stage=' in worker else 'lacks'} job stage durations",
+    )
+
+
 def login_throttle_across_replicas() -> None:
     """10 failures through the proxy (spread over both replicas), then six more attempts."""
     codes, replicas = [], set()
@@ -720,6 +754,7 @@ def main() -> int:
         shaped_jobs_on_every_replica(folder)
         readme_job_and_ports(folder)
         events_across_containers(folder)
+        metrics_scraped()
         login_throttle_across_replicas()
         worker_killed_mid_job()
         web_replica_stopped()

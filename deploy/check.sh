@@ -36,6 +36,9 @@ read -r web commerce store <<<"$(free_ports)"
 export WEB_PORT="${WEB_PORT:-$web}" COMMERCE_PORT="${COMMERCE_PORT:-$commerce}"
 export STORE_PORT="${STORE_PORT:-$store}" S3_SECRET_ACCESS_KEY="$(secret)"
 export SECRET_KEY="$(secret)" ORDERS_ADMIN_PASSWORD="$(secret)" POSTGRES_PASSWORD="$(secret)"
+# The check's proxy listens on plain HTTP (no certificate here): the stack's HTTPS=1 would
+# redirect every request it makes. tests/test_deploy_settings.py checks the HTTPS=1 settings.
+export HTTPS=0
 
 started=$SECONDS
 deploy/stack.sh build

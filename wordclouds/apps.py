@@ -6,7 +6,11 @@ class WordcloudsConfig(AppConfig):
     verbose_name = "Word clouds"
 
     def ready(self):
+        from core.metrics import source_register
         from wordclouds import (
             checks,  # noqa: F401 (registers the system checks)
             tasks,  # noqa: F401 (connects the worker start-up check)
         )
+        from wordclouds.metrics import jobs_and_worker
+
+        source_register(jobs_and_worker)

@@ -167,7 +167,7 @@ def _view_of_record(job: Job) -> JobView:
 def _view_of_directory(job_id: str) -> JobView:
     """A finished folder without a record: a successful job dated by its position database."""
     files = storage.files()
-    with storage.answers():
+    with storage.answers("stat"):
         modified = files.get_modified_time(artifact_key(job_id, "db")).astimezone(UTC)
         present = [kind for kind in ARTIFACTS if files.exists(artifact_key(job_id, kind))]
     return JobView(

@@ -32,6 +32,7 @@ from django.db import transaction
 from django.http import FileResponse, HttpResponse, HttpResponseRedirect
 from rest_framework import status
 
+from core import metrics
 from core.errors import NotFound, ServiceError
 
 logger = logging.getLogger(__name__)
@@ -61,12 +62,17 @@ def is_local(storage: Storage) -> bool:
 
 
 @contextlib.contextmanager
-def answers():
+def answers(operation: str = "other"):
     """The store's failures (refused or timed-out connections, 5xx) as StorageUnavailable;
-    a missing key as FileNotFoundError, on both backends."""
+    a missing key as FileNotFoundError, on both backends. The operation's time and its
+    failures are counted in the metrics under `operation` (a fixed word)."""
+    started = time.monotonic()
     try:
         yield
-    except (FileNotFoundError, StorageUnavailable):
+    except StorageUnavailable:
+        metrics.store_errors.labels(operation).inc()
+        raise
+    except FileNotFoundError:
         raise
     except Exception as error:
         from botocore.exceptions import BotoCoreError, ClientError
@@ -76,11 +82,15 @@ def answers():
             if code == 404 or error.response.get("Error", {}).get("Code") in ("404", "NoSuchKey"):
                 raise FileNotFoundError(str(error)) from None
             logger.warning("file storage answered %s: %s", code, error)
+            metrics.store_errors.labels(operation).inc()
             raise StorageUnavailable() from error
         if isinstance(error, BotoCoreError):
             logger.warning("file storage unavailable: %s", error)
+            metrics.store_errors.labels(operation).inc()
             raise StorageUnavailable() from error
         raise
+    finally:
+        metrics.store_seconds.labels(operation).observe(time.monotonic() - started)
 
 
 def save(key: str, content, *, worker: bool = False) -> None:
@@ -89,7 +99,7 @@ def save(key: str, content, *, worker: bool = False) -> None:
     storage = files(worker=worker)
     if not (worker or is_local(storage)):
         _without_expect_continue(storage)
-    with answers():
+    with answers("save"):
         if isinstance(content, Path):
             with content.open("rb") as stream:
                 storage.save(key, File(stream, name=key))
@@ -114,12 +124,12 @@ def _without_expect_continue(storage: Storage) -> None:
 
 
 def read_bytes(key: str, *, worker: bool = False) -> bytes:
-    with answers(), files(worker=worker).open(key, "rb") as stream:
+    with answers("read"), files(worker=worker).open(key, "rb") as stream:
         return stream.read()
 
 
 def exists(key: str, *, worker: bool = False) -> bool:
-    with answers():
+    with answers("exists"):
         return files(worker=worker).exists(key)
 
 
@@ -128,7 +138,7 @@ def delete(keys: Iterable[str], *, worker: bool = False) -> None:
     storage = files(worker=worker)
     for key in keys:
         try:
-            with answers():
+            with answers("delete"):
                 storage.delete(key)
         except Exception:
             logger.warning("could not remove %s from file storage", key, exc_info=True)
@@ -146,7 +156,7 @@ def fetch(key: str, target: Path, *, worker: bool = False) -> Path:
     partial = target.with_name(f".{target.name}.{uuid.uuid4().hex[:8]}")
     storage = files(worker=worker)
     try:
-        with answers():
+        with answers("fetch"):
             if is_local(storage):
                 shutil.copyfile(storage.path(key), partial)
             else:
@@ -288,7 +298,7 @@ def bucket_create() -> bool:
     from botocore.exceptions import ClientError
 
     client = storage.connection.meta.client
-    with answers():
+    with answers("bucket_create"):
         try:
             client.head_bucket(Bucket=settings.S3_BUCKET)
             return False
@@ -307,7 +317,7 @@ def store_status() -> dict:
     if is_local(storage):
         return {"ok": True, "backend": backend}
     try:
-        with answers():
+        with answers("probe"):
             _prober().head_bucket(Bucket=settings.S3_BUCKET)
     except (StorageUnavailable, FileNotFoundError):  # away, or answering without the bucket
         return {"ok": False, "backend": backend}

@@ -5,6 +5,7 @@ import logging
 from django.dispatch import receiver
 from django_q.signals import post_spawn
 
+from core.request_ids import request_id_set
 from wordclouds.services.job_run import job_execute
 from wordclouds.services.jobs import jobs_fail_stale
 from wordclouds.services.warmup import engine_warm
@@ -13,9 +14,11 @@ from wordclouds.services.worker import worker_beat
 logger = logging.getLogger(__name__)
 
 
-def job_run(job_id: str) -> None:
-    """Run the job `job_id` (enqueued by job_create once its row is committed)."""
-    job_execute(job_id=job_id)
+def job_run(job_id: str, request_id: str = "") -> None:
+    """Run the job `job_id` (enqueued by job_create once its row is committed); its log
+    lines carry the id of the request that made it."""
+    with request_id_set(request_id):
+        job_execute(job_id=job_id)
 
 
 def worker_ping() -> None:

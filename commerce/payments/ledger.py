@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from commerce.models import Order, Payment, PaymentEvent, Refund
 from commerce.services.production import preparations_plan
+from core import metrics
 from core.pipeline import allowed, move
 
 Status = Order.Status
@@ -113,6 +114,7 @@ def transaction_apply(*, record: dict, kind: str) -> PaymentEvent:
         transaction_id=str(record.get("transaction_id", ""))[:64],
         paid_at=_success_time(record),
     )
+    _counted(payment)
     if order.status == Status.PENDING:
         move(order, "paid", paid_at=payment.paid_at)
         preparations_plan(order=order)
@@ -196,6 +198,12 @@ def refund_apply(*, record: dict, kind: str) -> PaymentEvent:
     return log(kind, **event, applied=True, outcome=f"refund {status}")
 
 
+def _counted(payment: Payment) -> None:
+    """A payment that became SUCCESS, counted in the metrics once that is committed."""
+    kind = payment.kind
+    transaction.on_commit(lambda: metrics.payments_succeeded.labels(kind).inc())
+
+
 def settled_payment(*, order: Order, kind: str) -> Payment:
     """Records a payment that needs no platform (`free` for 0 fen, staff's `manual`), for
     an order the caller has locked and is moving to PAID."""
@@ -206,5 +214,6 @@ def settled_payment(*, order: Order, kind: str) -> Payment:
         amount=order.total_amount,
     )
     move(payment, "paid", stamp="paid_at")
+    _counted(payment)
     log(kind, order=order, payment=payment, applied=True, outcome=f"{kind} payment")
     return payment

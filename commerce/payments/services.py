@@ -14,6 +14,7 @@ from commerce.auth import Caller
 from commerce.models import EndUser, Order, Payment, PaymentEvent, Refund
 from commerce.payments import client, crypto, ledger
 from commerce.selectors import order_get
+from core import metrics
 from core.errors import BadGateway, Conflict, InvalidInput, ServiceError
 
 Kind = PaymentEvent.Kind
@@ -151,6 +152,7 @@ def notify_receive(headers, body: bytes) -> None:
             key_id=settings.WECHATPAY_PUBLIC_KEY_ID,
         )
     except crypto.SignatureError as error:
+        metrics.notify_verifications_failed.inc()
         raise NotifyRefused(str(error)) from None
     notice = _json_object(text, "notify body")
     if not isinstance(notice.get("resource"), dict):
@@ -158,6 +160,7 @@ def notify_receive(headers, body: bytes) -> None:
     try:
         plaintext = crypto.aead_decrypt(settings.WECHATPAY_APIV3_KEY, notice["resource"])
     except crypto.SignatureError as error:
+        metrics.notify_verifications_failed.inc()
         raise NotifyRefused(str(error)) from None
     record = _json_object(plaintext, "notify resource")
     event_type = str(notice.get("event_type", ""))

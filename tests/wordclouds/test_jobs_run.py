@@ -17,6 +17,7 @@ from wordclouds.services.job_run import (
     Heartbeat,
     JobAbandoned,
     ProgressRecorder,
+    StageTimer,
 )
 from wordclouds.services.jobs import STALE_ERROR, job_fail, job_start, job_succeed
 from wordclouds.tasks import job_run
@@ -112,7 +113,7 @@ def test_moves_from_the_wrong_status_are_refused(queued_job):
 
     with pytest.raises(Conflict):
         job_succeed(job_id=job_id, artifacts=[])
-    job_fail(job_id=job_id, error="cannot start")
+    job_fail(job_id=job_id, error="cannot start", reason="internal")
     with pytest.raises(Conflict):
         job_start(job_id=job_id, worker_pid=1)
     assert Job.objects.get(id=job_id).status == "failed"
@@ -121,7 +122,7 @@ def test_moves_from_the_wrong_status_are_refused(queued_job):
 def test_progress_is_throttled_and_never_decreases(queued_job):
     job_id = queued_job()
     job_start(job_id=job_id, worker_pid=1)
-    record = ProgressRecorder(job_id, Heartbeat(job_id))
+    record = ProgressRecorder(job_id, Heartbeat(job_id), StageTimer("reading_inputs"))
     started = time.monotonic()
 
     record("placing_words", 40, "placing")
@@ -146,8 +147,8 @@ def test_progress_is_throttled_and_never_decreases(queued_job):
 def test_a_worker_stops_when_its_job_was_failed_meanwhile(queued_job):
     job_id = queued_job()
     job_start(job_id=job_id, worker_pid=1)
-    record = ProgressRecorder(job_id, Heartbeat(job_id))
-    job_fail(job_id=job_id, error=STALE_ERROR)
+    record = ProgressRecorder(job_id, Heartbeat(job_id), StageTimer("reading_inputs"))
+    job_fail(job_id=job_id, error=STALE_ERROR, reason="worker_lost")
 
     with pytest.raises(JobAbandoned):
         record("placing_words", 50, "placing")
@@ -162,5 +163,5 @@ def test_the_heartbeat_touches_a_running_job_and_stops_once_it_failed(queued_job
 
     assert job_heartbeat(job_id=job_id) is True
     assert Job.objects.get(id=job_id).updated_at > before
-    job_fail(job_id=job_id, error=STALE_ERROR)
+    job_fail(job_id=job_id, error=STALE_ERROR, reason="worker_lost")
     assert job_heartbeat(job_id=job_id) is False

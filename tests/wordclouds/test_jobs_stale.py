@@ -101,7 +101,7 @@ def test_the_late_moves_of_a_silent_job_s_worker_are_refused(running_jobs):
             job_id=silent, stage="rendering", percent=80, message="rendering", artifacts=[]
         ),
         lambda: job_succeed(job_id=silent, artifacts=[]),
-        lambda: job_fail(job_id=silent, error="something else"),
+        lambda: job_fail(job_id=silent, error="something else", reason="internal"),
     ):
         with pytest.raises(Conflict):
             late_move()

@@ -24,6 +24,7 @@ from urllib.parse import parse_qs
 
 from django.conf import settings
 
+from core import metrics
 from core.endpoints import HEADERS, answer, off_the_loop
 from core.errors import InvalidInput
 from wordclouds.models import Job
@@ -59,8 +60,12 @@ async def job_events(scope, receive, send, job_id: str) -> None:
         # tells it to stop.
         return await answer(send, 204)
     stream = _stream(job_id, after or 0) if view.record else _finished(view.status)
-    await send({"type": "http.response.start", "status": 200, "headers": STREAM_HEADERS})
-    await _send_until_disconnected(stream, receive, send)
+    metrics.event_stream_clients.inc()
+    try:
+        await send({"type": "http.response.start", "status": 200, "headers": STREAM_HEADERS})
+        await _send_until_disconnected(stream, receive, send)
+    finally:
+        metrics.event_stream_clients.dec()
 
 
 async def _send_until_disconnected(stream, receive, send) -> None:

@@ -4,6 +4,7 @@ the worker is alive while the engine is silent, and every output stored before t
 succeeds. While the store fails, the job waits (stage `waiting_for_storage`) and the transfer
 is tried again with growing pauses, for STORAGE_WAIT_SECONDS at most."""
 
+import contextvars
 import logging
 import os
 import re
@@ -15,6 +16,7 @@ from pathlib import Path
 from django.conf import settings
 from django.db import connections, transaction
 
+from core import metrics
 from core.errors import Conflict, NotFound
 from wordclouds import engine, storage
 from wordclouds.drawing.tiles import tiles_make
@@ -69,12 +71,14 @@ def job_execute(*, job_id: str) -> None:
     except (Conflict, NotFound):
         logger.info("job %s is not queued; left alone", job_id)
         return
+    logger.info("job %s started", job_id)
+    timer = StageTimer("reading_inputs")
     try:
         with Heartbeat(job_id) as heartbeat, storage.scratch_dir(f"job-{job_id}-") as work:
             inputs, font_path = _with_store(
                 job_id, heartbeat, "reading the job's files", lambda: _inputs_fetched(job, work)
             )
-            progress = ProgressRecorder(job_id, heartbeat)
+            progress = ProgressRecorder(job_id, heartbeat, timer)
             if job.parent_id:
                 out_dir = _with_store(
                     job_id,
@@ -93,23 +97,52 @@ def job_execute(*, job_id: str) -> None:
                     progress=progress,
                 )
             tiles_make(job_folder=out_dir)  # the lookup page's zoom pyramid, made once
+            timer.enter("storing_outputs")
             _with_store(
                 job_id, heartbeat, "storing the results", lambda: _outputs_stored(job_id, out_dir)
             )
             # While the outputs are still in scratch: the success's transaction loads the
             # placements from out_dir/positions.db.
             _succeed(job_id, out_dir)
+        logger.info("job %s succeeded", job_id)
     except (JobAbandoned, Conflict, NotFound):
         logger.warning("job %s was failed or deleted while this worker ran it", job_id)
     except FontGone:
-        _fail(job_id, FONT_GONE)
+        _fail(job_id, FONT_GONE, "font_gone")
     except StorageGaveUp:
-        _fail(job_id, STORAGE_GONE)
+        _fail(job_id, STORAGE_GONE, "storage")
     except (engine.InputError, engine.LayoutError) as error:
-        _fail(job_id, str(error))
+        _fail(job_id, str(error), "input")
     except Exception:
         logger.exception("job %s failed", job_id)
-        _fail(job_id, INTERNAL_ERROR)
+        _fail(job_id, INTERNAL_ERROR, "internal")
+    finally:
+        timer.total()
+
+
+class StageTimer:
+    """A job's time in each of its stages (the engine's, which the progress reports name,
+    and the worker's own before and after it) into metrics.job_stage_seconds, and its whole
+    run as stage `total`. The zoom tiles count in the engine's last stage."""
+
+    def __init__(self, first: str):
+        self.started = self.since = time.monotonic()
+        self.stage = first
+
+    def enter(self, stage: str) -> None:
+        if stage != self.stage:
+            self._close()
+            self.stage = stage
+
+    def _close(self) -> None:
+        now = time.monotonic()
+        metrics.job_stage_seconds.labels(self.stage).observe(now - self.since)
+        self.since = now
+
+    def total(self) -> None:
+        """The stage under way ends with the run."""
+        self._close()
+        metrics.job_stage_seconds.labels("total").observe(time.monotonic() - self.started)
 
 
 def _succeed(job_id: str, out_dir: Path) -> None:
@@ -145,7 +178,8 @@ def _outputs_stored(job_id: str, out_dir: Path) -> None:
             connections.close_all()
 
     with ThreadPoolExecutor(UPLOADS_AT_ONCE, thread_name_prefix=f"store-{job_id}") as pool:
-        for done in [pool.submit(store, path) for path in paths]:
+        # Each in a copy of this context: the request id on the lines the store writes.
+        for done in [pool.submit(contextvars.copy_context().run, store, path) for path in paths]:
             done.result()
 
 
@@ -178,9 +212,10 @@ def _with_store(job_id: str, heartbeat: "Heartbeat", doing: str, action):
             pause, attempt = min(pause * 2, settings.STORAGE_BACKOFF_MAX_SECONDS), attempt + 1
 
 
-def _fail(job_id: str, error: str) -> None:
+def _fail(job_id: str, error: str, reason: str) -> None:
+    logger.info("job %s failed (%s): %s", job_id, reason, error)
     try:
-        job_fail(job_id=job_id, error=error)
+        job_fail(job_id=job_id, error=error, reason=reason)
     except (Conflict, NotFound):
         logger.warning("job %s was already finished when it failed: %s", job_id, error)
 
@@ -194,9 +229,10 @@ class ProgressRecorder:
     """The engine's progress callback: `(stage, percent, message)`. No artifact is listed
     before the job succeeds: its files are stored only then."""
 
-    def __init__(self, job_id: str, heartbeat: "Heartbeat"):
+    def __init__(self, job_id: str, heartbeat: "Heartbeat", timer: StageTimer):
         self.job_id = job_id
         self.heartbeat = heartbeat
+        self.timer = timer
         self.stage = None
         self.kind = None
         self.written_at = 0.0
@@ -204,6 +240,7 @@ class ProgressRecorder:
     def __call__(self, stage: str, percent: float, message: str) -> None:
         if self.heartbeat.abandoned:
             raise JobAbandoned(self.job_id)
+        self.timer.enter(stage)
         now = time.monotonic()
         # Only counts are throttled: a message of another kind (an attempt retried with
         # smaller words) is written at once, so the events tell every retry.
@@ -231,7 +268,12 @@ class Heartbeat:
         self.job_id = job_id
         self.abandoned = False
         self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._beat, name=f"heartbeat-{job_id}", daemon=True)
+        self._thread = threading.Thread(
+            target=contextvars.copy_context().run,  # the request id on its log lines
+            args=(self._beat,),
+            name=f"heartbeat-{job_id}",
+            daemon=True,
+        )
 
     def __enter__(self):
         self._thread.start()

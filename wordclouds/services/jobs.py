@@ -14,8 +14,10 @@ from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
 from django.utils import timezone
 
+from core import metrics
 from core.errors import Conflict, NotFound
 from core.pipeline import move
+from core.request_ids import request_id_current
 from wordclouds import storage
 from wordclouds.models import Job, JobEvent, new_id
 from wordclouds.selectors import (
@@ -148,13 +150,16 @@ def _job_store(inputs: JobInputs, staging: Path, **revision) -> Job:
 
 
 def _enqueue(job_id: str) -> None:
+    """The job's task on the broker, carrying the request's id into the worker's log lines."""
     from django_q.tasks import async_task
 
+    metrics.jobs_submitted.inc()
+    logger.info("job %s queued", job_id)
     try:
-        async_task("wordclouds.tasks.job_run", job_id)
+        async_task("wordclouds.tasks.job_run", job_id, request_id=request_id_current())
     except Exception:
         logger.exception("could not enqueue job %s", job_id)
-        job_fail(job_id=job_id, error=ENQUEUE_ERROR)
+        job_fail(job_id=job_id, error=ENQUEUE_ERROR, reason="enqueue")
 
 
 def _job_locked(job_id: str, *, stale_too: bool = False) -> Job:
@@ -212,22 +217,31 @@ def job_succeed(*, job_id: str, artifacts: list[str]) -> Job:
         artifacts=artifact_urls(job_id, artifacts),
     )
     job_event_append(job=job, type=JobEvent.Type.STATUS, message="job finished")
+    transaction.on_commit(lambda: _counted_finished("success"))
     return job
 
 
 @transaction.atomic
-def job_fail(*, job_id: str, error: str) -> Job:
+def job_fail(*, job_id: str, error: str, reason: str) -> Job:
     """queued | running → failed with a sentence the user can act on (409 for a stale job:
-    it has failed already, as the worker stopped)."""
-    return _failed(_job_locked(job_id), error)
+    it has failed already, as the worker stopped); `reason` is its kind for the metrics
+    (one of metrics.job_failures' few)."""
+    return _failed(_job_locked(job_id), error, reason=reason)
 
 
-def _failed(job: Job, error: str, *, at: datetime | None = None) -> Job:
-    """Failed with `error`, at `at` (now by default)."""
+def _failed(job: Job, error: str, *, reason: str, at: datetime | None = None) -> Job:
+    """Failed with `error`, at `at` (now by default), counted once committed."""
     at = at or timezone.now()
     move(job, "failed", finished_at=at, **failed_fields(error))
     job_event_append(job=job, type=JobEvent.Type.STATUS, message=error, at=at)
+    transaction.on_commit(lambda: _counted_finished("failed", reason))
     return job
+
+
+def _counted_finished(status: str, reason: str = "") -> None:
+    metrics.jobs_finished.labels(status).inc()
+    if reason:
+        metrics.job_failures.labels(reason).inc()
 
 
 def job_heartbeat(*, job_id: str) -> bool:
@@ -257,5 +271,7 @@ def _job_fail_stale(*, job_id: str) -> bool:
     job = _job_locked(job_id, stale_too=True)
     if not job_is_stale(job):
         return False
-    _failed(job, STALE_ERROR, at=job_failed_at(job))  # the time reads have shown
+    _failed(
+        job, STALE_ERROR, reason="worker_lost", at=job_failed_at(job)
+    )  # the time reads have shown
     return True

@@ -14,6 +14,7 @@ from django.conf import settings
 from django.core.management import call_command, get_commands
 from django.core.management.base import BaseCommand
 
+from core.metrics import multiprocess_folder_prepare, process_dead
 from core.processes import kill_session, stop_on_signals, web_command
 
 RESTART_DELAY_SECONDS = 1.0
@@ -41,6 +42,11 @@ class Command(BaseCommand):
             call_command("wechatpay_standin", keys_only=True)
             commands["wechatpay"] = [*manage, "wechatpay_standin"]
 
+        # Every process counts its metrics into one folder, emptied now: the web's /metrics
+        # sums them (core/metrics.py). Set before any child starts; they inherit it.
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = multiprocess_folder_prepare(
+            os.environ.get("PROMETHEUS_MULTIPROC_DIR") or settings.BASE_DIR / "var" / "prometheus"
+        )
         children = {name: self._spawn(argv) for name, argv in commands.items()}
         self.stdout.write(
             f"serving on http://{host}:{port}/api/ ({', '.join(children)}); Ctrl-C stops"
@@ -51,6 +57,7 @@ class Command(BaseCommand):
             for name, child in children.items():
                 if child.poll() is not None and not stopping.is_set():
                     self.stderr.write(f"{name} exited ({child.returncode}); starting it again")
+                    process_dead(child.pid)
                     time.sleep(RESTART_DELAY_SECONDS)
                     children[name] = self._spawn(commands[name])
             time.sleep(0.5)

@@ -16,6 +16,7 @@ from django.core.management.base import BaseCommand
 from django.db import close_old_connections
 
 from core.isolated import CHILD_NICENESS
+from core.metrics import metrics_serve
 from core.processes import stop_on_signals
 from wordclouds.services.jobs import jobs_fail_stale
 from wordclouds.services.worker import (
@@ -34,6 +35,8 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         stopping = stop_on_signals()
+        if settings.METRICS_PORT:
+            metrics_serve(settings.METRICS_PORT)
         cluster = self._start()
         ping_sent, self.started_at, self.answered = None, time.time(), False
         self.stale_checked = 0.0

@@ -43,7 +43,7 @@ class Command(BaseCommand):
     @staticmethod
     def _orphans(folder: str, model, cutoff: datetime) -> list[str]:
         files = storage.files()
-        with storage.answers():
+        with storage.answers("list"):
             names = (
                 files.listdir(folder)[1]
                 if files.exists(folder) or not storage.is_local(files)
