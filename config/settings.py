@@ -54,6 +54,9 @@ MIDDLEWARE = [
     # Static files come from the service itself, under daphne, in every mode (no CDN).
     "servestatic.middleware.ServeStaticMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The pages' language: the set_language cookie, else the browser's Accept-Language
+    # (docs/i18n.md); API bodies stay English whatever it picks.
+    "core.i18n.PagesLocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -74,6 +77,8 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.template.context_processors.tz",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
@@ -101,9 +106,17 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-LANGUAGE_CODE = "en-us"
-TIME_ZONE = "UTC"
+# The pages and the admin speak Simplified Chinese or English (docs/i18n.md): the language
+# comes from the switch on every page (a cookie), else from the browser's Accept-Language,
+# else English (LANGUAGE_CODE). The catalogs are locale/<lang>/LC_MESSAGES/django.po and djangojs.po;
+# the Makefile's set-up compiles them (`make messages`).
+LANGUAGE_CODE = "en"
+LANGUAGES = [("zh-hans", "简体中文"), ("en", "English")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
+# Dates and times on the pages and in the admin are shown in the shop's time zone; they are
+# stored in UTC (USE_TZ).
+TIME_ZONE = os.environ.get("SHOP_TIME_ZONE", "Asia/Shanghai")
 USE_TZ = True
 
 STATIC_URL = "static/"

@@ -4,6 +4,7 @@
 
 from django.contrib import admin
 from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from core.api_docs import RedocView
@@ -21,6 +22,10 @@ in_front_of_django = [
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    # The language switch on every page (POST, Django's set_language) and the pages' scripts'
+    # translations (window.gettext), both under docs/i18n.md.
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/redoc/", RedocView.as_view(url_name="schema"), name="api-redoc"),
