@@ -4,8 +4,8 @@ each page does what any client can."""
 
 import segno
 from django.shortcuts import render
-from django.utils.translation import gettext, gettext_lazy
 from django.urls import path
+from django.utils.translation import gettext, gettext_lazy
 
 from wordclouds.engine.params import KEYS
 
@@ -54,7 +54,9 @@ def find(request, job_id: str):
     """The lookup page of a finished job; its scripts (`static/wordclouds/find/`) read the
     job through the public /api, so an unknown job is said there, as the API says it."""
     page_url = request.build_absolute_uri(request.path)
-    qr_svg = segno.make(page_url, error="m").svg_inline(scale=4, title=gettext("QR code of this page"))
+    qr_svg = segno.make(page_url, error="m").svg_inline(
+        scale=4, title=gettext("QR code of this page")
+    )
     return render(
         request, "wordclouds/find.html", {"job_id": job_id, "page_url": page_url, "qr_svg": qr_svg}
     )
