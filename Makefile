@@ -6,7 +6,8 @@ PY := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
 PORT ?= 8000
 
-.PHONY: run test lint setup static migrate system-deps container-deps bench profiles
+.PHONY: run test lint setup static migrate system-deps container-deps bench profiles messages \
+	gettext-deps
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -35,18 +36,19 @@ $(WARM): $(INSTALLED) $(wildcard wordclouds/engine/*.py)
 # against (tests/engine/); qpdf and Poppler (pdfinfo, pdffonts, pdftoppm) check and render the
 # print PDFs (tests/exports/pdf/); OpenStack Swift (proxy with its S3 API, object, container
 # and account servers) is the S3-compatible store the storage tests run against
-# (deploy/swift/run.sh).
+# (deploy/swift/run.sh); GNU gettext compiles and updates the translations (docs/i18n.md).
 system-deps:
 	@command -v gs >/dev/null && command -v scribus >/dev/null && command -v chromium >/dev/null \
+		&& command -v msgfmt >/dev/null \
 		&& command -v pango-view >/dev/null && command -v hb-shape >/dev/null \
 		&& command -v qpdf >/dev/null && command -v pdftoppm >/dev/null \
 		&& command -v swift-proxy-server >/dev/null && command -v swift-object-server >/dev/null || { \
-		echo "installing ghostscript, scribus, chromium, pango-view, hb-shape, qpdf, poppler-utils and swift from Debian's packages"; \
+		echo "installing ghostscript, scribus, chromium, pango-view, hb-shape, qpdf, poppler-utils, swift and gettext from Debian's packages"; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get -o DPkg::Lock::Timeout=600 update -q && \
 		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -q \
 			ghostscript scribus chromium pango1.0-tools libharfbuzz-bin qpdf poppler-utils \
-			swift-proxy swift-object swift-container swift-account >/dev/null; }
+			swift-proxy swift-object swift-container swift-account gettext >/dev/null; }
 
 # The press profiles of the print PDF (docs/exports.md, "Profiles"): extracted from Debian's
 # non-free icc-profiles package into ICC_PROFILE_DIR, without installing it.
@@ -64,8 +66,23 @@ container-deps:
 		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q \
 			podman podman-compose runc debootstrap >/dev/null; }
 
+# The pages' and the admin's translations (docs/i18n.md): each committed .po compiled to the
+# .mo Django reads (not committed), again whenever the .po changes. GNU gettext's msgfmt comes
+# from Debian's packages, installed here when missing, so `make run` needs no other step.
+MESSAGES := $(patsubst %.po,%.mo,$(wildcard locale/*/LC_MESSAGES/*.po))
+messages: $(MESSAGES)
+$(MESSAGES): %.mo: %.po | gettext-deps
+	msgfmt --check-format -o $@ $<
+gettext-deps:
+	@command -v msgfmt >/dev/null || { \
+		echo "installing gettext from Debian's packages"; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get -o DPkg::Lock::Timeout=600 update -q && \
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -q \
+			gettext >/dev/null; }
+
 # The admin's and the pages' CSS and scripts, served by the service itself (servestatic).
-static: setup
+static: setup messages
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 
 migrate: static

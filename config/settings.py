@@ -9,6 +9,7 @@ from pathlib import Path
 
 import dj_database_url
 from corsheaders.defaults import default_headers
+from django.utils.translation import gettext_lazy
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -384,8 +385,12 @@ REST_FRAMEWORK = {
 }
 
 SPECTACULAR_SETTINGS = {
-    "TITLE": "Word-cloud poster service",
-    "DESCRIPTION": "Word-cloud jobs, lookups, exports, posters and orders. See docs/api.md.",
+    # The documentation pages' landing text, in the reader's language (docs/i18n.md); the
+    # schema fetched without Accept-Language (clients, the contract tests) stays English.
+    "TITLE": gettext_lazy("Word-cloud poster service"),
+    "DESCRIPTION": gettext_lazy(
+        "Word-cloud jobs, lookups, exports, posters and orders. See docs/api.md."
+    ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     # Upload fields are `format: binary` in request bodies (their own *Request components).
