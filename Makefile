@@ -7,7 +7,7 @@ INSTALLED := $(VENV)/.installed
 PORT ?= 8000
 
 .PHONY: run test lint setup static migrate system-deps container-deps bench profiles messages \
-	gettext-deps
+	messages-update gettext-deps
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -73,6 +73,15 @@ MESSAGES := $(patsubst %.po,%.mo,$(wildcard locale/*/LC_MESSAGES/*.po))
 messages: $(MESSAGES)
 $(MESSAGES): %.mo: %.po | gettext-deps
 	msgfmt --check-format -o $@ $<
+# After adding or changing a string marked for translation (docs/i18n.md, "Adding a
+# string"): the catalogs brought up to date with the sources; each new entry then needs its
+# Chinese in locale/zh_Hans/LC_MESSAGES/*.po (tests/i18n/ fails until it has one).
+MESSAGE_SOURCES := --ignore=$(VENV) --ignore=var --ignore=tests --ignore=bench --ignore=media \
+	--ignore=node_modules --no-obsolete -l zh_Hans
+messages-update: setup gettext-deps
+	$(PY) manage.py makemessages -d django $(MESSAGE_SOURCES)
+	$(PY) manage.py makemessages -d djangojs $(MESSAGE_SOURCES)
+	$(MAKE) messages
 gettext-deps:
 	@command -v msgfmt >/dev/null || { \
 		echo "installing gettext from Debian's packages"; \
