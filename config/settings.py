@@ -112,7 +112,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # else English (LANGUAGE_CODE). The catalogs are locale/<lang>/LC_MESSAGES/django.po and djangojs.po;
 # the Makefile's set-up compiles them (`make messages`).
 LANGUAGE_CODE = "en"
-LANGUAGES = [("zh-hans", "简体中文"), ("en", "English")]
+LANGUAGES = [("zh-hans", "Simplified Chinese"), ("en", "English")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
 # Dates and times on the pages and in the admin are shown in the shop's time zone; they are

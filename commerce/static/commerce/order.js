@@ -11,11 +11,13 @@ const error = document.getElementById("order-error");
 const done = document.getElementById("order-done");
 const TIMES = [["createdAt", gettext("Created")], ["paidAt", gettext("Paid")],
   ["shippedAt", gettext("Shipped")], ["completedAt", gettext("Completed")], ["cancelledAt", gettext("Cancelled")]];
-// The payments' and refunds' states and kinds, as the admin names them.
+// The payments', refunds' and payment events' states and kinds, as the admin names them.
 const PAYMENT_WORDS = {
   OPEN: gettext("open"), SUCCESS: gettext("success"), CLOSED: gettext("closed"),
   REQUESTED: gettext("requested"), PROCESSING: gettext("processing"), ABNORMAL: gettext("abnormal"),
   wechat: gettext("WeChat Pay"), free: gettext("free"), manual: gettext("manual"),
+  prepay: gettext("prepay"), notify: gettext("notify"), query: gettext("query"), close: gettext("close"),
+  refund: gettext("refund"), "refund-query": gettext("refund query"), "refund-notify": gettext("refund notify"),
 };
 const word = (value) => PAYMENT_WORDS[value] ?? value;
 
@@ -136,7 +138,7 @@ function payment(record) {
       [refund.outRefundNo, yuan(refund.amount), word(refund.status), refund.succeededAt ? when(refund.succeededAt) : ""])));
   }
   section.append(table([gettext("Event"), gettext("At"), gettext("Applied"), gettext("Outcome")], record.events.map((event) =>
-    [event.kind, when(event.createdAt), event.applied ? gettext("yes") : gettext("no"), event.outcome])));
+    [word(event.kind), when(event.createdAt), event.applied ? gettext("yes") : gettext("no"), event.outcome])));
   return section;
 }
 

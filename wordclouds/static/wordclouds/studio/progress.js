@@ -8,8 +8,8 @@ const $ = (id) => document.getElementById(id);
 const QUEUE_POLL_MS = 2000;
 const RETRY = /retry/i;
 
-// The events' stages and messages are the API's English data; the page says each stage in
-// its own language, the message itself kept for English readers and as the line's title.
+// The events' stages and messages are the API's English data: an English page shows the
+// message, any other says the stage in its own language, with the percent reached.
 const STAGES = {
   queued: gettext("waiting in the queue"),
   reading_names: gettext("reading the names"),
@@ -42,9 +42,8 @@ function messageLine(event, retry) {
   if (english) {
     line.textContent = event.message;
   } else {
-    const text = stageText(event.stage);
+    const text = `${stageText(event.stage)} · ${event.progress_percent}%`;
     line.textContent = retry ? interpolate(gettext("%s: trying again"), [text]) : text;
-    line.title = event.message;
   }
   return line;
 }
