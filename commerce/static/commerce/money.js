@@ -6,12 +6,13 @@ const yuanFormat = new Intl.NumberFormat(document.documentElement.lang || "en", 
   minimumFractionDigits: 2, maximumFractionDigits: 2,
 });
 
-// The orders' and design lists' states, as the admin names them (the API sends PENDING...).
+// The orders' and design lists' states: in English as the API sends them, in Chinese as the
+// admin names them.
 const STATES = {
-  PENDING: gettext("pending"), PAID: gettext("paid"), SHIPPED: gettext("shipped"),
-  COMPLETED: gettext("completed"), CANCELLED: gettext("cancelled"),
-  DRAFT: gettext("draft"), SUBMITTED: gettext("submitted"), PROCESSING: gettext("processing"),
-  DONE: gettext("done"),
+  PENDING: gettext("PENDING"), PAID: gettext("PAID"), SHIPPED: gettext("SHIPPED"),
+  COMPLETED: gettext("COMPLETED"), CANCELLED: gettext("CANCELLED"),
+  DRAFT: gettext("DRAFT"), SUBMITTED: gettext("SUBMITTED"), PROCESSING: gettext("PROCESSING"),
+  DONE: gettext("DONE"),
 };
 
 export function statusText(status) {

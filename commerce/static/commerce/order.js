@@ -11,10 +11,11 @@ const error = document.getElementById("order-error");
 const done = document.getElementById("order-done");
 const TIMES = [["createdAt", gettext("Created")], ["paidAt", gettext("Paid")],
   ["shippedAt", gettext("Shipped")], ["completedAt", gettext("Completed")], ["cancelledAt", gettext("Cancelled")]];
-// The payments', refunds' and payment events' states and kinds, as the admin names them.
+// The payments', refunds' and payment events' states (in English as the API sends them) and
+// kinds, as the admin names them.
 const PAYMENT_WORDS = {
-  OPEN: gettext("open"), SUCCESS: gettext("success"), CLOSED: gettext("closed"),
-  REQUESTED: gettext("requested"), PROCESSING: gettext("processing"), ABNORMAL: gettext("abnormal"),
+  OPEN: gettext("OPEN"), SUCCESS: gettext("SUCCESS"), CLOSED: gettext("CLOSED"),
+  REQUESTED: gettext("REQUESTED"), PROCESSING: gettext("PROCESSING"), ABNORMAL: gettext("ABNORMAL"),
   wechat: gettext("WeChat Pay"), free: gettext("free"), manual: gettext("manual"),
   prepay: gettext("prepay"), notify: gettext("notify"), query: gettext("query"), close: gettext("close"),
   refund: gettext("refund"), "refund-query": gettext("refund query"), "refund-notify": gettext("refund notify"),
