@@ -6,7 +6,8 @@ PY := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
 PORT ?= 8000
 
-.PHONY: run test lint setup static migrate system-deps container-deps bench profiles
+.PHONY: run test lint setup static migrate system-deps container-deps bench profiles messages \
+	messages-update gettext-deps
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -37,20 +38,22 @@ $(WARM): $(INSTALLED) $(wildcard wordclouds/engine/*.py)
 # and account servers) is the S3-compatible store the storage tests run against
 # (deploy/swift/run.sh); Inkscape (its DXF import, run as its dxf_input extension with
 # Debian's python3 and cssselect) and rsvg-convert read the laser files (tests/exports/laser/).
+# GNU gettext compiles and updates the translations (docs/i18n.md).
 system-deps:
 	@command -v gs >/dev/null && command -v scribus >/dev/null && command -v chromium >/dev/null \
+		&& command -v msgfmt >/dev/null \
 		&& command -v pango-view >/dev/null && command -v hb-shape >/dev/null \
 		&& command -v qpdf >/dev/null && command -v pdftoppm >/dev/null \
 		&& command -v inkscape >/dev/null && command -v rsvg-convert >/dev/null \
 		&& /usr/bin/python3 -c "import cssselect, numpy" 2>/dev/null \
 		&& command -v swift-proxy-server >/dev/null && command -v swift-object-server >/dev/null || { \
-		echo "installing ghostscript, scribus, chromium, pango-view, hb-shape, qpdf, poppler-utils, inkscape, rsvg-convert and swift from Debian's packages"; \
+		echo "installing ghostscript, scribus, chromium, pango-view, hb-shape, qpdf, poppler-utils, inkscape, rsvg-convert, swift and gettext from Debian's packages"; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get -o DPkg::Lock::Timeout=600 update -q && \
 		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -q \
 			ghostscript scribus chromium pango1.0-tools libharfbuzz-bin qpdf poppler-utils \
 			inkscape python3-cssselect python3-numpy python3-lxml librsvg2-bin \
-			swift-proxy swift-object swift-container swift-account >/dev/null; }
+			swift-proxy swift-object swift-container swift-account gettext >/dev/null; }
 
 # The press profiles of the print PDF (docs/exports.md, "Profiles"): extracted from Debian's
 # non-free icc-profiles package into ICC_PROFILE_DIR, without installing it.
@@ -68,8 +71,32 @@ container-deps:
 		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q \
 			podman podman-compose runc debootstrap >/dev/null; }
 
+# The pages' and the admin's translations (docs/i18n.md): each committed .po compiled to the
+# .mo Django reads (not committed), again whenever the .po changes. GNU gettext's msgfmt comes
+# from Debian's packages, installed here when missing, so `make run` needs no other step.
+MESSAGES := $(patsubst %.po,%.mo,$(wildcard locale/*/LC_MESSAGES/*.po))
+messages: $(MESSAGES)
+$(MESSAGES): %.mo: %.po | gettext-deps
+	msgfmt --check-format -o $@ $<
+# After adding or changing a string marked for translation (docs/i18n.md, "Adding a
+# string"): the catalogs brought up to date with the sources; each new entry then needs its
+# Chinese in locale/zh_Hans/LC_MESSAGES/*.po (tests/i18n/ fails until it has one).
+MESSAGE_SOURCES := --ignore=$(VENV) --ignore=var --ignore=tests --ignore=bench --ignore=media \
+	--ignore=node_modules --no-obsolete -l zh_Hans
+messages-update: setup gettext-deps
+	$(PY) manage.py makemessages -d django $(MESSAGE_SOURCES)
+	$(PY) manage.py makemessages -d djangojs $(MESSAGE_SOURCES)
+	$(MAKE) messages
+gettext-deps:
+	@command -v msgfmt >/dev/null || { \
+		echo "installing gettext from Debian's packages"; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get -o DPkg::Lock::Timeout=600 update -q && \
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -q \
+			gettext >/dev/null; }
+
 # The admin's and the pages' CSS and scripts, served by the service itself (servestatic).
-static: setup
+static: setup messages
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 
 migrate: static

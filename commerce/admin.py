@@ -7,6 +7,8 @@ from decimal import Decimal
 from django import forms
 from django.contrib import admin, messages
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from commerce.auth import Caller
 from commerce.models import (
@@ -29,9 +31,14 @@ from core.errors import ServiceError
 from wordclouds.services.designs import designs_shown
 
 STAFF = Caller(user=None, is_admin=True)
+# What an action says it did, %(count)s being the rows it moved.
+MARKED_PAID = _("%(count)s marked paid")
+SHIPPED = _("%(count)s shipped")
+CANCELLED = _("%(count)s cancelled")
+MARKED_DONE = _("%(count)s marked done")
 
 
-def _apply(modeladmin, request, queryset, move, done: str) -> None:
+def _apply(modeladmin, request, queryset, move, done) -> None:
     """Runs one transition per selected row; a row in the wrong state is reported, not changed."""
     moved = 0
     for pk in queryset.values_list("pk", flat=True):
@@ -41,13 +48,15 @@ def _apply(modeladmin, request, queryset, move, done: str) -> None:
         except ServiceError as error:
             modeladmin.message_user(request, f"#{pk}: {error.detail}", messages.WARNING)
     if moved:
-        modeladmin.message_user(request, f"{moved} {done}", messages.SUCCESS)
+        modeladmin.message_user(request, done % {"count": moved}, messages.SUCCESS)
 
 
 class ProductForm(forms.ModelForm):
     """Staff type prices in yuan; the row keeps fen."""
 
-    price_yuan = forms.DecimalField(label="price (¥)", min_value=0, max_digits=12, decimal_places=2)
+    price_yuan = forms.DecimalField(
+        label=_("price (¥)"), min_value=0, max_digits=12, decimal_places=2
+    )
 
     class Meta:
         model = Product
@@ -71,7 +80,7 @@ class ProductAdmin(admin.ModelAdmin):
     list_filter = ["active", "kind"]
     search_fields = ["name", "description"]
 
-    @admin.display(description="price", ordering="price")
+    @admin.display(description=_("price"), ordering="price")
     def price_display(self, product: Product):
         return yuan(product.price)
 
@@ -86,11 +95,11 @@ class OrderItemInline(admin.TabularInline):
     def has_add_permission(self, request, obj=None):
         return False
 
-    @admin.display(description="unit price")
+    @admin.display(description=_("unit price"))
     def unit_price_display(self, item: OrderItem):
         return yuan(item.unit_price)
 
-    @admin.display(description="subtotal")
+    @admin.display(description=_("subtotal"))
     def subtotal_display(self, item: OrderItem):
         return yuan(item.subtotal)
 
@@ -146,7 +155,7 @@ class PreparationInline(ReadOnlyInline):
     fields = ["design_key", "product", "kind", "width_mm", "height_mm", "status", "error", "links"]
     show_change_link = False
 
-    @admin.display(description="files and preflight")
+    @admin.display(description=_("files and preflight"))
     def links(self, preparation: Preparation):
         return (
             format_html_join(
@@ -196,11 +205,11 @@ class OrderAdmin(admin.ModelAdmin):
     ]
     readonly_fields = fields
 
-    @admin.display(description="total", ordering="total_amount")
+    @admin.display(description=_("total"), ordering="total_amount")
     def total_display(self, order: Order):
         return yuan(order.total_amount)
 
-    @admin.display(description="address")
+    @admin.display(description=_("address"))
     def address_lines(self, order: Order):
         return table(None, list(order.address.items()))
 
@@ -210,15 +219,15 @@ class OrderAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request, obj=None):
         return False
 
-    @admin.action(description="Mark paid (PENDING → PAID)")
+    @admin.action(description=_("Mark paid (PENDING → PAID)"))
     def mark_paid(self, request, queryset):
-        _apply(self, request, queryset, lambda pk: order_mark_paid(order_id=pk), "marked paid")
+        _apply(self, request, queryset, lambda pk: order_mark_paid(order_id=pk), MARKED_PAID)
 
-    @admin.action(description="Ship (PAID → SHIPPED)")
+    @admin.action(description=_("Ship (PAID → SHIPPED)"))
     def ship(self, request, queryset):
-        _apply(self, request, queryset, lambda pk: order_ship(order_id=pk), "shipped")
+        _apply(self, request, queryset, lambda pk: order_ship(order_id=pk), SHIPPED)
 
-    @admin.action(description="Make failed production files again")
+    @admin.action(description=_("Make failed production files again"))
     def retry_production(self, request, queryset):
         failed = list(
             Preparation.objects.filter(
@@ -227,12 +236,14 @@ class OrderAdmin(admin.ModelAdmin):
         )
         for order_id, pk in failed:
             preparation_retry(order_id=order_id, preparation_id=pk)
-        self.message_user(request, f"{len(failed)} preparations handed to the worker again")
+        self.message_user(
+            request, gettext("%d preparations handed to the worker again") % len(failed)
+        )
 
-    @admin.action(description="Cancel (PENDING or PAID → CANCELLED, refunded)")
+    @admin.action(description=_("Cancel (PENDING or PAID → CANCELLED, refunded)"))
     def cancel(self, request, queryset):
         _apply(
-            self, request, queryset, lambda pk: order_cancel(caller=STAFF, order_id=pk), "cancelled"
+            self, request, queryset, lambda pk: order_cancel(caller=STAFF, order_id=pk), CANCELLED
         )
 
 
@@ -268,14 +279,16 @@ class DesignListAdmin(admin.ModelAdmin):
     def has_add_permission(self, request):
         return False  # an end user makes their lists through the API
 
-    @admin.display(description="items")
+    @admin.display(description=_("items"))
     def item_rows(self, design_list: DesignList):
         items = design_list.items
         rows = [
             (
                 image(design.image_url, design.image_alt) if design.image_url else "-",
                 (
-                    format_html("project {}", linked_row(design.model, design.key, design.record))
+                    format_html(
+                        gettext("project {}"), linked_row(design.model, design.key, design.record)
+                    )
                     if design.kind == "project"
                     else linked_row(design.model, design.key, design.record)
                 ),
@@ -283,12 +296,12 @@ class DesignListAdmin(admin.ModelAdmin):
             )
             for item, design in zip(items, designs_shown(items))
         ]
-        return table(["", "design", "quantity"], rows)
+        return table(["", gettext("design"), gettext("quantity")], rows)
 
-    @admin.action(description="Mark done (PROCESSING → DONE)")
+    @admin.action(description=_("Mark done (PROCESSING → DONE)"))
     def finish(self, request, queryset):
         _apply(
-            self, request, queryset, lambda pk: design_list_finish(design_list_id=pk), "marked done"
+            self, request, queryset, lambda pk: design_list_finish(design_list_id=pk), MARKED_DONE
         )
 
 

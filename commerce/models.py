@@ -6,6 +6,7 @@ Money is integer fen everywhere. Every model with a status declares its moves in
 
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from core.pipeline import allow
 
@@ -13,20 +14,31 @@ from core.pipeline import allow
 class EndUser(models.Model):
     """A mini-program user, known by the identity platform's openid (never by client input)."""
 
-    openid = models.CharField(max_length=128, unique=True)
-    unionid = models.CharField(max_length=128, blank=True, default="")
+    openid = models.CharField(verbose_name=_("openid"), max_length=128, unique=True)
+    unionid = models.CharField(verbose_name=_("unionid"), max_length=128, blank=True, default="")
     # The platform's session key stays on the server; no endpoint returns it.
-    session_key = models.CharField(max_length=128, blank=True, default="")
-    plugin_openpid = models.CharField(max_length=128, blank=True, default="")
-    phone_number = models.CharField(max_length=32, blank=True, default="")
-    pure_phone_number = models.CharField(max_length=32, blank=True, default="")
-    country_code = models.CharField(max_length=8, blank=True, default="")
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
-    last_login_at = models.DateTimeField(null=True, blank=True)
+    session_key = models.CharField(
+        verbose_name=_("session key"), max_length=128, blank=True, default=""
+    )
+    plugin_openpid = models.CharField(
+        verbose_name=_("plugin openpid"), max_length=128, blank=True, default=""
+    )
+    phone_number = models.CharField(
+        verbose_name=_("phone number"), max_length=32, blank=True, default=""
+    )
+    pure_phone_number = models.CharField(
+        verbose_name=_("pure phone number"), max_length=32, blank=True, default=""
+    )
+    country_code = models.CharField(
+        verbose_name=_("country code"), max_length=8, blank=True, default=""
+    )
+    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
+    updated_at = models.DateTimeField(verbose_name=_("updated at"), auto_now=True)
+    last_login_at = models.DateTimeField(verbose_name=_("last login at"), null=True, blank=True)
 
     class Meta:
-        verbose_name = "end user"
+        verbose_name = _("end user")
+        verbose_name_plural = _("end users")
 
     def __str__(self):
         return f"user {self.pk} ({self.openid})"
@@ -35,9 +47,13 @@ class EndUser(models.Model):
 class PlatformAccessToken(models.Model):
     """The identity platform's server-side access token, shared by every web process."""
 
-    app_id = models.CharField(max_length=128, unique=True)
-    token = models.CharField(max_length=512)
-    expires_at = models.DateTimeField()
+    app_id = models.CharField(verbose_name=_("app id"), max_length=128, unique=True)
+    token = models.CharField(verbose_name=_("token"), max_length=512)
+    expires_at = models.DateTimeField(verbose_name=_("expires at"))
+
+    class Meta:
+        verbose_name = _("platform access token")
+        verbose_name_plural = _("platform access tokens")
 
 
 class Product(models.Model):
@@ -46,20 +62,28 @@ class Product(models.Model):
     width at `width_mm` (or its height at `height_mm` when no width is set)."""
 
     class Kind(models.TextChoices):
-        PRINT = "print"
-        ENGRAVE = "engrave"
+        PRINT = "print", _("print")
+        ENGRAVE = "engrave", _("engrave")
 
-    name = models.CharField(max_length=100)
-    description = models.TextField(blank=True, default="")
-    price = models.PositiveIntegerField(help_text="fen")
-    active = models.BooleanField(default=True)
-    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.PRINT)
-    width_mm = models.FloatField(null=True, blank=True, help_text="mm; none: no files made")
-    height_mm = models.FloatField(null=True, blank=True, help_text="mm")
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    name = models.CharField(verbose_name=_("name"), max_length=100)
+    description = models.TextField(verbose_name=_("description"), blank=True, default="")
+    price = models.PositiveIntegerField(verbose_name=_("price"), help_text=_("fen"))
+    active = models.BooleanField(verbose_name=_("active"), default=True)
+    kind = models.CharField(
+        verbose_name=_("kind"), max_length=8, choices=Kind.choices, default=Kind.PRINT
+    )
+    width_mm = models.FloatField(
+        verbose_name=_("width (mm)"), null=True, blank=True, help_text=_("mm; none: no files made")
+    )
+    height_mm = models.FloatField(
+        verbose_name=_("height (mm)"), null=True, blank=True, help_text=_("mm")
+    )
+    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
+    updated_at = models.DateTimeField(verbose_name=_("updated at"), auto_now=True)
 
     class Meta:
+        verbose_name = _("product")
+        verbose_name_plural = _("products")
         ordering = ["id"]
 
     def __str__(self):
@@ -67,20 +91,23 @@ class Product(models.Model):
 
 
 class Address(models.Model):
-    user = models.ForeignKey(EndUser, on_delete=models.CASCADE, related_name="addresses")
-    recipient = models.CharField(max_length=50)
-    phone = models.CharField(max_length=20)
-    province = models.CharField(max_length=50)
-    city = models.CharField(max_length=50)
-    district = models.CharField(max_length=50, blank=True, default="")
-    detail = models.CharField(max_length=200)
-    is_default = models.BooleanField(default=False)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    user = models.ForeignKey(
+        EndUser, verbose_name=_("user"), on_delete=models.CASCADE, related_name="addresses"
+    )
+    recipient = models.CharField(verbose_name=_("recipient"), max_length=50)
+    phone = models.CharField(verbose_name=_("phone"), max_length=20)
+    province = models.CharField(verbose_name=_("province"), max_length=50)
+    city = models.CharField(verbose_name=_("city"), max_length=50)
+    district = models.CharField(verbose_name=_("district"), max_length=50, blank=True, default="")
+    detail = models.CharField(verbose_name=_("detail"), max_length=200)
+    is_default = models.BooleanField(verbose_name=_("is default"), default=False)
+    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
+    updated_at = models.DateTimeField(verbose_name=_("updated at"), auto_now=True)
 
     class Meta:
+        verbose_name = _("address")
+        verbose_name_plural = _("addresses")
         ordering = ["-is_default", "-created_at", "-id"]
-        verbose_name_plural = "addresses"
         constraints = [
             models.UniqueConstraint(
                 fields=["user"], condition=Q(is_default=True), name="one_default_address_per_user"
@@ -96,10 +123,10 @@ class DesignList(models.Model):
     processing when an order names it."""
 
     class Status(models.TextChoices):
-        DRAFT = "DRAFT"
-        SUBMITTED = "SUBMITTED"
-        PROCESSING = "PROCESSING"
-        DONE = "DONE"
+        DRAFT = "DRAFT", _("draft")
+        SUBMITTED = "SUBMITTED", _("submitted")
+        PROCESSING = "PROCESSING", _("processing")
+        DONE = "DONE", _("done")
 
     # The allowed status moves, by verb; core.pipeline.move makes them.
     pipeline = {
@@ -108,18 +135,24 @@ class DesignList(models.Model):
         "finished": allow(Status.PROCESSING, to=Status.DONE),
     }
 
-    user = models.ForeignKey(EndUser, on_delete=models.CASCADE, related_name="design_lists")
-    name = models.CharField(max_length=100)
-    status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
+    user = models.ForeignKey(
+        EndUser, verbose_name=_("user"), on_delete=models.CASCADE, related_name="design_lists"
+    )
+    name = models.CharField(verbose_name=_("name"), max_length=100)
+    status = models.CharField(
+        verbose_name=_("status"), max_length=16, choices=Status.choices, default=Status.DRAFT
+    )
     # [{"projectId": "..."} or {"jobId": "..."}, plus "quantity"], validated by the services.
-    items = models.JSONField(default=list, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
-    submitted_at = models.DateTimeField(null=True, blank=True)
-    processing_at = models.DateTimeField(null=True, blank=True)
-    done_at = models.DateTimeField(null=True, blank=True)
+    items = models.JSONField(verbose_name=_("items"), default=list, blank=True)
+    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
+    updated_at = models.DateTimeField(verbose_name=_("updated at"), auto_now=True)
+    submitted_at = models.DateTimeField(verbose_name=_("submitted at"), null=True, blank=True)
+    processing_at = models.DateTimeField(verbose_name=_("processing at"), null=True, blank=True)
+    done_at = models.DateTimeField(verbose_name=_("done at"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("design list")
+        verbose_name_plural = _("design lists")
         ordering = ["-created_at", "-id"]
 
     def __str__(self):
@@ -128,11 +161,11 @@ class DesignList(models.Model):
 
 class Order(models.Model):
     class Status(models.TextChoices):
-        PENDING = "PENDING"
-        PAID = "PAID"
-        SHIPPED = "SHIPPED"
-        COMPLETED = "COMPLETED"
-        CANCELLED = "CANCELLED"
+        PENDING = "PENDING", _("pending")
+        PAID = "PAID", _("paid")
+        SHIPPED = "SHIPPED", _("shipped")
+        COMPLETED = "COMPLETED", _("completed")
+        CANCELLED = "CANCELLED", _("cancelled")
 
     # The allowed status moves, by verb; core.pipeline.move makes them.
     pipeline = {
@@ -145,23 +178,42 @@ class Order(models.Model):
         "cancelled": allow(Status.PENDING, Status.PAID, to=Status.CANCELLED),
     }
 
-    user = models.ForeignKey(EndUser, on_delete=models.PROTECT, related_name="orders")
-    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
-    total_amount = models.PositiveBigIntegerField(default=0, help_text="fen")
-    address = models.JSONField(help_text="snapshot of the address when the order was made")
+    user = models.ForeignKey(
+        EndUser, verbose_name=_("user"), on_delete=models.PROTECT, related_name="orders"
+    )
+    status = models.CharField(
+        verbose_name=_("status"), max_length=16, choices=Status.choices, default=Status.PENDING
+    )
+    total_amount = models.PositiveBigIntegerField(
+        verbose_name=_("total amount"), default=0, help_text=_("fen")
+    )
+    address = models.JSONField(
+        verbose_name=_("address"), help_text=_("snapshot of the address when the order was made")
+    )
     design_list = models.ForeignKey(
-        DesignList, on_delete=models.PROTECT, null=True, blank=True, related_name="orders"
+        DesignList,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="orders",
+        verbose_name=_("design list"),
     )
     # The idempotency key: the database, not Python, guarantees one order per key.
-    request_id = models.CharField(max_length=64, unique=True, null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
-    updated_at = models.DateTimeField(auto_now=True)
-    paid_at = models.DateTimeField(null=True, blank=True)
-    shipped_at = models.DateTimeField(null=True, blank=True)
-    completed_at = models.DateTimeField(null=True, blank=True)
-    cancelled_at = models.DateTimeField(null=True, blank=True)
+    request_id = models.CharField(
+        verbose_name=_("request id"), max_length=64, unique=True, null=True, blank=True
+    )
+    created_at = models.DateTimeField(
+        verbose_name=_("created at"), auto_now_add=True, db_index=True
+    )
+    updated_at = models.DateTimeField(verbose_name=_("updated at"), auto_now=True)
+    paid_at = models.DateTimeField(verbose_name=_("paid at"), null=True, blank=True)
+    shipped_at = models.DateTimeField(verbose_name=_("shipped at"), null=True, blank=True)
+    completed_at = models.DateTimeField(verbose_name=_("completed at"), null=True, blank=True)
+    cancelled_at = models.DateTimeField(verbose_name=_("cancelled at"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("order")
+        verbose_name_plural = _("orders")
         ordering = ["-created_at", "-id"]
 
     def __str__(self):
@@ -171,14 +223,20 @@ class Order(models.Model):
 class OrderItem(models.Model):
     """One line of an order; name and price are copied so later product edits change nothing."""
 
-    order = models.ForeignKey(Order, on_delete=models.CASCADE, related_name="items")
-    product = models.ForeignKey(Product, on_delete=models.PROTECT, related_name="+")
-    product_name = models.CharField(max_length=100)
-    unit_price = models.PositiveIntegerField(help_text="fen")
-    quantity = models.PositiveSmallIntegerField()
-    subtotal = models.PositiveBigIntegerField(help_text="fen")
+    order = models.ForeignKey(
+        Order, verbose_name=_("order"), on_delete=models.CASCADE, related_name="items"
+    )
+    product = models.ForeignKey(
+        Product, verbose_name=_("product"), on_delete=models.PROTECT, related_name="+"
+    )
+    product_name = models.CharField(verbose_name=_("product name"), max_length=100)
+    unit_price = models.PositiveIntegerField(verbose_name=_("unit price"), help_text=_("fen"))
+    quantity = models.PositiveSmallIntegerField(verbose_name=_("quantity"))
+    subtotal = models.PositiveBigIntegerField(verbose_name=_("subtotal"), help_text=_("fen"))
 
     class Meta:
+        verbose_name = _("order item")
+        verbose_name_plural = _("order items")
         ordering = ["id"]
         constraints = [
             models.UniqueConstraint(fields=["order", "product"], name="one_line_per_product"),
@@ -208,23 +266,33 @@ class Preparation(models.Model):
         "retried": allow(Status.FAILED, to=Status.PENDING),
     }
 
-    order = models.ForeignKey(Order, on_delete=models.CASCADE, related_name="preparations")
-    product = models.ForeignKey(Product, on_delete=models.PROTECT, related_name="+")
+    order = models.ForeignKey(
+        Order, verbose_name=_("order"), on_delete=models.CASCADE, related_name="preparations"
+    )
+    product = models.ForeignKey(
+        Product, verbose_name=_("product"), on_delete=models.PROTECT, related_name="+"
+    )
     # The design list's item: {"jobId": ...} or {"projectId": ...}
-    design = models.JSONField()
-    design_key = models.CharField(max_length=80, help_text="job:<id> or project:<id>")
-    kind = models.CharField(max_length=8, choices=Product.Kind.choices)
-    width_mm = models.FloatField(null=True, blank=True)
-    height_mm = models.FloatField(null=True, blank=True)
-    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
-    error = models.CharField(max_length=300, blank=True, default="")
+    design = models.JSONField(verbose_name=_("design"))
+    design_key = models.CharField(
+        verbose_name=_("design key"), max_length=80, help_text=_("job:<id> or project:<id>")
+    )
+    kind = models.CharField(verbose_name=_("kind"), max_length=8, choices=Product.Kind.choices)
+    width_mm = models.FloatField(verbose_name=_("width (mm)"), null=True, blank=True)
+    height_mm = models.FloatField(verbose_name=_("height (mm)"), null=True, blank=True)
+    status = models.CharField(
+        verbose_name=_("status"), max_length=8, choices=Status.choices, default=Status.PENDING
+    )
+    error = models.CharField(verbose_name=_("error"), max_length=300, blank=True, default="")
     # [{"name", "key", "contentType", "size", "preflight"}]: the files in the store
-    files = models.JSONField(default=list, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
-    prepared_at = models.DateTimeField(null=True, blank=True)
+    files = models.JSONField(verbose_name=_("files"), default=list, blank=True)
+    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
+    updated_at = models.DateTimeField(verbose_name=_("updated at"), auto_now=True)
+    prepared_at = models.DateTimeField(verbose_name=_("prepared at"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("production files")
+        verbose_name_plural = _("production files")
         ordering = ["id"]
         constraints = [
             models.UniqueConstraint(
@@ -242,14 +310,14 @@ class Payment(models.Model):
     `manual` mark-paid. Changed only by `commerce.payments`."""
 
     class Kind(models.TextChoices):
-        WECHAT = "wechat"
-        FREE = "free"
-        MANUAL = "manual"
+        WECHAT = "wechat", _("WeChat Pay")
+        FREE = "free", _("free")
+        MANUAL = "manual", _("manual")
 
     class Status(models.TextChoices):
-        OPEN = "OPEN"  # waiting for the payer (or for the platform's answer)
-        SUCCESS = "SUCCESS"  # the money arrived
-        CLOSED = "CLOSED"  # closed on the platform, nothing paid
+        OPEN = "OPEN", _("open")  # waiting for the payer (or for the platform's answer)
+        SUCCESS = "SUCCESS", _("success")  # the money arrived
+        CLOSED = "CLOSED", _("closed")  # closed on the platform, nothing paid
 
     # The allowed status moves, by verb; core.pipeline.move makes them (commerce/payments/).
     pipeline = {
@@ -262,24 +330,41 @@ class Payment(models.Model):
 
     # Null only for money the platform reported for an out_trade_no we never made (flagged).
     order = models.ForeignKey(
-        Order, on_delete=models.PROTECT, null=True, blank=True, related_name="payments"
+        Order,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="payments",
+        verbose_name=_("order"),
     )
-    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.WECHAT)
-    status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
-    out_trade_no = models.CharField(max_length=32, unique=True)
-    amount = models.PositiveBigIntegerField(help_text="fen")
-    prepay_id = models.CharField(max_length=64, blank=True, default="")
-    transaction_id = models.CharField(max_length=64, blank=True, default="")
-    paid_at = models.DateTimeField(null=True, blank=True)
-    expires_at = models.DateTimeField(null=True, blank=True)
-    needs_attention = models.BooleanField(default=False, db_index=True)
-    attention_reason = models.CharField(max_length=300, blank=True, default="")
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    kind = models.CharField(
+        verbose_name=_("kind"), max_length=8, choices=Kind.choices, default=Kind.WECHAT
+    )
+    status = models.CharField(
+        verbose_name=_("status"), max_length=8, choices=Status.choices, default=Status.OPEN
+    )
+    out_trade_no = models.CharField(verbose_name=_("out trade no"), max_length=32, unique=True)
+    amount = models.PositiveBigIntegerField(verbose_name=_("amount"), help_text=_("fen"))
+    prepay_id = models.CharField(verbose_name=_("prepay id"), max_length=64, blank=True, default="")
+    transaction_id = models.CharField(
+        verbose_name=_("transaction id"), max_length=64, blank=True, default=""
+    )
+    paid_at = models.DateTimeField(verbose_name=_("paid at"), null=True, blank=True)
+    expires_at = models.DateTimeField(verbose_name=_("expires at"), null=True, blank=True)
+    needs_attention = models.BooleanField(
+        verbose_name=_("needs attention"), default=False, db_index=True
+    )
+    attention_reason = models.CharField(
+        verbose_name=_("attention reason"), max_length=300, blank=True, default=""
+    )
+    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
+    updated_at = models.DateTimeField(verbose_name=_("updated at"), auto_now=True)
     # When the platform last said something about it (prepay, notify, query, close).
-    answered_at = models.DateTimeField(null=True, blank=True)
+    answered_at = models.DateTimeField(verbose_name=_("answered at"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("payment")
+        verbose_name_plural = _("payments")
         ordering = ["-created_at", "-id"]
 
     def __str__(self):
@@ -291,11 +376,14 @@ class Refund(models.Model):
     of it and sent again unchanged on every retry."""
 
     class Status(models.TextChoices):
-        REQUESTED = "REQUESTED"  # committed; the platform has not (knowingly) accepted it
-        PROCESSING = "PROCESSING"
-        SUCCESS = "SUCCESS"
-        CLOSED = "CLOSED"
-        ABNORMAL = "ABNORMAL"
+        REQUESTED = (
+            "REQUESTED",
+            _("requested"),
+        )  # committed; the platform has not (knowingly) accepted it
+        PROCESSING = "PROCESSING", _("processing")
+        SUCCESS = "SUCCESS", _("success")
+        CLOSED = "CLOSED", _("closed")
+        ABNORMAL = "ABNORMAL", _("abnormal")
 
     # The allowed status moves, by verb; core.pipeline.move makes them (commerce/payments/).
     # The platform's answers move a refund until it is SUCCESS or CLOSED (final).
@@ -308,17 +396,23 @@ class Refund(models.Model):
         "paid back": allow(Status.REQUESTED, to=Status.SUCCESS),
     }
 
-    payment = models.ForeignKey(Payment, on_delete=models.PROTECT, related_name="refunds")
-    out_refund_no = models.CharField(max_length=64, unique=True)
-    amount = models.PositiveBigIntegerField(help_text="fen")
-    reason = models.CharField(max_length=80)
-    status = models.CharField(max_length=12, choices=Status.choices, default=Status.REQUESTED)
-    refund_id = models.CharField(max_length=64, blank=True, default="")
-    succeeded_at = models.DateTimeField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    payment = models.ForeignKey(
+        Payment, verbose_name=_("payment"), on_delete=models.PROTECT, related_name="refunds"
+    )
+    out_refund_no = models.CharField(verbose_name=_("out refund no"), max_length=64, unique=True)
+    amount = models.PositiveBigIntegerField(verbose_name=_("amount"), help_text=_("fen"))
+    reason = models.CharField(verbose_name=_("reason"), max_length=80)
+    status = models.CharField(
+        verbose_name=_("status"), max_length=12, choices=Status.choices, default=Status.REQUESTED
+    )
+    refund_id = models.CharField(verbose_name=_("refund id"), max_length=64, blank=True, default="")
+    succeeded_at = models.DateTimeField(verbose_name=_("succeeded at"), null=True, blank=True)
+    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
+    updated_at = models.DateTimeField(verbose_name=_("updated at"), auto_now=True)
 
     class Meta:
+        verbose_name = _("refund")
+        verbose_name_plural = _("refunds")
         ordering = ["id"]
 
     def __str__(self):
@@ -330,33 +424,52 @@ class PaymentEvent(models.Model):
     verified payload, and what it changed. Rows are never updated or deleted."""
 
     class Kind(models.TextChoices):
-        PREPAY = "prepay"
-        NOTIFY = "notify"
-        QUERY = "query"
-        CLOSE = "close"
-        REFUND = "refund"
-        REFUND_QUERY = "refund-query"
-        REFUND_NOTIFY = "refund-notify"
-        FREE = "free"
-        MANUAL = "manual"
+        PREPAY = "prepay", _("prepay")
+        NOTIFY = "notify", _("notify")
+        QUERY = "query", _("query")
+        CLOSE = "close", _("close")
+        REFUND = "refund", _("refund")
+        REFUND_QUERY = "refund-query", _("refund query")
+        REFUND_NOTIFY = "refund-notify", _("refund notify")
+        FREE = "free", _("free")
+        MANUAL = "manual", _("manual")
 
     order = models.ForeignKey(
-        Order, on_delete=models.PROTECT, null=True, blank=True, related_name="payment_events"
+        Order,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="payment_events",
+        verbose_name=_("order"),
     )
     payment = models.ForeignKey(
-        Payment, on_delete=models.PROTECT, null=True, blank=True, related_name="events"
+        Payment,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="events",
+        verbose_name=_("payment"),
     )
     refund = models.ForeignKey(
-        Refund, on_delete=models.PROTECT, null=True, blank=True, related_name="events"
+        Refund,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="events",
+        verbose_name=_("refund"),
     )
-    kind = models.CharField(max_length=16, choices=Kind.choices)
-    payload = models.JSONField(default=dict, blank=True)
+    kind = models.CharField(verbose_name=_("kind"), max_length=16, choices=Kind.choices)
+    payload = models.JSONField(verbose_name=_("payload"), default=dict, blank=True)
     # True when this event changed a payment, a refund or the order.
-    applied = models.BooleanField(default=False)
-    outcome = models.CharField(max_length=300, blank=True, default="")
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    applied = models.BooleanField(verbose_name=_("applied"), default=False)
+    outcome = models.CharField(verbose_name=_("outcome"), max_length=300, blank=True, default="")
+    created_at = models.DateTimeField(
+        verbose_name=_("created at"), auto_now_add=True, db_index=True
+    )
 
     class Meta:
+        verbose_name = _("payment event")
+        verbose_name_plural = _("payment events")
         ordering = ["id"]
 
     def save(self, *args, **kwargs):

@@ -9,7 +9,7 @@ from commerce.models import Order
 
 
 def orders(request):
-    return render(request, "commerce/orders.html", {"statuses": Order.Status.values})
+    return render(request, "commerce/orders.html", {"statuses": Order.Status.choices})
 
 
 def order(request, order_id: int):

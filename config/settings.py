@@ -9,6 +9,7 @@ from pathlib import Path
 
 import dj_database_url
 from corsheaders.defaults import default_headers
+from django.utils.translation import gettext_lazy
 
 from core.security import origin_of
 
@@ -56,6 +57,9 @@ MIDDLEWARE = [
     # Static files come from the service itself, under daphne, in every mode (no CDN).
     "servestatic.middleware.ServeStaticMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The pages' language: the set_language cookie, else the browser's Accept-Language
+    # (docs/i18n.md); API bodies stay English whatever it picks.
+    "core.i18n.PagesLocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -78,6 +82,8 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.template.context_processors.tz",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "core.request_ids.context",
@@ -106,9 +112,17 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-LANGUAGE_CODE = "en-us"
-TIME_ZONE = "UTC"
+# The pages and the admin speak Simplified Chinese or English (docs/i18n.md): the language
+# comes from the switch on every page (a cookie), else from the browser's Accept-Language,
+# else English (LANGUAGE_CODE). The catalogs are locale/<lang>/LC_MESSAGES/django.po and djangojs.po;
+# the Makefile's set-up compiles them (`make messages`).
+LANGUAGE_CODE = "en"
+LANGUAGES = [("zh-hans", "Simplified Chinese"), ("en", "English")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
+# Dates and times on the pages and in the admin are shown in the shop's time zone; they are
+# stored in UTC (USE_TZ).
+TIME_ZONE = os.environ.get("SHOP_TIME_ZONE", "Asia/Shanghai")
 USE_TZ = True
 
 STATIC_URL = "static/"
@@ -410,8 +424,12 @@ REST_FRAMEWORK = {
 }
 
 SPECTACULAR_SETTINGS = {
-    "TITLE": "Word-cloud poster service",
-    "DESCRIPTION": "Word-cloud jobs, lookups, exports, posters and orders. See docs/api.md.",
+    # The documentation pages' landing text, in the reader's language (docs/i18n.md); the
+    # schema fetched without Accept-Language (clients, the contract tests) stays English.
+    "TITLE": gettext_lazy("Word-cloud poster service"),
+    "DESCRIPTION": gettext_lazy(
+        "Word-cloud jobs, lookups, exports, posters and orders. See docs/api.md."
+    ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     # Upload fields are `format: binary` in request bodies (their own *Request components).

@@ -4,6 +4,9 @@
 
 from django.contrib import admin
 from django.urls import include, path
+from django.utils import timezone
+from django.views.decorators.http import last_modified
+from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView
 
 from core.api_docs import RedocView, SwaggerView
@@ -11,6 +14,11 @@ from core.metrics import metrics_view
 from wordclouds.api.health import health
 from wordclouds.api.job_events import job_events
 from wordclouds.api.lookup_front import find, locations
+
+# The catalog changes only with a deployment: browsers ask again with If-Modified-Since and
+# get a 304 (base.html puts the language in its address, so each language is cached apart).
+STARTED = timezone.now()
+catalog = last_modified(lambda request: STARTED)(JavaScriptCatalog.as_view())
 
 in_front_of_django = [
     # (path pattern, methods, ASGI endpoint)
@@ -23,6 +31,10 @@ in_front_of_django = [
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("metrics", metrics_view, name="metrics"),
+    # The language switch on every page (POST, Django's set_language) and the pages' scripts'
+    # translations (window.gettext), both under docs/i18n.md.
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("jsi18n/", catalog, name="javascript-catalog"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/redoc/", RedocView.as_view(url_name="schema"), name="api-redoc"),

@@ -5,6 +5,7 @@ format_html, so stored values are escaped."""
 from django.contrib import admin
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext
 
 # Sized by a class of static/admin-images.css (templates/admin/base_site.html): no style
 # attribute, which the pages' Content-Security-Policy refuses.
@@ -29,7 +30,7 @@ def change_url(model, pk) -> str:
 def linked_row(model, pk, obj):
     """A link to the row's admin page, or the bare key when the row is gone."""
     if obj is None:
-        return f"{pk} (gone)"
+        return gettext("%s (gone)") % pk
     return format_html('<a href="{}">{}</a>', change_url(model, pk), obj)
 
 

@@ -49,7 +49,7 @@ export async function staffSignIn(password) {
       body: JSON.stringify({ password }),
     });
   } catch {
-    throw new StaffRequestError(0, "the service cannot be reached; check the connection and try again");
+    throw new StaffRequestError(0, gettext("the service cannot be reached; check the connection and try again"));
   }
   if (!response.ok) throw new StaffRequestError(response.status, await detailOf(response));
   sessionStorage.setItem(KEY, (await response.json()).token);
@@ -65,7 +65,7 @@ export async function staffFetch(path, options = {}) {
   try {
     response = await fetch(path, { ...options, headers });
   } catch {
-    throw new StaffRequestError(0, "the service cannot be reached; check the connection and try again");
+    throw new StaffRequestError(0, gettext("the service cannot be reached; check the connection and try again"));
   }
   if (response.ok) return response;
   const detail = await detailOf(response);

@@ -5,6 +5,7 @@ each page does what any client can."""
 import segno
 from django.shortcuts import render
 from django.urls import path
+from django.utils.translation import gettext, gettext_lazy
 
 from wordclouds.engine.params import KEYS
 
@@ -23,24 +24,39 @@ STUDIO_KEYS = (
     "NAME_GAP",  # shown when the engine has it
 )
 LOCALE_LABELS = {
-    "zh-Hans": "Simplified Chinese",
-    "zh-Hant": "Traditional Chinese",
-    "ja": "Japanese",
-    "ko": "Korean",
+    "zh-Hans": gettext_lazy("Simplified Chinese"),
+    "zh-Hant": gettext_lazy("Traditional Chinese"),
+    "ja": gettext_lazy("Japanese"),
+    "ko": gettext_lazy("Korean"),
+}
+VERTICAL_STYLE_LABELS = {
+    "rotate": gettext_lazy("rotated 90°"),
+    "stack": gettext_lazy("upright, stacked"),
+    "auto": gettext_lazy("auto: stacked CJK, rotated others"),
 }
 
 
 def studio(request):
     keys = {key.name: key for key in KEYS if key.name in STUDIO_KEYS}
     locales = [(code, LOCALE_LABELS.get(code, code)) for code in keys["LOCALE"].choices]
-    return render(request, "wordclouds/studio.html", {"keys": keys, "locales": locales})
+    vertical_styles = [
+        (choice, VERTICAL_STYLE_LABELS.get(choice, choice))
+        for choice in keys["VERTICAL_STYLE"].choices
+    ]
+    return render(
+        request,
+        "wordclouds/studio.html",
+        {"keys": keys, "locales": locales, "vertical_styles": vertical_styles},
+    )
 
 
 def find(request, job_id: str):
     """The lookup page of a finished job; its scripts (`static/wordclouds/find/`) read the
     job through the public /api, so an unknown job is said there, as the API says it."""
     page_url = request.build_absolute_uri(request.path)
-    qr_svg = segno.make(page_url, error="m").svg_inline(scale=4, title="QR code of this page")
+    qr_svg = segno.make(page_url, error="m").svg_inline(
+        scale=4, title=gettext("QR code of this page")
+    )
     return render(
         request, "wordclouds/find.html", {"job_id": job_id, "page_url": page_url, "qr_svg": qr_svg}
     )

@@ -6,6 +6,8 @@ file follows the row, an asset in use is refused). Uploads go through the API.
 
 from django import forms
 from django.contrib import admin, messages
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from core.admin_html import image, linked_image, linked_row, table
 from core.errors import ServiceError
@@ -85,13 +87,13 @@ class AssetAdmin(ServiceDeleteAdmin):
     def delete_one(self, asset: Asset) -> None:
         asset_delete(asset_id=asset.pk)
 
-    @admin.display(description="thumbnail")
+    @admin.display(description=_("thumbnail"))
     def thumbnail(self, asset: Asset):
         if asset.content_type not in STICKER_CONTENT_TYPES:
             return "-"
         return image(asset_image_url(asset), asset.name or asset.filename)
 
-    @admin.display(description="preview")
+    @admin.display(description=_("preview"))
     def preview(self, asset: Asset):
         if asset.content_type not in STICKER_CONTENT_TYPES:
             return "-"
@@ -140,15 +142,15 @@ class ProjectAdmin(ServiceDeleteAdmin):
     def delete_one(self, project: Project) -> None:
         project_delete(project_id=project.pk)
 
-    @admin.display(description="thumbnail")
+    @admin.display(description=_("thumbnail"))
     def thumbnail(self, project: Project):
         return image(project_image_url(project), project.name)
 
-    @admin.display(description="preview")
+    @admin.display(description=_("preview"))
     def preview(self, project: Project):
         return linked_image(project_image_url(project), project.name)
 
-    @admin.display(description="stickers")
+    @admin.display(description=_("stickers"))
     def sticker_rows(self, project: Project):
         assets = Asset.objects.in_bulk([sticker["asset_id"] for sticker in project.stickers])
         rows = []
@@ -163,7 +165,7 @@ class ProjectAdmin(ServiceDeleteAdmin):
                     f"{sticker.get('rotation', 0):g}°",
                 )
             )
-        return table(["", "asset", "x, y", "size", "rotation"], rows)
+        return table(["", gettext("asset"), "x, y", gettext("size"), gettext("rotation")], rows)
 
 
 @admin.register(Font)
@@ -191,7 +193,8 @@ class TemplateForm(forms.ModelForm):
             )
         ):
             raise forms.ValidationError(
-                f"width and height must be 1–{SIDE_MAX} px, together at most 50 megapixels"
+                gettext("width and height must be 1–%(side)s px, together at most 50 megapixels")
+                % {"side": SIDE_MAX}
             )
         return cleaned
 

@@ -5,6 +5,9 @@ import json
 
 from django.contrib import admin, messages
 from django.utils.html import format_html, format_html_join
+from django.utils.timezone import localtime
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from core.admin_html import image, linked_image, table
 from core.errors import ServiceError
@@ -68,51 +71,57 @@ class JobAdmin(admin.ModelAdmin):
     def has_rerun_permission(self, request):
         return request.user.has_perm("wordclouds.add_job")
 
-    @admin.display(description="poster")
+    @admin.display(description=_("poster"))
     def thumbnail(self, job: Job):
         if "png" not in job.artifacts:
             return "-"
-        return image(artifact_url(job.id, "png", inline=True), f"poster of job {job.id}")
+        return image(artifact_url(job.id, "png", inline=True), gettext("poster of job %s") % job.id)
 
-    @admin.display(description="poster")
+    @admin.display(description=_("poster"))
     def preview(self, job: Job):
         if "png" not in job.artifacts:
-            return "not made yet" if job.status in ("queued", "running") else "-"
-        return linked_image(artifact_url(job.id, "png", inline=True), f"poster of job {job.id}")
+            return gettext("not made yet") if job.status in ("queued", "running") else "-"
+        return linked_image(
+            artifact_url(job.id, "png", inline=True), gettext("poster of job %s") % job.id
+        )
 
-    @admin.display(description="revision of")
+    @admin.display(description=_("revision of"))
     def parent_link(self, job: Job):
         if job.parent_id is None:
-            return "- (a first layout)"
+            return gettext("- (a first layout)")
         return format_html('<a href="../../{}/change/">{}</a>', job.parent_id, job.parent_id)
 
-    @admin.display(description="revisions")
+    @admin.display(description=_("revisions"))
     def revisions_list(self, job: Job):
         children = job.revisions.order_by("created_at")
         if not children:
             return "-"
         return format_html_join(
             ", ",
-            '<a href="../../{}/change/">{} (revision {}, {})</a>',
-            ((child.id, child.id[:8], child.revision, child.status) for child in children),
+            '<a href="../../{}/change/">{} ({} {}, {})</a>',
+            (
+                (child.id, child.id[:8], gettext("revision"), child.revision, child.status)
+                for child in children
+            ),
         )
 
-    @admin.display(description="edits")
+    @admin.display(description=_("edits"))
     def edits_shown(self, job: Job):
         if not job.edits:
             return "-"
         return format_html("<pre>{}</pre>", json.dumps(job.edits, ensure_ascii=False, indent=1))
 
-    @admin.display(description="studio")
+    @admin.display(description=_("studio"))
     def studio(self, job: Job):
         return format_html(
-            '<a href="/?job={}" target="_blank">open this job in the studio</a> · '
-            '<a href="/jobs/{}/find" target="_blank">its lookup page</a>',
+            '<a href="/?job={}" target="_blank">{}</a> · <a href="/jobs/{}/find" target="_blank">{}</a>',
             job.id,
+            gettext("open this job in the studio"),
             job.id,
+            gettext("its lookup page"),
         )
 
-    @admin.display(description="artifacts")
+    @admin.display(description=_("artifacts"))
     def downloads(self, job: Job):
         if not job.artifacts:
             return "-"
@@ -127,20 +136,21 @@ class JobAdmin(admin.ModelAdmin):
         link = format_html('<a href="{}">{}</a>', artifact_url(job.id, kind), kind)
         if kind in INLINE_KINDS:
             return format_html(
-                '{} (<a href="{}" target="_blank">view</a>)',
+                '{} (<a href="{}" target="_blank">{}</a>)',
                 link,
                 artifact_url(job.id, kind, inline=True),
+                gettext("view"),
             )
         return link
 
-    @admin.display(description="event log")
+    @admin.display(description=_("event log"))
     def event_log(self, job: Job):
         return table(
-            ["#", "time (UTC)", "type", "stage", "%", "message"],
+            ["#", gettext("time"), gettext("type"), gettext("stage"), "%", gettext("message")],
             [
                 (
                     event.seq,
-                    event.timestamp.strftime("%Y-%m-%d %H:%M:%S.%f")[:-3],
+                    localtime(event.timestamp).strftime("%Y-%m-%d %H:%M:%S.%f")[:-3],
                     event.type,
                     event.stage,
                     event.progress_percent,
@@ -150,16 +160,24 @@ class JobAdmin(admin.ModelAdmin):
             ],
         )
 
-    @admin.display(description="params")
+    @admin.display(description=_("params"))
     def parameters(self, job: Job):
         return format_html("<pre>{}</pre>", json.dumps(job.params, indent=2, ensure_ascii=False))
 
-    @admin.action(description="Re-run with the same inputs", permissions=["rerun"])
+    @admin.action(description=_("Re-run with the same inputs"), permissions=["rerun"])
     def rerun(self, request, queryset):
         for job in queryset:
             try:
                 new_job = job_rerun(job_id=job.id)
             except ServiceError as error:
-                self.message_user(request, f"Job {job.id}: {error.detail}", messages.ERROR)
+                self.message_user(
+                    request,
+                    gettext("Job %(job)s: %(detail)s") % {"job": job.id, "detail": error.detail},
+                    messages.ERROR,
+                )
             else:
-                self.message_user(request, f"Job {job.id} re-run as {new_job.id}", messages.SUCCESS)
+                self.message_user(
+                    request,
+                    gettext("Job %(job)s re-run as %(new)s") % {"job": job.id, "new": new_job.id},
+                    messages.SUCCESS,
+                )

@@ -10,7 +10,7 @@ finished job.
 """
 
 from .errors import InputError, LayoutError
-from .fonts import CHAIN_COVERAGE, FontInfo, check_font, default_font_path, font_faces
+from .fonts import CHAIN_COVERAGE, DEFAULT_FACE, FontInfo, check_font, default_font_path, font_faces
 from .generate import ARTIFACTS, STAGES, generate
 from .mask import Mask, load_mask
 from .names import Name, first_rows, read_names
@@ -24,6 +24,7 @@ from .shaping import check_drawable
 __all__ = [
     "ARTIFACTS",
     "CHAIN_COVERAGE",
+    "DEFAULT_FACE",
     "PROOF",
     "REVISION_STAGES",
     "STAGES",

@@ -14,6 +14,7 @@ from fontTools.ttLib import TTCollection, TTFont
 from core.errors import InvalidInput, NotFound
 from wordclouds.engine import (
     CHAIN_COVERAGE,
+    DEFAULT_FACE,
     InputError,
     check_font,
     default_font_path,
@@ -51,10 +52,12 @@ def default_font_file() -> Path:
 
 @lru_cache(maxsize=4)
 def _default_entry(path: Path) -> FontEntry:
-    # Only the name table of the first face: checking the whole bundled collection takes
-    # seconds, and it is known to be good.
+    # Only the name table of the face the engine draws Han names with by default (a
+    # collection's Simplified Chinese face, the default LOCALE's): checking the whole
+    # bundled collection takes seconds, and it is known to be good.
     if path.suffix.lower() == ".ttc":
-        face = TTCollection(str(path), lazy=True).fonts[0]
+        fonts = TTCollection(str(path), lazy=True).fonts
+        face = fonts[DEFAULT_FACE] if len(fonts) > DEFAULT_FACE else fonts[0]
     else:
         face = TTFont(str(path), lazy=True)
     family = face["name"].getBestFamilyName() or path.stem

@@ -1,11 +1,26 @@
-// What the orders pages share: money in yuan (the API counts fen) and times as local text.
+// What the orders pages share: money in yuan (the API counts fen), times in the shop's time
+// zone (static/i18n.js).
+export { when } from "/static/i18n.js";
 
-export function yuan(fen) {
-  return `¥${(fen / 100).toFixed(2)}`;
+const yuanFormat = new Intl.NumberFormat(document.documentElement.lang || "en", {
+  minimumFractionDigits: 2, maximumFractionDigits: 2,
+});
+
+// The orders' and design lists' states: in English as the API sends them, in Chinese as the
+// admin names them.
+const STATES = {
+  PENDING: gettext("PENDING"), PAID: gettext("PAID"), SHIPPED: gettext("SHIPPED"),
+  COMPLETED: gettext("COMPLETED"), CANCELLED: gettext("CANCELLED"),
+  DRAFT: gettext("DRAFT"), SUBMITTED: gettext("SUBMITTED"), PROCESSING: gettext("PROCESSING"),
+  DONE: gettext("DONE"),
+};
+
+export function statusText(status) {
+  return STATES[status] ?? status;
 }
 
-export function when(timestamp) {
-  return timestamp ? new Date(timestamp).toLocaleString() : "";
+export function yuan(fen) {
+  return `¥${yuanFormat.format(fen / 100)}`;
 }
 
 export function cell(text, className) {

@@ -3,14 +3,24 @@
 // order, and the moves staff may make (mark paid, ship). A refused move shows the service's own sentence. Its payments, refunds
 // and payment events (read-only) come from the staff list GET /api/payments?orderId=.
 import { staffFetch, staffGate, staffSignOut } from "/static/staff-session.js";
-import { cell, when, yuan } from "./money.js";
+import { cell, statusText, when, yuan } from "./money.js";
 
 const area = document.getElementById("staff-area");
 const orderId = area.dataset.orderId;
 const error = document.getElementById("order-error");
 const done = document.getElementById("order-done");
-const TIMES = [["createdAt", "Created"], ["paidAt", "Paid"], ["shippedAt", "Shipped"],
-  ["completedAt", "Completed"], ["cancelledAt", "Cancelled"]];
+const TIMES = [["createdAt", gettext("Created")], ["paidAt", gettext("Paid")],
+  ["shippedAt", gettext("Shipped")], ["completedAt", gettext("Completed")], ["cancelledAt", gettext("Cancelled")]];
+// The payments', refunds' and payment events' states (in English as the API sends them) and
+// kinds, as the admin names them.
+const PAYMENT_WORDS = {
+  OPEN: gettext("OPEN"), SUCCESS: gettext("SUCCESS"), CLOSED: gettext("CLOSED"),
+  REQUESTED: gettext("REQUESTED"), PROCESSING: gettext("PROCESSING"), ABNORMAL: gettext("ABNORMAL"),
+  wechat: gettext("WeChat Pay"), free: gettext("free"), manual: gettext("manual"),
+  prepay: gettext("prepay"), notify: gettext("notify"), query: gettext("query"), close: gettext("close"),
+  refund: gettext("refund"), "refund-query": gettext("refund query"), "refund-notify": gettext("refund notify"),
+};
+const word = (value) => PAYMENT_WORDS[value] ?? value;
 
 function link(href, text) {
   const anchor = document.createElement("a");
@@ -21,7 +31,7 @@ function link(href, text) {
 
 function showOrder(order) {
   const status = document.getElementById("order-status");
-  status.textContent = order.status;
+  status.textContent = statusText(order.status);
   status.className = `status status-${order.status.toLowerCase()}`;
   document.getElementById("order-times").replaceChildren(...TIMES.filter(([key]) => order[key]).flatMap(([key, label]) => {
     const term = document.createElement("dt");
@@ -60,16 +70,16 @@ function design(item) {
     const api = `/api/jobs/${item.jobId}`;
     thumbnail.src = `${api}/tiles/0/0_0.jpg`;
     thumbnail.addEventListener("error", () => { thumbnail.src = `${api}/files/png?inline=1`; }, { once: true });
-    text.append(`Poster ${item.jobId} × ${item.quantity}`);
+    text.append(interpolate(gettext("Poster %(id)s × %(quantity)s"), { id: item.jobId, quantity: item.quantity }, true));
     links.append(link(`${api}/files/png`, "PNG"), " ", link(`${api}/files/svg`, "SVG"), " ",
-      link(`${api}/files/svg_stroke`, "SVG outline"), " ", link(`${api}/files/pdf`, "print PDF"), " ",
-      link(`/jobs/${item.jobId}/find`, "lookup page"));
+      link(`${api}/files/svg_stroke`, gettext("SVG outline")), " ", link(`${api}/files/pdf`, gettext("print PDF")), " ",
+      link(`/jobs/${item.jobId}/find`, gettext("lookup page")));
   } else {
     const api = `/api/projects/${item.projectId}`;
     thumbnail.src = `${api}/render.png`;
-    text.append(`Project ${item.projectId} × ${item.quantity}`);
+    text.append(interpolate(gettext("Project %(id)s × %(quantity)s"), { id: item.projectId, quantity: item.quantity }, true));
     links.append(link(`${api}/render.png`, "PNG"), " ", link(`${api}/render.svg`, "SVG"), " ",
-      link(`${api}/render.pdf`, "print PDF"));
+      link(`${api}/render.pdf`, gettext("print PDF")));
   }
   text.append(links);
   entry.append(thumbnail, text);
@@ -80,13 +90,13 @@ async function showDesignList(designListId) {
   const head = document.getElementById("design-list-head");
   const items = document.getElementById("design-list-items");
   if (!designListId) {
-    head.textContent = "This order names no design list.";
+    head.textContent = gettext("This order names no design list.");
     items.replaceChildren();
     return;
   }
   try {
     const list = await (await staffFetch(`/api/design-lists/${designListId}`)).json();
-    head.textContent = `#${list.id} “${list.name}” · ${list.status}`;
+    head.textContent = `#${list.id} “${list.name}” · ${statusText(list.status)}`;
     items.replaceChildren(...list.items.map(design));
   } catch (failure) {
     head.textContent = failure.detail;
@@ -116,20 +126,20 @@ function payment(record) {
   const section = document.createElement("section");
   section.className = "payment";
   const head = document.createElement("h3");
-  head.textContent = `${record.kind} ${record.outTradeNo} · ${record.status} · ${yuan(record.amount)}`;
+  head.textContent = `${word(record.kind)} ${record.outTradeNo} · ${word(record.status)} · ${yuan(record.amount)}`;
   section.append(head);
   if (record.needsAttention) {
     const flag = document.createElement("p");
     flag.className = "form-error";
-    flag.textContent = `Needs attention: ${record.attentionReason}`;
+    flag.textContent = interpolate(gettext("Needs attention: %s"), [record.attentionReason]);
     section.append(flag);
   }
   if (record.refunds.length) {
-    section.append(table(["Refund", "Amount", "Status", "Succeeded"], record.refunds.map((refund) =>
-      [refund.outRefundNo, yuan(refund.amount), refund.status, refund.succeededAt ? when(refund.succeededAt) : ""])));
+    section.append(table([gettext("Refund"), gettext("Amount"), gettext("Status"), gettext("Succeeded")], record.refunds.map((refund) =>
+      [refund.outRefundNo, yuan(refund.amount), word(refund.status), refund.succeededAt ? when(refund.succeededAt) : ""])));
   }
-  section.append(table(["Event", "At", "Applied", "Outcome"], record.events.map((event) =>
-    [event.kind, when(event.createdAt), event.applied ? "yes" : "no", event.outcome])));
+  section.append(table([gettext("Event"), gettext("At"), gettext("Applied"), gettext("Outcome")], record.events.map((event) =>
+    [word(event.kind), when(event.createdAt), event.applied ? gettext("yes") : gettext("no"), event.outcome])));
   return section;
 }
 
@@ -209,8 +219,8 @@ async function move(action, sentence) {
   }
 }
 
-document.getElementById("order-mark-paid").addEventListener("click", () => move("mark-paid", "Marked paid."));
-document.getElementById("order-ship").addEventListener("click", () => move("ship", "Shipped."));
+document.getElementById("order-mark-paid").addEventListener("click", () => move("mark-paid", gettext("Marked paid.")));
+document.getElementById("order-ship").addEventListener("click", () => move("ship", gettext("Shipped.")));
 document.getElementById("staff-sign-out").addEventListener("click", staffSignOut);
 
 staffGate(document.getElementById("staff-sign-in"), area, load);

@@ -1,7 +1,7 @@
 // Every order for staff: status filter, search by order id or request id, pages of 20, and
 // new orders appearing without a reload (the page asks again every few seconds).
 import { staffFetch, staffGate, staffSignOut } from "/static/staff-session.js";
-import { cell, when, yuan } from "./money.js";
+import { cell, statusText, when, yuan } from "./money.js";
 
 const PAGE_SIZE = 20;
 const POLL_MS = 5000;
@@ -38,7 +38,7 @@ function row(order) {
   const id = document.createElement("td");
   id.append(link);
   const items = order.items.map((item) => `${item.productName} × ${item.quantity}`).join(", ");
-  tr.append(id, cell(when(order.createdAt)), cell(order.status, `status status-${order.status.toLowerCase()}`),
+  tr.append(id, cell(when(order.createdAt)), cell(statusText(order.status), `status status-${order.status.toLowerCase()}`),
     cell(items), cell(yuan(order.totalAmount)), cell(order.address.recipient), cell(order.requestId || ""));
   if (seen && !seen.has(order.id)) tr.classList.add("order-new");
   return tr;
@@ -55,7 +55,9 @@ async function load() {
     rows.replaceChildren(...answer.list.map(row));
     seen = new Set([...(seen || []), ...answer.list.map((order) => order.id)]);
     const pages = Math.max(1, Math.ceil(answer.total / PAGE_SIZE));
-    pageLabel.textContent = `Page ${answer.page} of ${pages} · ${answer.total} orders`;
+    pageLabel.textContent = interpolate(ngettext(
+      "Page %(page)s of %(pages)s · %(total)s order", "Page %(page)s of %(pages)s · %(total)s orders", answer.total),
+    { page: answer.page, pages, total: answer.total }, true);
     previous.disabled = answer.page <= 1;
     next.disabled = answer.page >= pages;
     document.getElementById("orders-empty").hidden = answer.total > 0;

@@ -96,7 +96,7 @@ function showCurrent() {
   const match = matches[current];
   viewer.show({ x: match.box_x, y: match.box_y, width: match.box_width, height: match.box_height });
   steps.hidden = matches.length < 2;
-  position.textContent = `${current + 1} of ${matches.length}`;
+  position.textContent = interpolate(gettext("%(n)s of %(count)s"), { n: current + 1, count: matches.length }, true);
   const url = new URL(window.location);
   url.searchParams.set("name", match.name);
   if (current > 0) url.searchParams.set("n", current + 1);
@@ -119,11 +119,13 @@ async function find(name, index = 0) {
   if (matches.length === 0) {
     viewer.clear();
     steps.hidden = true;
-    message.textContent = `“${name.trim()}” is not on this poster. Check the spelling, or pick a suggestion.`;
+    message.textContent = interpolate(
+      gettext("“%s” is not on this poster. Check the spelling, or pick a suggestion."), [name.trim()]);
     return;
   }
   current = Math.min(Math.max(0, index), matches.length - 1);
-  message.textContent = matches.length === 1 ? "Here you are." : `${matches.length} people have this name.`;
+  message.textContent = matches.length === 1 ? gettext("Here you are.")
+    : interpolate(ngettext("%s person has this name.", "%s people have this name.", matches.length), [matches.length]);
   showCurrent();
 }
 
@@ -147,7 +149,7 @@ async function start() {
       size = { width: nothing.canvas_width, height: nothing.canvas_height };
     }
   } catch (error) {
-    message.textContent = error.message === "artifact not ready" ? "This poster is not finished yet." : error.message;
+    message.textContent = error.message === "artifact not ready" ? gettext("This poster is not finished yet.") : error.message;
     form.querySelector("button").disabled = input.disabled = true;
     return;
   }

@@ -13,7 +13,7 @@ export async function api(path, options = {}) {
   try {
     response = await fetch(path, options);
   } catch {
-    throw new ApiError(0, "the service cannot be reached; check the connection and try again");
+    throw new ApiError(0, gettext("the service cannot be reached; check the connection and try again"));
   }
   if (!response.ok) {
     let detail = `${response.status} ${response.statusText}`;

@@ -50,7 +50,8 @@ export class JobForm {
     try {
       const fonts = await apiJson("/api/fonts");
       select.replaceChildren(...fonts.map((font) => new Option(
-        font.is_default ? font.name : `${font.name} · ${font.family}`, font.id)));
+        font.is_default ? interpolate(gettext("%s (bundled)"), [font.family]) : `${font.name} · ${font.family}`,
+        font.id)));
     } catch (error) {
       showError(this.form, `font_id: ${error.detail}`);
     }
@@ -80,7 +81,7 @@ export class JobForm {
       const cell = document.createElement("th");
       cell.textContent = columnName(column);
       cell.dataset.column = column;
-      cell.title = "use this column";
+      cell.title = gettext("use this column");
       cell.addEventListener("click", () => {
         $("data-col").value = column;
         this.markColumn();
@@ -106,7 +107,7 @@ export class JobForm {
       header[column] ? `${columnName(column)} · ${header[column]}` : columnName(column), column));
     $("data-col").replaceChildren(...columnOptions());
     $("data-col").value = this.likelyNamesColumn(rows, width);
-    $("weight-col").replaceChildren(new Option("none", ""), ...columnOptions());
+    $("weight-col").replaceChildren(new Option(gettext("none"), ""), ...columnOptions());
     $("name-preview").hidden = false;
     this.markColumn();
   }
@@ -153,7 +154,7 @@ export class JobForm {
       this.drawMask();
     } catch {
       $("mask-preview").hidden = true;
-      showError(this.form, "mask_image is not a readable image");
+      showError(this.form, gettext("mask_image is not a readable image"));
     }
   }
 
@@ -162,7 +163,7 @@ export class JobForm {
     $("mask-threshold-value").value = threshold;
     const share = this.mask.draw(threshold);
     if (share === 0 && $("mask-image").files[0]) {
-      showError(this.form, "params.MASK_THRESHOLD leaves no drawable area: raise it");
+      showError(this.form, gettext("params.MASK_THRESHOLD leaves no drawable area: raise it"));
     } else {
       clearErrors(this.form);
     }

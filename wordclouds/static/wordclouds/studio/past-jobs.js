@@ -1,5 +1,7 @@
 // Past jobs with their status (GET /api/jobs), each opening in the studio as /?job=<id>.
+import { when } from "/static/i18n.js";
 import { apiJson } from "./api.js";
+import { statusText } from "./progress.js";
 
 const LIMIT = 20;
 
@@ -21,10 +23,10 @@ export async function showPastJobs(table, { current }) {
     link.textContent = job.job_id.slice(0, 8);
     link.title = job.job_id;
     const status = row.querySelector(".status");
-    status.textContent = job.status;
+    status.textContent = statusText(job.status);
     status.classList.add(`status-${job.status}`);
     row.cells[2].textContent = `${job.progress_percent}%`;
-    row.cells[3].textContent = new Date(job.created_at).toLocaleString();
+    row.cells[3].textContent = when(job.created_at);
     if (job.job_id === current) row.classList.add("current");
     row.dataset.jobId = job.job_id;
     return row;

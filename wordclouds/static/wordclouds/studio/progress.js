@@ -1,14 +1,51 @@
 // A job's progress from its event stream (GET /api/jobs/<id>/events): stage, percent,
 // messages, the engine's retries, and the queue position while it waits. The bar never
 // moves backwards, whatever order events arrive in after a reconnect.
+import { english } from "/static/i18n.js";
 import { apiJson } from "./api.js";
 
 const $ = (id) => document.getElementById(id);
 const QUEUE_POLL_MS = 2000;
 const RETRY = /retry/i;
 
+// The events' stages and messages are the API's English data: an English page shows the
+// message, any other says the stage in its own language, with the percent reached.
+const STAGES = {
+  queued: gettext("waiting in the queue"),
+  reading_names: gettext("reading the names"),
+  preparing_mask: gettext("preparing the mask"),
+  loading_font: gettext("loading the font"),
+  placing_words: gettext("placing the names"),
+  rendering: gettext("drawing the poster"),
+  writing_artifacts: gettext("writing the files"),
+  waiting_for_storage: gettext("waiting for the file store"),
+  done: gettext("done"),
+  failed: gettext("failed"),
+};
+const STATUSES = {
+  queued: gettext("queued"),
+  running: gettext("running"),
+  success: gettext("success"),
+  failed: gettext("failed"),
+};
+
 function stageText(stage) {
-  return stage.replaceAll("_", " ");
+  return STAGES[stage] ?? stage.replaceAll("_", " ");
+}
+
+export function statusText(status) {
+  return STATUSES[status] ?? status;
+}
+
+function messageLine(event, retry) {
+  const line = document.createElement("li");
+  if (english) {
+    line.textContent = event.message;
+  } else {
+    const text = `${stageText(event.stage)} · ${event.progress_percent}%`;
+    line.textContent = retry ? interpolate(gettext("%s: trying again"), [text]) : text;
+  }
+  return line;
 }
 
 function statusOf(stage) {
@@ -64,26 +101,21 @@ export class JobProgress {
   show(event) {
     const status = statusOf(event.stage);
     this.percent = Math.max(this.percent, event.progress_percent);
-    $("job-status").textContent = status;
+    $("job-status").textContent = statusText(status);
     $("job-status").className = `status status-${status}`;
     $("job-stage").textContent = stageText(event.stage);
     $("job-percent").textContent = `${this.percent}%`;
     $("progress-bar").style.width = `${this.percent}%`;
     $("progress-bar").parentElement.setAttribute("aria-valuenow", this.percent);
-    if (event.message) {
-      const line = document.createElement("li");
-      line.textContent = event.message;
-      $("job-log").append(line);
-    }
-    if (event.message && RETRY.test(event.message)) this.showRetry(event.message);
+    const retry = Boolean(event.message) && RETRY.test(event.message);
+    if (event.message) $("job-log").append(messageLine(event, retry));
+    if (retry) this.showRetry(event);
     if (status === "queued") this.pollQueue();
     else this.hideQueue();
   }
 
-  showRetry(message) {
-    const line = document.createElement("li");
-    line.textContent = message;
-    $("retries").append(line);
+  showRetry(event) {
+    $("retries").append(messageLine(event, true));
     $("retries").hidden = false;
   }
 
@@ -98,8 +130,8 @@ export class JobProgress {
         if (jobId !== this.jobId || job.status !== "queued") return;
         const ahead = queued.filter((other) => other.created_at < job.created_at).length;
         $("queue-position").textContent = ahead === 0
-          ? "Next in the queue: waiting for a free worker."
-          : `Queued: ${ahead} job${ahead === 1 ? "" : "s"} ahead.`;
+          ? gettext("Next in the queue: waiting for a free worker.")
+          : interpolate(ngettext("Queued: %s job ahead.", "Queued: %s jobs ahead.", ahead), [ahead]);
         $("queue-position").hidden = false;
       } catch {
         // the stream still reports the job; the position is a courtesy

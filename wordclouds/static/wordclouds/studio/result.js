@@ -1,15 +1,16 @@
 // A finished job: the poster (zoomable), a summary of its metrics, its downloads, custom.svg
 // fills, the .ai export, the print PDF and the line-spacing check at print size.
+import { number } from "/static/i18n.js";
 import { api, apiJson, clearErrors, postJson, saveBlob, showError } from "./api.js";
 
 const $ = (id) => document.getElementById(id);
 const ZOOM_STEP = 1.5;
 const KIND_LABELS = {
-  png: "Poster PNG",
-  svg: "Poster SVG",
-  svg_stroke: "Outline SVG",
-  db: "Positions database",
-  metrics: "Metrics (JSON)",
+  png: gettext("Poster PNG"),
+  svg: gettext("Poster SVG"),
+  svg_stroke: gettext("Outline SVG"),
+  db: gettext("Positions database"),
+  metrics: gettext("Metrics (JSON)"),
 };
 const FILL_FIELDS = {
   fill: [],
@@ -19,22 +20,25 @@ const FILL_FIELDS = {
 };
 // What the summary shows of metrics.json, each only when the metrics have it.
 const SUMMARY = [
-  ["placed", "names placed", (m) => `${m.names_placed} of ${m.names_read}`],
-  ["sizes", "font sizes", (m) => `${m.font_size.min}–${m.font_size.max} px`],
-  ["coverage", "box coverage", (m) => m.box_coverage],
-  ["weights", "weights", (m) => m.weights && m.weights.column !== null
-    ? `${m.weights.min}–${m.weights.max} (column ${m.weights.column})` : undefined],
-  ["contrast", "lowest contrast", (m) => m.lowest_contrast === undefined
+  ["placed", gettext("names placed"), (m) => interpolate(gettext("%(placed)s of %(read)s"),
+    { placed: number(m.names_placed), read: number(m.names_read) }, true)],
+  ["sizes", gettext("font sizes"), (m) => `${number(m.font_size.min)}–${number(m.font_size.max)} px`],
+  ["coverage", gettext("box coverage"), (m) => number(m.box_coverage)],
+  ["weights", gettext("weights"), (m) => m.weights && m.weights.column !== null
+    ? interpolate(gettext("%(min)s–%(max)s (column %(column)s)"),
+      { min: number(m.weights.min), max: number(m.weights.max), column: m.weights.column }, true)
+    : undefined],
+  ["contrast", gettext("lowest contrast"), (m) => m.lowest_contrast === undefined
     ? undefined : `${m.lowest_contrast}:1`],
 ];
 const SPACING_RESULT = [
-  ["spacingMm", "spacing at the percentile", "mm"],
-  ["minSpacingMm", "closest approach", "mm"],
-  ["spacingPx", "spacing at the percentile", "px"],
-  ["minSpacingPx", "closest approach", "px"],
-  ["curveCount", "outlines", ""],
-  ["elementWidth", "print width", "mm"],
-  ["elementHeight", "print height", "mm"],
+  ["spacingMm", gettext("spacing at the percentile"), "mm"],
+  ["minSpacingMm", gettext("closest approach"), "mm"],
+  ["spacingPx", gettext("spacing at the percentile"), "px"],
+  ["minSpacingPx", gettext("closest approach"), "px"],
+  ["curveCount", gettext("outlines"), ""],
+  ["elementWidth", gettext("print width"), "mm"],
+  ["elementHeight", gettext("print height"), "mm"],
 ];
 
 export class JobResult {
@@ -92,7 +96,7 @@ export class JobResult {
         const view = document.createElement("a");
         view.href = `${path}?inline=1`;
         view.target = "_blank";
-        view.textContent = "view";
+        view.textContent = gettext("view");
         item.append(" · ", view);
       }
       return item;
@@ -141,7 +145,7 @@ export class JobResult {
     const current = this.zoom ?? fitted;
     this.zoom = { in: current * ZOOM_STEP, out: current / ZOOM_STEP, fit: null }[how];
     poster.style.width = this.zoom === null ? "100%" : `${Math.round(natural * this.zoom)}px`;
-    $("zoom-level").textContent = this.zoom === null ? "fit" : `${Math.round(this.zoom * 100)}%`;
+    $("zoom-level").textContent = this.zoom === null ? gettext("fit") : `${Math.round(this.zoom * 100)}%`;
   }
 
   showFillFields() {
@@ -176,7 +180,7 @@ export class JobResult {
   }
 
   async exportAi() {
-    $("ai-status").textContent = "converting…";
+    $("ai-status").textContent = gettext("converting…");
     try {
       const source = $("ai-source").value === "custom"
         ? await this.customSvg()
@@ -184,7 +188,7 @@ export class JobResult {
       const filename = `wordcloud-${this.jobId}`;
       const response = await postJson("/api/exports/ai", { svg: await source.text(), filename });
       saveBlob(await response.blob(), `${filename}.ai`);
-      $("ai-status").textContent = `${filename}.ai saved`;
+      $("ai-status").textContent = interpolate(gettext("%s saved"), [`${filename}.ai`]);
     } catch (error) {
       $("ai-status").textContent = "";
       throw error;
@@ -204,13 +208,13 @@ export class JobResult {
       query.set("width_mm", landscape ? long : short);
       query.set("height_mm", landscape ? short : long);
     }
-    $("pdf-status").textContent = "drawing…";
+    $("pdf-status").textContent = gettext("drawing…");
     try {
       const response = await api(`/api/jobs/${this.jobId}/files/pdf?${query}`);
       const disposition = response.headers.get("Content-Disposition") ?? "";
       const filename = /filename="([^"]+)"/.exec(disposition)?.[1] ?? `wordcloud-${this.jobId}.pdf`;
       saveBlob(await response.blob(), filename);
-      $("pdf-status").textContent = `${filename} saved`;
+      $("pdf-status").textContent = interpolate(gettext("%s saved"), [filename]);
     } catch (error) {
       $("pdf-status").textContent = "";
       throw error;

@@ -6,7 +6,6 @@
 import { api, apiJson, clearErrors, showError } from "./api.js";
 
 const $ = (id) => document.getElementById(id);
-const t = window.gettext || ((text) => text);
 const SVG = "http://www.w3.org/2000/svg";
 const STEP = 1.25; // "Bigger" and "Smaller" scale a name by this
 const DRAG_PX = 4; // a press that moves less than this many screen px is a click
@@ -71,7 +70,7 @@ export class Reviser {
     svg.removeAttribute("width");
     svg.removeAttribute("height");
     svg.setAttribute("role", "img");
-    svg.setAttribute("aria-label", t("poster to correct"));
+    svg.setAttribute("aria-label", gettext("poster to correct"));
     this.overlay = document.createElementNS(SVG, "g");
     this.overlay.classList.add("revise-overlay");
     svg.append(this.overlay);
@@ -81,8 +80,8 @@ export class Reviser {
 
   hint() {
     $("revise-hint").textContent = $("revise-keep-out-mode").checked
-      ? t("Drag on the poster to draw a box that no name may enter.")
-      : t("Click a name to choose it; drag it to move it.");
+      ? gettext("Drag on the poster to draw a box that no name may enter.")
+      : gettext("Click a name to choose it; drag it to move it.");
   }
 
   // A pointer position in canvas px.
@@ -226,11 +225,11 @@ export class Reviser {
   describe(kind, edit) {
     const name = this.words.get(edit.id).name;
     return {
-      remove: () => `${t("remove")} ${name}`,
-      rename: () => `${t("rename")} ${name} → ${edit.name}`,
-      move: () => `${t("move")} ${name} → (${edit.x}, ${edit.y})`,
-      resize: () => `${t("resize")} ${name} → ${edit.fontSize} px`,
-      recolor: () => `${t("recolour")} ${name} → ${edit.color}`,
+      remove: () => `${gettext("remove")} ${name}`,
+      rename: () => `${gettext("rename")} ${name} → ${edit.name}`,
+      move: () => `${gettext("move")} ${name} → (${edit.x}, ${edit.y})`,
+      resize: () => `${gettext("resize")} ${name} → ${edit.fontSize} px`,
+      recolor: () => `${gettext("recolour")} ${name} → ${edit.color}`,
     }[kind]();
   }
 
@@ -240,7 +239,7 @@ export class Reviser {
       const button = document.createElement("button");
       button.type = "button";
       button.className = "secondary small";
-      button.textContent = t("undo");
+      button.textContent = gettext("undo");
       button.addEventListener("click", action);
       return button;
     };
@@ -256,7 +255,7 @@ export class Reviser {
       const { x, y, width, height } = entry.shape;
       const item = document.createElement("li");
       item.dataset.edit = "keepOut";
-      item.append(`${t("keep free")} ${width}×${height} @ (${x}, ${y})`, " ", undoButton(() => {
+      item.append(`${gettext("keep free")} ${width}×${height} @ (${x}, ${y})`, " ", undoButton(() => {
         entry.box.remove();
         this.keepOut.splice(index, 1);
         this.listEdits();
@@ -320,12 +319,12 @@ export class Reviser {
       const changes = CHANGE_SIGNS
         .filter(([key]) => entry.changes && entry.changes[key])
         .map(([key, sign]) => `${sign}${entry.changes[key]}`).join(" ");
-      const cells = [String(entry.revision), open, t(entry.status), changes || "—"];
+      const cells = [String(entry.revision), open, gettext(entry.status), changes || "—"];
       if (entry.status === "success") {
         const proof = document.createElement("a");
         proof.href = `/api/jobs/${entry.job_id}/proof.png?inline=1`;
         proof.target = "_blank";
-        proof.textContent = t("proof");
+        proof.textContent = gettext("proof");
         cells.push(proof);
       } else {
         cells.push("");
