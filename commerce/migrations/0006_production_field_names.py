@@ -5,94 +5,130 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('commerce', '0005_merge_sizes_and_names'),
+        ("commerce", "0005_merge_sizes_and_names"),
     ]
 
     operations = [
         migrations.AlterModelOptions(
-            name='preparation',
-            options={'ordering': ['id'], 'verbose_name': 'production files', 'verbose_name_plural': 'production files'},
+            name="preparation",
+            options={
+                "ordering": ["id"],
+                "verbose_name": "production files",
+                "verbose_name_plural": "production files",
+            },
         ),
         migrations.AlterField(
-            model_name='preparation',
-            name='created_at',
-            field=models.DateTimeField(auto_now_add=True, verbose_name='created at'),
+            model_name="preparation",
+            name="created_at",
+            field=models.DateTimeField(auto_now_add=True, verbose_name="created at"),
         ),
         migrations.AlterField(
-            model_name='preparation',
-            name='design',
-            field=models.JSONField(verbose_name='design'),
+            model_name="preparation",
+            name="design",
+            field=models.JSONField(verbose_name="design"),
         ),
         migrations.AlterField(
-            model_name='preparation',
-            name='design_key',
-            field=models.CharField(help_text='job:<id> or project:<id>', max_length=80, verbose_name='design key'),
+            model_name="preparation",
+            name="design_key",
+            field=models.CharField(
+                help_text="job:<id> or project:<id>", max_length=80, verbose_name="design key"
+            ),
         ),
         migrations.AlterField(
-            model_name='preparation',
-            name='error',
-            field=models.CharField(blank=True, default='', max_length=300, verbose_name='error'),
+            model_name="preparation",
+            name="error",
+            field=models.CharField(blank=True, default="", max_length=300, verbose_name="error"),
         ),
         migrations.AlterField(
-            model_name='preparation',
-            name='files',
-            field=models.JSONField(blank=True, default=list, verbose_name='files'),
+            model_name="preparation",
+            name="files",
+            field=models.JSONField(blank=True, default=list, verbose_name="files"),
         ),
         migrations.AlterField(
-            model_name='preparation',
-            name='height_mm',
-            field=models.FloatField(blank=True, null=True, verbose_name='height (mm)'),
+            model_name="preparation",
+            name="height_mm",
+            field=models.FloatField(blank=True, null=True, verbose_name="height (mm)"),
         ),
         migrations.AlterField(
-            model_name='preparation',
-            name='kind',
-            field=models.CharField(choices=[('print', 'print'), ('engrave', 'engrave')], max_length=8, verbose_name='kind'),
+            model_name="preparation",
+            name="kind",
+            field=models.CharField(
+                choices=[("print", "print"), ("engrave", "engrave")],
+                max_length=8,
+                verbose_name="kind",
+            ),
         ),
         migrations.AlterField(
-            model_name='preparation',
-            name='order',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='preparations', to='commerce.order', verbose_name='order'),
+            model_name="preparation",
+            name="order",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="preparations",
+                to="commerce.order",
+                verbose_name="order",
+            ),
         ),
         migrations.AlterField(
-            model_name='preparation',
-            name='prepared_at',
-            field=models.DateTimeField(blank=True, null=True, verbose_name='prepared at'),
+            model_name="preparation",
+            name="prepared_at",
+            field=models.DateTimeField(blank=True, null=True, verbose_name="prepared at"),
         ),
         migrations.AlterField(
-            model_name='preparation',
-            name='product',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='commerce.product', verbose_name='product'),
+            model_name="preparation",
+            name="product",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="+",
+                to="commerce.product",
+                verbose_name="product",
+            ),
         ),
         migrations.AlterField(
-            model_name='preparation',
-            name='status',
-            field=models.CharField(choices=[('PENDING', 'Pending'), ('READY', 'Ready'), ('FAILED', 'Failed')], default='PENDING', max_length=8, verbose_name='status'),
+            model_name="preparation",
+            name="status",
+            field=models.CharField(
+                choices=[("PENDING", "Pending"), ("READY", "Ready"), ("FAILED", "Failed")],
+                default="PENDING",
+                max_length=8,
+                verbose_name="status",
+            ),
         ),
         migrations.AlterField(
-            model_name='preparation',
-            name='updated_at',
-            field=models.DateTimeField(auto_now=True, verbose_name='updated at'),
+            model_name="preparation",
+            name="updated_at",
+            field=models.DateTimeField(auto_now=True, verbose_name="updated at"),
         ),
         migrations.AlterField(
-            model_name='preparation',
-            name='width_mm',
-            field=models.FloatField(blank=True, null=True, verbose_name='width (mm)'),
+            model_name="preparation",
+            name="width_mm",
+            field=models.FloatField(blank=True, null=True, verbose_name="width (mm)"),
         ),
         migrations.AlterField(
-            model_name='product',
-            name='height_mm',
-            field=models.FloatField(blank=True, help_text='mm', null=True, verbose_name='height (mm)'),
+            model_name="product",
+            name="height_mm",
+            field=models.FloatField(
+                blank=True, help_text="mm", null=True, verbose_name="height (mm)"
+            ),
         ),
         migrations.AlterField(
-            model_name='product',
-            name='kind',
-            field=models.CharField(choices=[('print', 'print'), ('engrave', 'engrave')], default='print', max_length=8, verbose_name='kind'),
+            model_name="product",
+            name="kind",
+            field=models.CharField(
+                choices=[("print", "print"), ("engrave", "engrave")],
+                default="print",
+                max_length=8,
+                verbose_name="kind",
+            ),
         ),
         migrations.AlterField(
-            model_name='product',
-            name='width_mm',
-            field=models.FloatField(blank=True, help_text='mm; none: no files made', null=True, verbose_name='width (mm)'),
+            model_name="product",
+            name="width_mm",
+            field=models.FloatField(
+                blank=True,
+                help_text="mm; none: no files made",
+                null=True,
+                verbose_name="width (mm)",
+            ),
         ),
     ]
