@@ -96,8 +96,11 @@ def test_the_new_job_answers_as_job_status(post_job, api):
         "updated_at",
         "artifacts",
         "error",
+        "parent_job_id",
+        "revision",
     }
     assert body["status"] == "queued" and body["artifacts"] == {} and body["error"] == ""
+    assert (body["parent_job_id"], body["revision"]) == (None, 0)
     assert ISO_UTC.match(body["created_at"]) and ISO_UTC.match(body["updated_at"])
 
 
