@@ -127,6 +127,14 @@ def test_a_revision_keeps_every_word_it_need_not_move(service, poster):
     assert Image.open(io.BytesIO(proof.content)).size == (900, 600)
     assert digests(service, poster) == parent_files
 
+    # what reads a finished poster reads a revision: the occupancy mask, custom.svg, the page
+    revised = child["job_id"]
+    mask = httpx.get(f"{service.url}/api/jobs/{revised}/occupancy_mask", timeout=30)
+    assert mask.headers["content-type"] == "image/png"
+    custom = httpx.get(f"{service.url}/api/jobs/{revised}/custom.svg?fill=dot", timeout=60)
+    assert custom.status_code == 200 and b"<svg" in custom.content
+    assert httpx.get(f"{service.url}/jobs/{revised}/find", timeout=30).status_code == 200
+
     # a revision of the revision, printed as a PDF
     answer = revise(service, child["job_id"], {"remove": [changes["added"][0]]})
     grandchild = finished(service, answer.json()["job_id"])
