@@ -7,19 +7,14 @@ commerce.md, "Production files"), made by the same code as the download endpoint
 
 The poster keeps its aspect: it is made `width_mm` wide, or `height_mm` high without a
 width. Each file comes with its preflight, a short summary staff read before production: a
-job's print PDF says its smallest name in pt and how many names are under 6 pt."""
+job's print PDF carries its names' preflight (exports/pdf/services.py, names_preflight)."""
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from core.errors import Unprocessable
 from exports.laser.services import job_laser
-from exports.pdf.options import MM, SIZE_MAX_MM, SIZE_MIN_MM
-from exports.pdf.services import job_pdf, project_pdf
-from wordclouds.services.designs import job_name_sizes
-
-MIN_NAME_PT = 6.0  # printers ask for text of at least 6 pt
+from exports.pdf.options import SIZE_MAX_MM, SIZE_MIN_MM
+from exports.pdf.services import job_pdf, names_preflight, project_pdf
 
 __all__ = ["SIZE_MAX_MM", "SIZE_MIN_MM", "ProductionFile", "production_files"]
 
@@ -47,7 +42,7 @@ def production_files(
         )
         preflight = {"standard": "PDF/X-1a", "bleedMm": 3}
         if "jobId" in design:
-            preflight |= _name_sizes(design["jobId"], width_mm, height_mm)
+            preflight |= names_preflight(job_id=design["jobId"], query=query)
         return [ProductionFile(made.filename, made.content, "application/pdf", preflight)]
     if "jobId" not in design:
         raise Unprocessable(
@@ -72,15 +67,3 @@ def production_files(
             )
         )
     return files
-
-
-def _name_sizes(job_id: str, width_mm: float | None, height_mm: float | None) -> dict:
-    """The smallest name in pt at the poster's printed size, and how many are under
-    MIN_NAME_PT (a name's size is its font size: its em)."""
-    width, height, sizes = job_name_sizes(job_id=job_id)
-    printed_mm = width_mm or height_mm * width / height
-    points = np.array(sizes) * printed_mm / width * MM
-    return {
-        "smallestNamePt": round(float(points.min()), 1) if len(points) else None,
-        f"namesUnder{MIN_NAME_PT:g}Pt": int((points < MIN_NAME_PT).sum()),
-    }

@@ -1,7 +1,7 @@
 """Print PDF endpoints: GET /api/jobs/{id}/files/pdf, GET /api/projects/{id}/render.pdf and
 POST /api/exports/pdf."""
 
-from django.http import HttpResponse
+from django.http import HttpResponse, JsonResponse
 from django.urls import path
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
@@ -14,11 +14,19 @@ from rest_framework.decorators import api_view
 from rest_framework.parsers import JSONParser
 from rest_framework.views import APIView
 
-from core.errors import TooLarge
+from core.errors import TooLarge, Unprocessable
 from core.serializers import WithInputs
 from exports.pdf.images import TRANSPARENCY
-from exports.pdf.options import PDF_OPTIONS
-from exports.pdf.services import PDF_CONTENT_TYPE, PdfFile, job_pdf, project_pdf, upload_pdf
+from exports.pdf.options import PDF_OPTIONS, pdf_options
+from exports.pdf.services import (
+    PDF_CONTENT_TYPE,
+    PdfFile,
+    job_pdf,
+    names_preflight,
+    names_too_small,
+    project_pdf,
+    upload_pdf,
+)
 from exports.services import SVG_TOO_LARGE, request_too_large
 from exports.views import JsonBodyAnyAccept, content_disposition
 from wordclouds.services.designs import CUSTOM_SVG
@@ -68,7 +76,16 @@ def pdf_response(exported: PdfFile) -> HttpResponse:
 )
 @api_view(["GET"])
 def job_file_pdf(request, job_id: str):
-    return pdf_response(job_pdf(job_id=job_id, query=request.query_params))
+    query = request.query_params
+    options = pdf_options(query)
+    if options.preflight or options.strict:
+        report = names_preflight(job_id=job_id, query=query)
+        if options.preflight:
+            return JsonResponse(report)
+        problem = names_too_small(report)
+        if problem:
+            raise Unprocessable(problem, code="names_too_small")
+    return pdf_response(job_pdf(job_id=job_id, query=query))
 
 
 @extend_schema(

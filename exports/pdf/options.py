@@ -28,6 +28,9 @@ class PdfOptions:
     profile: str = DEFAULT_PROFILE
     cut: bool = False
     cut_name: str = "CutContour"
+    preflight: bool = False
+    strict: bool = False
+    min_name_pt: float = 6.0
 
 
 PDF_OPTIONS = Inputs(
@@ -67,6 +70,20 @@ PDF_OPTIONS = Inputs(
             choices=BLACKS,
         ),
         Choice("profile", "the press profile (below)", choices=tuple(PROFILES)),
+        Boolean(
+            "preflight",
+            "answer the preflight of the names at this size as JSON instead of the PDF",
+        ),
+        Boolean(
+            "strict",
+            "refuse (422, naming how many) when a name would print under min_name_pt",
+        ),
+        Number(
+            "min_name_pt",
+            "the smallest name size a print may have, pt (printers ask for 6)",
+            low=1,
+            high=72,
+        ),
         Pattern(
             "cut_name",
             "the cut line's spot colour",

@@ -7,8 +7,10 @@ project's SVG come from wordclouds' face, wordclouds/services/designs.py."""
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 
+import numpy as np
+
 from core.isolated import run_heavy
-from exports.pdf.options import PdfOptions, download_name, pdf_options, trim_size_mm
+from exports.pdf.options import MM, PdfOptions, download_name, pdf_options, trim_size_mm
 from exports.pdf.writer import page_boxes, write_pdf
 from exports.services import export_stem, svg_document
 from exports.svg_reader import read_svg
@@ -17,6 +19,7 @@ from wordclouds.services.designs import (
     custom_svg_options,
     custom_svg_render,
     job_artifact,
+    job_print_figures,
     project_svg,
 )
 
@@ -29,6 +32,46 @@ class PdfFile:
     content: bytes
     filename: str
     transparency: str = "none"  # how its images keep their alpha (exports/pdf/images.py)
+
+
+def names_preflight(*, job_id: str, query: Mapping) -> dict:
+    """The names of a job's poster printed at the PDF's size (docs/exports.md, "Preflight"):
+    the printed size in mm, the smallest name in pt and mm (a name's size is its em), how
+    many names are under ``min_name_pt``, the thinnest outline of the stroked SVG and (with
+    ``fill=line``) the line fill's width in pt, and the ink box coverage (metrics)."""
+    options = pdf_options(query)
+    width, height, sizes, strokes, inked = job_print_figures(job_id=job_id)
+    trim_width, trim_height = trim_size_mm(options, width, height)
+    mm_per_px = min(trim_width / width, trim_height / height)
+    points = np.asarray(sizes) * mm_per_px * MM
+    under = int((points < options.min_name_pt).sum())
+    report = {
+        "widthMm": round(width * mm_per_px, 2),
+        "heightMm": round(height * mm_per_px, 2),
+        "names": len(sizes),
+        "smallestNamePt": round(float(points.min()), 2) if len(points) else None,
+        "smallestNameMm": round(float(points.min()) / MM, 3) if len(points) else None,
+        "minNamePt": options.min_name_pt,
+        "namesUnderMinPt": under,
+        "thinnestStrokePt": round(min(strokes) * mm_per_px * MM, 3) if strokes else None,
+        "inkBoxCoverage": inked,
+    }
+    if query.get("fill") == "line":
+        line = custom_svg_options(query).line_width
+        report["lineFillPt"] = round(line * mm_per_px * MM, 3)
+    return report
+
+
+def names_too_small(report: dict) -> str | None:
+    """The sentence a strict print refuses with, or None."""
+    if not report["namesUnderMinPt"]:
+        return None
+    return (
+        f"{report['namesUnderMinPt']} of {report['names']} names would print under "
+        f"{report['minNamePt']:g} pt at {report['widthMm']:g} × {report['heightMm']:g} mm (the "
+        f"smallest at {report['smallestNamePt']:g} pt); print it larger or make the layout "
+        "with PRINT_WIDTH_MM and MIN_NAME_PT"
+    )
 
 
 def job_pdf(*, job_id: str, query: Mapping) -> PdfFile:

@@ -85,12 +85,11 @@ def test_the_worker_makes_each_file_once_and_a_failure_keeps_its_sentence(paid, 
     # the names' sizes at 150 mm: the poster is 800 px wide, 72 pt to 25.4 mm
     with sqlite3.connect(artifact_path(job_id, "db")) as connection:
         sizes = [size * 150 / 800 * 72 / 25.4 for (size,) in connection.execute(SIZES)]
-    assert printed["files"][0]["preflight"] == {
-        "standard": "PDF/X-1a",
-        "bleedMm": 3,
-        "smallestNamePt": round(min(sizes), 1),
-        "namesUnder6Pt": sum(size < 6 for size in sizes),
-    }
+    preflight = printed["files"][0]["preflight"]
+    assert (preflight["standard"], preflight["bleedMm"]) == ("PDF/X-1a", 3)
+    assert preflight["smallestNamePt"] == round(min(sizes), 2)
+    assert preflight["namesUnderMinPt"] == sum(size < 6 for size in sizes)
+    assert (preflight["widthMm"], preflight["minNamePt"]) == (150, 6)
     assert staff.get("/api/production-files/not-a-signature").status_code == 404
 
     stamp = ready.updated_at

@@ -8,12 +8,13 @@ import statistics
 import time
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
 from .colors import LEAST_CONTRAST, contrast, to_rgb
-from .errors import InputError
+from .errors import InputError, LayoutError
 from .fonts import default_font_path, fallback_fonts
 from .layout import WordShapes, place_words
 from .mask import load_mask, without
@@ -21,6 +22,7 @@ from .names import read_names
 from .neighbours import reading_neighbours
 from .params import check_shapes, parse_params
 from .positions import write_positions
+from .print_size import fitting_sheet, print_figures, smallest_px
 from .render import contrast_background, render_png, word_colors, write_svgs
 from .shaping import check_drawable
 
@@ -129,6 +131,22 @@ def _contrast_figures(colors, config) -> dict:
     return figures
 
 
+def _too_small_sentence(error, names, shapes, mask, config) -> str:
+    """Why a poster with a printed size failed, and the smallest A size that would fit."""
+    printed = print_figures(config, mask.width, mask.height, [0.0])
+    sentence = (
+        f"{str(error).split(';')[0]} with every name at least {config.min_name_pt:g} pt at "
+        f"{printed['width_mm']:g} × {printed['height_mm']:g} mm"
+    )
+    sheet = fitting_sheet(names, shapes, mask, config)
+    if sheet is None:
+        return sentence + "; no standard size up to 4A0 would hold them at that size"
+    name, width, height = sheet
+    return (
+        f"{sentence}; the smallest standard size that would fit is {name} ({width} × {height} mm)"
+    )
+
+
 def generate(
     *, names_path, out_dir, params: dict, mask_path=None, font_path=None, progress=None
 ) -> dict:
@@ -171,14 +189,25 @@ def generate(
     report.begin("placing_words", f"placing {len(names)} names")
     shapes = WordShapes(typeface, config.vertical_style, config.locale)
     check_shapes(config.keep_out, "params.KEEP_OUT", mask.width, mask.height)
-    placements = place_words(
-        names,
-        shapes,
-        without(mask, config.keep_out),
-        config,
-        seed,
-        report=lambda done, total, message: report.update(done / max(1, total), message),
-    )
+    smallest = smallest_px(config, mask.width, mask.height)
+    if smallest is not None:  # no name under MIN_NAME_PT at the printed size
+        least = max(config.min_font_size or 0.0, round(smallest, 2))
+        config = replace(config, min_font_size=least)
+        if config.max_font_size is not None and config.max_font_size < least:
+            config = replace(config, max_font_size=least)
+    try:
+        placements = place_words(
+            names,
+            shapes,
+            without(mask, config.keep_out),
+            config,
+            seed,
+            report=lambda done, total, message: report.update(done / max(1, total), message),
+        )
+    except LayoutError as error:
+        if smallest is None:
+            raise
+        raise LayoutError(_too_small_sentence(error, names, shapes, mask, config)) from None
     placements.sort(key=lambda p: (p.name.row, p.repetition))
 
     report.begin("rendering", f"drawing {len(placements)} words")
@@ -241,6 +270,9 @@ def generate(
             "font": {"file": font_path.name, "family": face.family, "face": face.index},
             "scripts": _script_counts(names, placements, shapes),
             "reading_neighbours": len(neighbours),
+            **(
+                {"print": print_figures(config, mask.width, mask.height, sizes)} if smallest else {}
+            ),
             **_contrast_figures(colors, config),
         }
         png.result()

@@ -383,6 +383,34 @@ KEYS = (
         "median size) instead of one width.",
     ),
     Key(
+        "PRINT_WIDTH_MM",
+        "print_width_mm",
+        "number",
+        "The printed width in mm: with it (or PRINT_HEIGHT_MM) no name is smaller than "
+        "MIN_NAME_PT at that size. Both given: the poster fits inside them.",
+        10,
+        10000,
+        absent="none: no printed size",
+    ),
+    Key(
+        "PRINT_HEIGHT_MM",
+        "print_height_mm",
+        "number",
+        "The printed height in mm (the width follows the canvas's aspect when not given).",
+        10,
+        10000,
+        absent="none: no printed size",
+    ),
+    Key(
+        "MIN_NAME_PT",
+        "min_name_pt",
+        "number",
+        "The smallest name at the printed size, pt (1 pt = 1/72 inch); overrides a smaller "
+        "MIN_FONT_SIZE. Printers ask for 6.",
+        1,
+        72,
+    ),
+    Key(
         "KEEP_OUT",
         "keep_out",
         "shapes",
@@ -431,6 +459,9 @@ class Params:
     enable_stroke_weights: bool = False
     mask_threshold: int = 240
     keep_out: tuple = ()
+    print_width_mm: float | None = None
+    print_height_mm: float | None = None
+    min_name_pt: float = 6.0
     raw: dict = field(default_factory=dict, compare=False)
 
     @property

@@ -13,6 +13,8 @@ module of it they import (its engine, a library without Django, aside: CONTRIBUT
 - another app's files in the service's store (`file_store`, `file_download`): commerce's
   production files."""
 
+import json
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -147,6 +149,21 @@ def file_download(*, key: str, filename: str, content_type: str):
     """The download answer of a stored file (a redirect to the bucket on S3); 404 when it
     is not there."""
     return storage.download_response(key, filename=filename, content_type=content_type)
+
+
+def job_print_figures(*, job_id: str) -> tuple[float, float, list[float], list[float], float]:
+    """What a print's preflight needs of a finished job: its canvas (width, height, px), the
+    font size (px) of each placed name, the stroke widths (px) of its stroked SVG and the
+    share of its canvas inked (metrics' ink box coverage); 404 `job not found` / `artifact
+    not ready`."""
+    width, height, sizes = job_name_sizes(job_id=job_id)
+    stroked = job_artifact(job_id=job_id, kind="svg_stroke")
+    strokes = [float(value) for value in STROKE_WIDTH.findall(stroked)]
+    metrics = json.loads(job_artifact(job_id=job_id, kind="metrics"))
+    return width, height, sizes, strokes, metrics.get("ink_box_coverage", 0.0)
+
+
+STROKE_WIDTH = re.compile(rb'stroke-width="([0-9.eE+-]+)"')
 
 
 def job_name_sizes(*, job_id: str) -> tuple[float, float, list[float]]:
