@@ -3,7 +3,7 @@
 from django.urls import path
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiRequest, OpenApiResponse, extend_schema
-from rest_framework import status
+from rest_framework import serializers, status
 from rest_framework.decorators import api_view, parser_classes
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
@@ -21,6 +21,7 @@ from wordclouds.serializers.jobs import (
     JobStatusSerializer,
 )
 from wordclouds.services.jobs import job_create
+from wordclouds.services.size_advice import size_advice
 
 NOT_FOUND = OpenApiResponse(description='{"detail": "job not found"}')
 
@@ -148,8 +149,56 @@ def job_file(request, job_id: str, kind: str):
     return response
 
 
+class _SheetSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    width_mm = serializers.FloatField()
+    height_mm = serializers.FloatField()
+
+
+class _SheetAdviceSerializer(_SheetSerializer):
+    fits = serializers.BooleanField()
+    expected_smallest_name_pt = serializers.FloatField()
+
+
+class SizeAdviceSerializer(serializers.Serializer):
+    smallest = _SheetSerializer(allow_null=True, help_text="null: no A size up to 4A0 fits")
+    sizes = _SheetAdviceSerializer(many=True)
+
+
+@extend_schema(
+    request={
+        "multipart/form-data": OpenApiRequest(
+            JobCreateSerializer,
+            encoding={
+                "params": {"contentType": "application/json"},
+                **upload_names(name_list="names.xlsx", mask_image="mask.png", font_file="font.ttf"),
+            },
+        )
+    },
+    responses={
+        200: SizeAdviceSerializer,
+        400: OpenApiResponse(description="a bad input, named in detail (as for a job)"),
+        413: OpenApiResponse(description="an upload over its size limit"),
+    },
+    description="On which A size every name would fit at MIN_NAME_PT (params, default 6 pt), "
+    "without laying out: the same inputs as a job (docs/engine.md, Printed size).",
+)
+@api_view(["POST"])
+@parser_classes([MultiPartParser, FormParser])
+def job_size_advice(request):
+    advice = size_advice(
+        params=request.data.get("params"),
+        name_list=request.FILES.get("name_list"),
+        mask_image=request.FILES.get("mask_image"),
+        font_file=request.FILES.get("font_file"),
+        font_id=request.data.get("font_id") or "",
+    )
+    return Response(SizeAdviceSerializer(advice).data)
+
+
 urlpatterns = [
     path("jobs", jobs, name="jobs"),
+    path("jobs/size-advice", job_size_advice, name="job-size-advice"),
     path("jobs/<str:job_id>", job_status, name="job-status"),
     path("jobs/<str:job_id>/detail", job_detail, name="job-detail"),
     path("jobs/<str:job_id>/result", job_result, name="job-result"),

@@ -17,6 +17,7 @@ from .names import Name, first_rows, read_names
 from .params import Params, parse_params
 from .path_data import path_contours
 from .positions import placement_outlines, read_meta
+from .print_size import print_size_advice
 from .render import svg_outlines
 from .revise import PROOF, REVISION_STAGES, check_edits, revise
 from .shaping import check_drawable
@@ -45,6 +46,7 @@ __all__ = [
     "parse_params",
     "path_contours",
     "placement_outlines",
+    "print_size_advice",
     "read_meta",
     "read_names",
     "revise",

@@ -4,7 +4,11 @@ fit on when they do not (docs/engine.md, "Printed size")."""
 
 import math
 
-from .layout import _crowding
+from .layout import WordShapes, _crowding
+from .mask import load_mask
+from .names import read_names
+from .params import parse_params
+from .shaping import check_drawable
 
 MM_PER_PT = 25.4 / 72
 # ISO 216 A sizes, portrait (width × height, mm), smallest first.
@@ -48,15 +52,10 @@ def sheet_sizes(width: int, height: int):
 
 
 def fitting_sheet(names, shapes, mask, params):
-    """The smallest A size on which every name would fit at MIN_NAME_PT, by the crowding the
-    names would have there; None when none would."""
-    for name, sheet_w, sheet_h in sheet_sizes(mask.width, mask.height):
-        scale = min(sheet_w / mask.width, sheet_h / mask.height)
-        size = params.min_name_pt * MM_PER_PT / scale
-        crowding = _crowding(names, shapes, size, math.ceil(params.margin)) / mask.area
-        if crowding <= MOST_CROWDING:
-            return name, sheet_w, sheet_h
-    return None
+    """The smallest A size on which every name would fit at MIN_NAME_PT (size_advice's
+    estimate): (name, width mm, height mm), or None when none would."""
+    smallest = size_advice(names, shapes, mask, params)["smallest"]
+    return smallest and (smallest["name"], smallest["width_mm"], smallest["height_mm"])
 
 
 def print_figures(params, width: int, height: int, sizes) -> dict:
@@ -69,3 +68,56 @@ def print_figures(params, width: int, height: int, sizes) -> dict:
         "smallest_name_pt": round(smallest / MM_PER_PT, 2),
         "smallest_name_mm": round(smallest, 3),
     }
+
+
+def _largest_smallest_px(names, shapes, mask, margin: int) -> float:
+    """The largest smallest font (px) at which the names stay within MOST_CROWDING:
+    bisection, crowding growing with the size."""
+    low, high = 0.0, float(min(mask.width, mask.height))
+    for _ in range(40):
+        middle = (low + high) / 2
+        crowded = _crowding(names, shapes, middle, margin) / mask.area > MOST_CROWDING
+        low, high = (low, middle) if crowded else (middle, high)
+    return low
+
+
+def size_advice(names, shapes, mask, params) -> dict:
+    """Without laying out: for each A size (turned to the canvas), whether every name would
+    fit at MIN_NAME_PT and the smallest name to expect there (the largest smallest size the
+    names can have, by the same crowding estimate as a failed job's sentence), and the
+    smallest size that fits."""
+    largest = _largest_smallest_px(names, shapes, mask, math.ceil(params.margin))
+    sizes = []
+    for name, width, height in sheet_sizes(mask.width, mask.height):
+        scale = min(width / mask.width, height / mask.height)
+        expected = largest * scale / MM_PER_PT
+        sizes.append(
+            {
+                "name": name,
+                "width_mm": width,
+                "height_mm": height,
+                "fits": expected >= params.min_name_pt,
+                "expected_smallest_name_pt": round(expected, 2),
+            }
+        )
+    smallest = next((size for size in sizes if size["fits"]), None)
+    return {
+        "smallest": smallest and {k: smallest[k] for k in ("name", "width_mm", "height_mm")},
+        "sizes": sizes,
+    }
+
+
+def print_size_advice(*, names_path, params: dict, mask_path=None, font_path=None) -> dict:
+    """size_advice for a job's inputs (its names file, params, mask and font), read as a job
+    reads them; InputError as a job's."""
+    config = parse_params(params)
+    names = read_names(
+        names_path,
+        column=config.data_col_index,
+        skip_rows=config.skip_rows,
+        weight_column=config.weight_col_index,
+    )
+    mask = load_mask(mask_path, params=config)
+    typeface = check_drawable(names, font_path, config.locale)
+    shapes = WordShapes(typeface, config.vertical_style, config.locale)
+    return size_advice(names, shapes, mask, config)

@@ -1,0 +1,78 @@
+"""Size advice against real layouts (issue 31): on five lists and shapes, the A size the
+advice names is within one step of the smallest A size on which a layout actually places every
+name at MIN_NAME_PT; and POST /api/jobs/size-advice answers it for a job's inputs."""
+
+import pytest
+from PIL import Image, ImageDraw
+
+from tests.names import latin_names, sample_names, write_names
+from wordclouds.engine import LayoutError, generate, print_size_advice
+from wordclouds.engine.print_size import sheet_sizes
+
+CASES = [  # names, canvas, mask, MIN_NAME_PT
+    ("latin", 300, (800, 600), None, 18),
+    ("mixed", 250, (700, 700), "ellipse", 16),
+    ("latin", 400, (900, 600), "heart", 14),
+    ("mixed", 150, (600, 800), None, 24),
+    ("latin", 200, (800, 800), "ellipse", 20),
+]
+
+
+def shape(path, kind, size):
+    image = Image.new("L", size, 255)
+    draw = ImageDraw.Draw(image)
+    w, h = size
+    if kind == "ellipse":
+        draw.ellipse((5, 5, w - 5, h - 5), fill=0)
+    else:
+        draw.ellipse((10, 10, w // 2 + 30, h // 2 + 40), fill=0)
+        draw.ellipse((w // 2 - 30, 10, w - 10, h // 2 + 40), fill=0)
+        draw.polygon([(20, h // 3), (w - 20, h // 3), (w // 2, h - 10)], fill=0)
+    image.save(path)
+    return path
+
+
+@pytest.mark.parametrize("case", range(len(CASES)))
+def test_the_advice_is_within_one_a_step_of_what_fits(tmp_path, case):
+    kind, count, size, mask_kind, points = CASES[case]
+    names = latin_names(count, case) if kind == "latin" else sample_names(count)
+    names_path = write_names(tmp_path / "names.xlsx", names)
+    mask = shape(tmp_path / "mask.png", mask_kind, size) if mask_kind else None
+    params = {"WIDTH": size[0], "HEIGHT": size[1], "SEED": case, "MIN_NAME_PT": points}
+    advice = print_size_advice(names_path=names_path, params=params, mask_path=mask)
+    sheets = list(sheet_sizes(*size))
+    advised = [name for name, _, _ in sheets].index(advice["smallest"]["name"])
+
+    def fits(index):
+        _, width, height = sheets[index]
+        try:
+            generate(
+                names_path=names_path,
+                out_dir=tmp_path / f"at{index}",
+                params={**params, "PRINT_WIDTH_MM": width, "PRINT_HEIGHT_MM": height},
+                mask_path=mask,
+            )
+            return True
+        except LayoutError:
+            return False
+
+    # the smallest that fits lies within one step: it fits one step larger, not two smaller
+    assert fits(min(advised + 1, len(sheets) - 1))
+    assert advised < 2 or not fits(advised - 2)
+
+
+@pytest.mark.django_db
+def test_the_endpoint_answers_for_a_jobs_inputs(client, tmp_path):
+    names = write_names(tmp_path / "names.xlsx", latin_names(300, 1))
+    with open(names, "rb") as upload:
+        answer = client.post(
+            "/api/jobs/size-advice",
+            {"name_list": upload, "params": '{"WIDTH": 800, "HEIGHT": 600, "MIN_NAME_PT": 18}'},
+        )
+    assert answer.status_code == 200, answer.content
+    body = answer.json()
+    assert [size["name"] for size in body["sizes"]][:3] == ["A5", "A4", "A3"]
+    assert body["sizes"][0]["width_mm"] == 210  # landscape, like the canvas
+    assert body["smallest"]["name"] == next(s["name"] for s in body["sizes"] if s["fits"])
+    refused = client.post("/api/jobs/size-advice", {"params": "{}"})
+    assert refused.status_code == 400 and refused.json()["detail"] == "name_list is required"
