@@ -69,7 +69,14 @@ def pdf_response(exported: PdfFile) -> HttpResponse:
     parameters=PDF_OPTIONS.parameters() + CUSTOM_SVG.parameters(),
     responses={
         **PDF_RESPONSES,
+        (200, "application/json"): OpenApiResponse(
+            OpenApiTypes.OBJECT,
+            description="preflight=1: the names at this size (docs/exports.md, Preflight)",
+        ),
         404: OpenApiResponse(description="job not found / artifact not ready"),
+        422: OpenApiResponse(
+            description="strict=1 and names under min_name_pt, or over the heavy limits"
+        ),
     },
     description="The job's poster as a print-ready PDF/X (docs/exports.md, Print PDF). "
     "Any custom.svg parameter draws that custom.svg instead of wordcloud.svg.",

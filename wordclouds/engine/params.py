@@ -221,7 +221,11 @@ _SCHEMAS = {
             "additionalProperties": False,
             "properties": {
                 "shape": {"type": "string", "enum": ["rect", "ellipse"]},
-                **{name: {"type": "number"} for name in ("x", "y", "width", "height")},
+                **{name: {"type": "number", "minimum": 0} for name in ("x", "y")},
+                **{
+                    name: {"type": "number", "minimum": 0, "exclusiveMinimum": True}
+                    for name in ("width", "height")
+                },
             },
         },
     },
