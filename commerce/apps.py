@@ -10,3 +10,8 @@ class CommerceConfig(AppConfig):
         from core.metrics import source_register
 
         source_register(payments_and_refunds)
+
+        from commerce.selectors import design_list_job_ids
+        from wordclouds.services.designs import job_references_register
+
+        job_references_register(design_list_job_ids)

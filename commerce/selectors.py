@@ -131,3 +131,19 @@ def order_preparations(*, order_id: int) -> QuerySet[Preparation]:
     """Staff: an order's production preparations; 404 `order not found`."""
     order_get(caller=Caller(user=None, is_admin=True), order_id=order_id)
     return Preparation.objects.filter(order_id=order_id).order_by("id")
+
+
+def design_list_job_ids() -> set[str]:
+    """Every job a design list names (and so every job an order or its production files
+    print): retention never deletes them."""
+    ids = set()
+    for items in DesignList.objects.values_list("items", flat=True):
+        ids |= {
+            item["jobId"] for item in items or [] if isinstance(item, dict) and item.get("jobId")
+        }
+    ids |= {
+        design["jobId"]
+        for design in Preparation.objects.values_list("design", flat=True)
+        if isinstance(design, dict) and design.get("jobId")
+    }
+    return ids

@@ -345,6 +345,9 @@ else:
 # Redis when REDIS_URL is set) and send a keep-alive comment every EVENTS_KEEPALIVE_SECONDS.
 JOB_HEARTBEAT_SECONDS = float(os.environ.get("JOB_HEARTBEAT_SECONDS", 5))
 JOB_STALE_SECONDS = float(os.environ.get("JOB_STALE_SECONDS", 30))
+# Jobs older than this many days are deleted with their files and events by the worker's
+# daily retention run, unless kept or referred to (docs/deploy.md, "Retention"); 0: never.
+JOB_RETENTION_DAYS = int(os.environ.get("JOB_RETENTION_DAYS", 180))
 EVENTS_POLL_SECONDS = float(os.environ.get("EVENTS_POLL_SECONDS", 0.5))
 EVENTS_KEEPALIVE_SECONDS = float(os.environ.get("EVENTS_KEEPALIVE_SECONDS", 10))
 # The reconnect delay (ms) a stream suggests to EventSource clients (`retry:`).

@@ -64,6 +64,10 @@ class Job(models.Model):
     )
     revision = models.PositiveIntegerField(verbose_name=_("revision"), default=0)
     edits = models.JSONField(verbose_name=_("edits"), default=dict, blank=True)
+    # Retention (docs/deploy.md, "Retention"): a job staff keep is never deleted; `deleting`
+    # marks one whose files are being removed (reads answer 404; the next run finishes it).
+    keep = models.BooleanField(verbose_name=_("keep"), default=False)
+    deleting = models.BooleanField(verbose_name=_("deleting"), default=False)
     created_at = models.DateTimeField(
         verbose_name=_("created at"), auto_now_add=True, db_index=True
     )

@@ -192,6 +192,8 @@ def job_get(job_id: str) -> JobView:
     404 `job not found` otherwise. A stale job (job_is_stale) shows as failed."""
     job_key(job_id, "")
     job = _with_last_event_id(Job.objects.filter(id=job_id)).first()
+    if job is not None and job.deleting:
+        raise NotFound("job not found")  # retention is removing it (services/retention.py)
     if job is not None:
         return _view_of_record(job)
     if _is_finished_folder(job_id):
@@ -202,7 +204,7 @@ def job_get(job_id: str) -> JobView:
 def job_list(*, status: str | None = None, limit: int = 100) -> list[JobView]:
     """Jobs newest first: records, and (local folder only) finished folders that have no
     record."""
-    jobs = Job.objects.all()
+    jobs = Job.objects.filter(deleting=False)
     if status:
         jobs = jobs.filter(_shown_with_status(status))
     views = [_view_of_record(job) for job in jobs[:limit]]

@@ -8,6 +8,7 @@ from django_q.signals import post_spawn
 from core.request_ids import request_id_set
 from wordclouds.services.job_run import job_execute
 from wordclouds.services.jobs import jobs_fail_stale
+from wordclouds.services.retention import retention_run
 from wordclouds.services.warmup import engine_warm
 from wordclouds.services.worker import worker_beat
 
@@ -19,6 +20,12 @@ def job_run(job_id: str, request_id: str = "") -> None:
     lines carry the id of the request that made it."""
     with request_id_set(request_id):
         job_execute(job_id=job_id)
+
+
+def jobs_expire() -> None:
+    """The daily retention run (scheduled by migration; docs/deploy.md, "Retention")."""
+    deleted = retention_run()
+    logger.info("retention: %d jobs deleted", len(deleted))
 
 
 def worker_ping() -> None:

@@ -24,6 +24,7 @@ class JobAdmin(admin.ModelAdmin):
         "id",
         "thumbnail",
         "revision",
+        "keep",
         "status",
         "stage",
         "progress_percent",
@@ -60,7 +61,7 @@ class JobAdmin(admin.ModelAdmin):
         "event_log",
     )
     readonly_fields = fields
-    actions = ["rerun"]
+    actions = ["rerun", "keep_forever", "let_expire"]
 
     def has_add_permission(self, request):
         return False
@@ -84,6 +85,16 @@ class JobAdmin(admin.ModelAdmin):
         return linked_image(
             artifact_url(job.id, "png", inline=True), gettext("poster of job %s") % job.id
         )
+
+    @admin.action(description=_("Keep: never delete with retention"))
+    def keep_forever(self, request, queryset):
+        count = Job.objects.filter(pk__in=queryset.values("pk")).update(keep=True)
+        self.message_user(request, gettext("%d jobs kept") % count)
+
+    @admin.action(description=_("Let retention delete (no longer kept)"))
+    def let_expire(self, request, queryset):
+        count = Job.objects.filter(pk__in=queryset.values("pk")).update(keep=False)
+        self.message_user(request, gettext("%d jobs no longer kept") % count)
 
     @admin.display(description=_("revision of"))
     def parent_link(self, job: Job):

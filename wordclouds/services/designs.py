@@ -36,6 +36,7 @@ from wordclouds.selectors import (
 from wordclouds.services.custom_svg import CUSTOM_SVG, custom_svg_options, custom_svg_render
 from wordclouds.services.jobs import job_create, job_input_key
 from wordclouds.services.projects import project_render
+from wordclouds.services.retention import job_references_register  # noqa: F401 (the face)
 
 __all__ = [
     "CUSTOM_SVG",

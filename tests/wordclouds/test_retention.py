@@ -1,0 +1,91 @@
+"""Retention (docs/deploy.md, "Retention"): with the clock past JOB_RETENTION_DAYS, a job
+nobody refers to goes with every file (the store lists nothing under it), its events and
+placements; a job kept by staff, named by a design list, made into an asset or revised stays;
+a run that stops half-way leaves nothing shown without its files and the next run finishes
+it; --dry-run deletes nothing."""
+
+from datetime import timedelta
+
+import pytest
+from django.core.management import call_command
+from django.utils import timezone
+
+from commerce.models import DesignList, EndUser
+from wordclouds import storage
+from wordclouds.models import Asset, Job, JobEvent, PlacementSet
+from wordclouds.services.retention import job_keys, retention_plan, retention_run
+
+pytestmark = pytest.mark.django_db(transaction=True)
+LATER = timezone.now() + timedelta(days=181)
+
+
+def test_an_old_job_nobody_refers_to_goes_with_all_its_files(finished_job, api):
+    gone, kept, listed, revised, copied = (finished_job() for _ in range(5))
+    Job.objects.filter(id=kept).update(keep=True)
+    user = EndUser.objects.create(openid="o-retention")
+    DesignList.objects.create(user=user, name="ours", items=[{"jobId": listed, "quantity": 1}])
+    Job.objects.create(parent_id=revised, revision=1, name_list="", status="failed", keep=True)
+    Asset.objects.create(
+        job_id=copied,
+        filename="a.png",
+        file="assets/a.png",
+        content_type="image/png",
+        size=1,
+        sha256="0",
+    )
+    assert job_keys(gone) and PlacementSet.objects.filter(job_id=gone).exists()
+
+    assert retention_run(now=timezone.now()) == []  # nothing is old yet
+    assert retention_run(now=LATER) == [gone]
+
+    assert not Job.objects.filter(id=gone).exists() and job_keys(gone) == []
+    assert not JobEvent.objects.filter(job_id=gone).exists()
+    assert not PlacementSet.objects.filter(job_id=gone).exists()
+    assert api.get(f"/api/jobs/{gone}").status_code == 404
+    for job_id in (kept, listed, revised, copied):
+        assert api.get(f"/api/jobs/{job_id}").json()["status"] == "success"
+        assert job_keys(job_id)
+    assert retention_run(now=LATER) == []  # idempotent: the next run finds nothing
+
+
+def test_a_run_stopped_half_way_is_finished_by_the_next(finished_job, api, monkeypatch):
+    job_id = finished_job()
+    keys = job_keys(job_id)
+    files = storage.files(worker=True)
+    real_delete = files.delete
+    calls = []
+
+    def crash_on_the_third(key):
+        calls.append(key)
+        if len(calls) == 3:
+            raise RuntimeError("the worker was killed")
+        real_delete(key)
+
+    monkeypatch.setattr(files, "delete", crash_on_the_third)
+    with pytest.raises(RuntimeError):
+        retention_run(now=LATER)
+    monkeypatch.setattr(files, "delete", real_delete)
+
+    # half-way: files partly gone, the job hidden (404), never shown without its files
+    assert 0 < len(job_keys(job_id)) < len(keys)
+    assert Job.objects.get(id=job_id).deleting
+    assert api.get(f"/api/jobs/{job_id}").status_code == 404
+    assert job_id not in [job["job_id"] for job in api.get("/api/jobs").json()]
+
+    assert retention_run(now=timezone.now()) == [job_id]  # a marked job goes whatever its age
+    assert job_keys(job_id) == [] and not Job.objects.filter(id=job_id).exists()
+
+
+def test_a_dry_run_lists_what_would_go_and_deletes_nothing(finished_job, capsys, settings):
+    job_id = finished_job()
+    Job.objects.filter(id=job_id).update(created_at=timezone.now() - timedelta(days=200))
+
+    call_command("retention", "--dry-run")
+
+    out = capsys.readouterr().out
+    plan = retention_plan()
+    assert [entry["job_id"] for entry in plan] == [job_id] and plan[0]["bytes"] > 0
+    assert job_id in out and f"{plan[0]['bytes']:,} bytes" in out
+    assert Job.objects.filter(id=job_id).exists() and job_keys(job_id)
+    settings.JOB_RETENTION_DAYS = 0  # keep forever
+    assert retention_plan() == []
