@@ -34,9 +34,11 @@ def _attempt_open(*, user: EndUser, order_id: int) -> Payment:
     with transaction.atomic():
         order = order_get(caller=Caller(user=user), order_id=order_id, lock=True)
         if order.status != Order.Status.PENDING:
-            raise Conflict(f"order cannot be paid in status {order.status}")
+            raise Conflict(
+                f"order cannot be paid in status {order.status}", code="order_not_payable"
+            )
         if pay_window_end(order) <= timezone.now():
-            raise Conflict("the pay window of this order has passed")
+            raise Conflict("the pay window of this order has passed", code="pay_window_passed")
         attempt = order.payments.filter(
             kind=Payment.Kind.WECHAT, status=Payment.Status.OPEN, needs_attention=False
         ).first()
@@ -154,7 +156,7 @@ def notify_receive(headers, body: bytes) -> None:
         raise NotifyRefused(str(error)) from None
     notice = _json_object(text, "notify body")
     if not isinstance(notice.get("resource"), dict):
-        raise InvalidInput("notify has no resource")
+        raise InvalidInput("notify has no resource", code="notify_invalid")
     try:
         plaintext = crypto.aead_decrypt(settings.WECHATPAY_APIV3_KEY, notice["resource"])
     except crypto.SignatureError as error:
@@ -166,7 +168,7 @@ def notify_receive(headers, body: bytes) -> None:
     elif event_type.startswith("REFUND."):
         ledger.refund_apply(record=record, kind=Kind.REFUND_NOTIFY)
     else:
-        raise InvalidInput(f"event_type {event_type[:64]} is not handled")
+        raise InvalidInput(f"event_type {event_type[:64]} is not handled", code="notify_invalid")
     if ledger.refunds_due():
         # The notify is answered now; the worker sends the refund (reconciliation would too).
         async_task("commerce.payments.services.refunds_submit")
@@ -178,5 +180,5 @@ def _json_object(text: str, what: str) -> dict:
     except (ValueError, RecursionError):
         value = None
     if not isinstance(value, dict):
-        raise InvalidInput(f"{what} is not a JSON object")
+        raise InvalidInput(f"{what} is not a JSON object", code="notify_invalid")
     return value
