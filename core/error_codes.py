@@ -160,6 +160,7 @@ CODES: tuple[ErrorCode, ...] = (
     E("pdf_colour_needs_cmyk", 400, "colour rgb needs standard x4 or none (PDF/X-1a is CMYK only)", "RGB 颜色需要 PDF/X-4 或不指定标准（PDF/X-1a 只支持 CMYK）。", EXPORTS),
     E("pdf_size_too_large", 400, "height from the poster's aspect exceeds 5000 mm", "按海报比例算出的尺寸过大。", EXPORTS),
     E("pdf_size_too_small", 400, "height from the poster's aspect is below 10 mm", "按海报比例算出的尺寸过小。", EXPORTS),
+    E("icc_profiles_missing", 503, "the ICC profiles are not installed", "打印所需的色彩配置文件未安装。", EXPORTS),
     E("converter_unavailable", 502, "the converter is unavailable", "格式转换服务不可用，请稍后再试。", EXPORTS),
     E("converter_failed", 502, "converter failed: …", "格式转换失败。", EXPORTS),
     # Commerce.
@@ -175,6 +176,7 @@ CODES: tuple[ErrorCode, ...] = (
     E("order_not_payable", 409, "order cannot be paid in status paid", "当前状态下订单不能支付。", PAYING),
     E("pay_window_passed", 409, "the pay window of this order has passed", "订单已超过支付时限。", PAYING),
     E("notify_invalid", 400, "notify has no resource", "支付通知内容无效。", PAYING),
+    E("notify_refused", 401, "notify signature does not verify", "支付通知验证失败。", PAYING),
     E("code_refused", 400, "code refused by the identity platform: 40029 invalid code", "登录码无效或已使用，请重新登录。", IDENTITY),
     E("identity_unavailable", 502, "identity platform timed out", "登录服务暂时不可用，请稍后再试。", IDENTITY),
     E("identity_bad_answer", 502, "identity platform answered without an openid", "登录服务的回答无效。", IDENTITY),

@@ -144,7 +144,7 @@ def notify_receive(headers, body: bytes) -> None:
     NotifyRefused (401) for anything that does not check out, before anything changes."""
     text = body.decode(errors="replace")
     if not settings.WECHATPAY_PUBLIC_KEY_FILE:
-        raise NotifyRefused("payments are not configured")
+        raise NotifyRefused("payments are not configured", code="notify_refused")
     try:
         crypto.verify_body(
             headers,
@@ -153,14 +153,14 @@ def notify_receive(headers, body: bytes) -> None:
             key_id=settings.WECHATPAY_PUBLIC_KEY_ID,
         )
     except crypto.SignatureError as error:
-        raise NotifyRefused(str(error)) from None
+        raise NotifyRefused(str(error), code="notify_refused") from None
     notice = _json_object(text, "notify body")
     if not isinstance(notice.get("resource"), dict):
         raise InvalidInput("notify has no resource", code="notify_invalid")
     try:
         plaintext = crypto.aead_decrypt(settings.WECHATPAY_APIV3_KEY, notice["resource"])
     except crypto.SignatureError as error:
-        raise NotifyRefused(str(error)) from None
+        raise NotifyRefused(str(error), code="notify_refused") from None
     record = _json_object(plaintext, "notify resource")
     event_type = str(notice.get("event_type", ""))
     if event_type == "TRANSACTION.SUCCESS":
