@@ -1,0 +1,14 @@
+"""An API error as the tests check it: the body is `{"detail", "code"}`, the code declared in
+core/error_codes.py with the answer's status (docs/api.md, "Error codes")."""
+
+from core.error_codes import REGISTRY
+
+
+def refusal(response) -> str:
+    """The `detail` of an error answer, once its body's shape and code are checked."""
+    body = response.json()
+    assert set(body) == {"detail", "code"}, body
+    declared = REGISTRY.get(body["code"])
+    assert declared is not None, f"code {body['code']!r} is not in core/error_codes.py"
+    assert declared.status == response.status_code, (body, response.status_code)
+    return body["detail"]
