@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
 PORT ?= 8000
 
-.PHONY: run test lint setup static migrate system-deps container-deps bench profiles
+.PHONY: run test lint setup static migrate system-deps container-deps bench profiles axe
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -40,13 +40,22 @@ system-deps:
 	@command -v gs >/dev/null && command -v scribus >/dev/null && command -v chromium >/dev/null \
 		&& command -v pango-view >/dev/null && command -v hb-shape >/dev/null \
 		&& command -v qpdf >/dev/null && command -v pdftoppm >/dev/null \
-		&& command -v swift-proxy-server >/dev/null && command -v swift-object-server >/dev/null || { \
-		echo "installing ghostscript, scribus, chromium, pango-view, hb-shape, qpdf, poppler-utils and swift from Debian's packages"; \
+		&& command -v swift-proxy-server >/dev/null && command -v swift-object-server >/dev/null \
+		&& command -v npm >/dev/null || { \
+		echo "installing ghostscript, scribus, chromium, pango-view, hb-shape, qpdf, poppler-utils, swift and npm from Debian's packages"; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get -o DPkg::Lock::Timeout=600 update -q && \
 		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -q \
 			ghostscript scribus chromium pango1.0-tools libharfbuzz-bin qpdf poppler-utils \
-			swift-proxy swift-object swift-container swift-account >/dev/null; }
+			swift-proxy swift-object swift-container swift-account npm >/dev/null; }
+
+# axe-core, which the accessibility tests (tests/pages/test_accessibility.py) put into the pages
+# they check; from the npm registry, pinned, kept under var/ (never served by the service).
+AXE_VERSION := 4.14.1
+AXE := var/npm/node_modules/axe-core/axe.min.js
+$(AXE):
+	npm install --silent --no-save --no-audit --no-fund --prefix var/npm axe-core@$(AXE_VERSION)
+axe: system-deps $(AXE)
 
 # The press profiles of the print PDF (docs/exports.md, "Profiles"): extracted from Debian's
 # non-free icc-profiles package into ICC_PROFILE_DIR, without installing it.
@@ -86,7 +95,7 @@ lint: setup
 # narrows both steps (.ci/run's second pass: MARKS=backend).
 MARKS ?=
 only = $(if $(MARKS), and ($(MARKS)))
-test: lint system-deps profiles static
+test: lint system-deps profiles static axe
 	$(PY) -m pytest -m "not serial$(only)" -n 2 --dist loadgroup
 	$(PY) -m pytest -m "serial$(only)"
 

@@ -1,0 +1,114 @@
+"""WCAG 2.1 AA (docs/accessibility.md): axe-core, put into each page by the test (never served
+by the service), finds no serious or critical violation on every page and state a person
+meets (the studio empty, with a finished poster and with an error; the lookup page with
+results and with none; the orders page signed in), on a desktop and a phone, in English and
+Simplified Chinese; and the lookup page is used with the keyboard alone."""
+
+import io
+import json
+from pathlib import Path
+
+import openpyxl
+import pytest
+from django.conf import settings
+from playwright.sync_api import expect
+
+from tests.processes import BASE_DIR
+
+pytestmark = pytest.mark.e2e
+
+AXE = BASE_DIR / "var/npm/node_modules/axe-core/axe.min.js"  # `make axe`
+RULES = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+VIEWPORTS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
+LANGUAGES = {"en": "en", "zh": "zh-CN"}
+NAMES = ["Anna Berg", "Bruno Costa", "李雷", "韩梅梅", "Chloé Dubois"]
+
+
+@pytest.fixture(scope="module")
+def job(service, tmp_path_factory) -> str:
+    path: Path = tmp_path_factory.mktemp("a11y") / "names.xlsx"
+    book = openpyxl.Workbook()
+    book.active.append(["name"])
+    for name in NAMES:
+        book.active.append([name])
+    book.save(path)
+    job_id = service.submit(path, {"WIDTH": 600, "HEIGHT": 400, "SEED": 3})
+    done = service.wait_for(job_id, lambda job: job["status"] in ("success", "failed"), 120)
+    assert done["status"] == "success", done
+    return job_id
+
+
+def _studio_error(page, job_id):
+    page.goto("/")
+    text = io.BytesIO(b"Anna\n")
+    page.locator("#name-list").set_input_files(
+        {"name": "names.txt", "mimeType": "text/plain", "buffer": text.getvalue()}
+    )
+    page.locator("#submit").click()
+    expect(page.locator("[data-field=name_list] .field-error")).not_to_be_empty()
+
+
+def _studio_poster(page, job_id):
+    page.goto(f"/?job={job_id}")
+    expect(page.locator("#result-panel")).to_be_visible()
+    expect(page.locator("#past-jobs tr.current")).to_be_visible()
+
+
+def _find(name):
+    def visit(page, job_id):
+        page.goto(f"/jobs/{job_id}/find?name={name}")
+        expect(page.locator("#find-message")).not_to_be_empty()
+
+    return visit
+
+
+def _orders(page, job_id):
+    page.goto("/orders")
+    page.locator("#staff-password").fill(settings.ORDERS_ADMIN_PASSWORD)
+    page.locator("#staff-sign-in button[type=submit]").click()
+    expect(page.locator("#staff-sign-in")).to_be_hidden()
+
+
+STATES = {
+    "studio-empty": lambda page, job_id: page.goto("/"),
+    "studio-poster": _studio_poster,
+    "studio-error": _studio_error,
+    "find-results": _find("Anna Berg"),
+    "find-none": _find("Nobody Here"),
+    "orders": _orders,
+}
+
+
+def serious(page) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is now, one line each."""
+    page.add_script_tag(path=str(AXE))
+    report = page.evaluate(
+        "rules => axe.run(document, {runOnly: {type: 'tag', values: rules}})", RULES
+    )
+    return [
+        f"{v['impact']} {v['id']}: {v['help']} — "
+        + "; ".join(json.dumps(n["target"]) + " " + n["failureSummary"][:160] for n in v["nodes"])
+        for v in report["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+@pytest.mark.parametrize("state", STATES)
+def test_no_serious_or_critical_violation(browser, service, job, state, viewport, language):
+    assert AXE.is_file(), f"{AXE} is missing: `make axe` installs it"
+    context = browser.new_context(
+        base_url=service.url,
+        viewport=VIEWPORTS[viewport],
+        locale=LANGUAGES[language],
+        extra_http_headers={"Accept-Language": LANGUAGES[language]},
+        bypass_csp=True,  # axe-core is put into the page by the test, not by the service
+    )
+    page = context.new_page()
+    try:
+        STATES[state](page, job)
+        assert page.evaluate("document.documentElement.lang"), "no lang on <html>"
+        assert serious(page) == []
+    finally:
+        context.close()
