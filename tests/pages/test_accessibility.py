@@ -6,6 +6,7 @@ Simplified Chinese; and the lookup page is used with the keyboard alone."""
 
 import io
 import json
+import re
 from pathlib import Path
 
 import openpyxl
@@ -21,7 +22,7 @@ AXE = BASE_DIR / "var/npm/node_modules/axe-core/axe.min.js"  # `make axe`
 RULES = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 VIEWPORTS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
 LANGUAGES = {"en": "en", "zh": "zh-CN"}
-NAMES = ["Anna Berg", "Bruno Costa", "李雷", "韩梅梅", "Chloé Dubois"]
+NAMES = ["Anna Berg", "Bruno Costa", "李雷", "韩梅梅", "Li Wei", "Chloé Dubois", "Li Wei"]
 
 
 @pytest.fixture(scope="module")
@@ -113,5 +114,61 @@ def test_no_serious_or_critical_violation(browser, service, job, state, viewport
         if language == "zh" and "django.middleware.locale.LocaleMiddleware" in settings.MIDDLEWARE:
             assert lang.lower().startswith("zh"), lang
         assert serious(page) == []
+    finally:
+        context.close()
+
+
+def _focus_by_tab(page, selector: str, presses: int = 25) -> None:
+    """Tab until `selector` has the focus, checking the focus is visible on the way there."""
+    for _ in range(presses):
+        page.keyboard.press("Tab")
+        if page.evaluate("s => document.activeElement.matches(s)", selector):
+            outline = page.evaluate(
+                "() => { const s = getComputedStyle(document.activeElement);"
+                " return [s.outlineStyle, s.outlineWidth]; }"
+            )
+            assert outline[0] != "none" and outline[1] != "0px", (selector, outline)
+            return
+    raise AssertionError(f"{selector} never got the focus by Tab")
+
+
+def test_the_lookup_page_with_the_keyboard_alone(browser, service, job):
+    context = browser.new_context(base_url=service.url, viewport=VIEWPORTS["desktop"])
+    page = context.new_page()
+    try:
+        page.goto(f"/jobs/{job}/find")
+        expect(page.locator("#poster-stage")).to_be_attached()
+        live = page.locator("#find-message")
+        expect(live).to_have_attribute("aria-live", "polite")
+
+        # search: type a name, walk the suggestions with the arrow keys, Enter picks one
+        _focus_by_tab(page, "#find-name")
+        page.keyboard.type("Li Wei")
+        expect(page.locator("#find-suggestions [role=option]").first).to_be_visible()
+        page.keyboard.press("ArrowDown")
+        expect(page.locator("#find-name")).to_have_attribute(
+            "aria-activedescendant", "find-option-0"
+        )
+        page.keyboard.press("Enter")
+        expect(live).to_have_text(re.compile("2"))  # announced: two people have this name
+        expect(page.locator("#poster-highlight")).to_be_visible()
+
+        # move through the results: the next one by its button
+        expect(page.locator("#find-position")).to_have_text(re.compile("^1"))
+        _focus_by_tab(page, "#find-next")
+        page.keyboard.press("Enter")
+        expect(page.locator("#find-position")).to_have_text(re.compile("^2"))
+
+        # zoom and move the poster from the keyboard
+        _focus_by_tab(page, "#poster-viewer")
+        before = page.locator("#poster-stage").evaluate("e => e.style.transform")
+        page.keyboard.press("+")
+        zoomed = page.locator("#poster-stage").evaluate("e => e.style.transform")
+        assert zoomed != before
+        page.keyboard.press("ArrowLeft")
+        moved = page.locator("#poster-stage").evaluate("e => e.style.transform")
+        assert moved != zoomed
+        page.keyboard.press("0")  # the whole poster again
+        assert page.locator("#poster-stage").evaluate("e => e.style.transform") != moved
     finally:
         context.close()
