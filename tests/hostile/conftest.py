@@ -179,7 +179,7 @@ def _sent_while_probing(service: Service, send) -> Refusal:
 def assert_refused(refusal: Refusal, status: int, detail: str | None = None) -> str:
     response = refusal.response
     assert response.status_code == status, response.text[:300]
-    text = refusal(response)
+    text = errors.refusal(response)
     assert 0 < len(text) <= DETAIL_MAX, text
     if detail is not None:
         assert detail in text, text
