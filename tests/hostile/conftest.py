@@ -15,6 +15,7 @@ import httpx
 import pytest
 
 from commerce.payments.standin import keys_ensure
+from tests import errors
 from tests.processes import Service
 from tests.wordclouds.conftest import names_xlsx, tiny_font  # noqa: F401  (fixtures)
 
