@@ -7,7 +7,7 @@ INSTALLED := $(VENV)/.installed
 PORT ?= 8000
 
 .PHONY: run test lint setup static migrate system-deps container-deps bench profiles messages \
-	messages-update gettext-deps
+	messages-update gettext-deps axe
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -46,14 +46,23 @@ system-deps:
 		&& command -v qpdf >/dev/null && command -v pdftoppm >/dev/null \
 		&& command -v inkscape >/dev/null && command -v rsvg-convert >/dev/null \
 		&& /usr/bin/python3 -c "import cssselect, numpy" 2>/dev/null \
-		&& command -v swift-proxy-server >/dev/null && command -v swift-object-server >/dev/null || { \
-		echo "installing ghostscript, scribus, chromium, pango-view, hb-shape, qpdf, poppler-utils, inkscape, rsvg-convert, swift and gettext from Debian's packages"; \
+		&& command -v swift-proxy-server >/dev/null && command -v swift-object-server >/dev/null \
+		&& command -v npm >/dev/null || { \
+		echo "installing ghostscript, scribus, chromium, pango-view, hb-shape, qpdf, poppler-utils, inkscape, rsvg-convert, swift, gettext and npm from Debian's packages"; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get -o DPkg::Lock::Timeout=600 update -q && \
 		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -q \
 			ghostscript scribus chromium pango1.0-tools libharfbuzz-bin qpdf poppler-utils \
 			inkscape python3-cssselect python3-numpy python3-lxml librsvg2-bin \
-			swift-proxy swift-object swift-container swift-account gettext >/dev/null; }
+			swift-proxy swift-object swift-container swift-account gettext npm >/dev/null; }
+
+# axe-core, which the accessibility tests (tests/pages/test_accessibility.py) put into the pages
+# they check; from the npm registry, pinned, kept under var/ (never served by the service).
+AXE_VERSION := 4.14.1
+AXE := var/npm/node_modules/axe-core/axe.min.js
+$(AXE):
+	npm install --silent --no-save --no-audit --no-fund --prefix var/npm axe-core@$(AXE_VERSION)
+axe: system-deps $(AXE)
 
 # The press profiles of the print PDF (docs/exports.md, "Profiles"): extracted from Debian's
 # non-free icc-profiles package into ICC_PROFILE_DIR, without installing it.
@@ -117,7 +126,7 @@ lint: setup
 # narrows both steps (.ci/run's second pass: MARKS=backend).
 MARKS ?=
 only = $(if $(MARKS), and ($(MARKS)))
-test: lint system-deps profiles static
+test: lint system-deps profiles static axe
 	$(PY) -m pytest -m "not serial$(only)" -n 2 --dist loadgroup
 	$(PY) -m pytest -m "serial$(only)"
 

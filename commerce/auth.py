@@ -36,12 +36,12 @@ def request_caller(request) -> Caller:
     """The end user or staff behind the request; 401 when there is neither."""
     token = bearer_token(request)
     if not token:
-        raise Unauthorized("authentication required")
+        raise Unauthorized("authentication required", code="authentication_required")
     if admin_token_valid(token):
         return Caller(user=None, is_admin=True)
     user = user_from_token(token)
     if user is None:
-        raise Unauthorized("invalid or expired token")
+        raise Unauthorized("invalid or expired token", code="token_invalid")
     return Caller(user=user)
 
 
@@ -49,7 +49,7 @@ def request_user(request) -> EndUser:
     """The end user behind the request; staff get 403 (these endpoints act for a user)."""
     caller = request_caller(request)
     if caller.user is None:
-        raise Forbidden("this endpoint needs an end-user token")
+        raise Forbidden("this endpoint needs an end-user token", code="user_token_required")
     return caller.user
 
 
@@ -57,5 +57,5 @@ def request_admin(request) -> Caller:
     """Staff only (the admin token): 401 without a token, 403 for an end user's token."""
     caller = request_caller(request)
     if not caller.is_admin:
-        raise Forbidden("invalid or missing token")
+        raise Forbidden("invalid or missing token", code="token_missing")
     return caller

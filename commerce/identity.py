@@ -39,13 +39,17 @@ class PhoneNumber:
 
 class PlatformError(BadGateway):
     def __init__(self, errcode, errmsg):
-        super().__init__(f"identity platform error {errcode}: {errmsg}")
+        super().__init__(
+            f"identity platform error {errcode}: {errmsg}", code="identity_platform_error"
+        )
         self.errcode = errcode
 
 
 class CodeRefused(InvalidInput):
     def __init__(self, errcode, errmsg):
-        super().__init__(f"code refused by the identity platform: {errcode} {errmsg}")
+        super().__init__(
+            f"code refused by the identity platform: {errcode} {errmsg}", code="code_refused"
+        )
         self.errcode = errcode
 
 
@@ -58,15 +62,18 @@ def _call(method: str, path: str, *, params: dict, json: dict | None = None) -> 
         )
         body = response.json()
     except httpx.TimeoutException:
-        raise BadGateway("identity platform timed out") from None
+        raise BadGateway("identity platform timed out", code="identity_unavailable") from None
     except httpx.HTTPError:
-        raise BadGateway("identity platform unreachable") from None
+        raise BadGateway("identity platform unreachable", code="identity_unavailable") from None
     except ValueError:
         raise BadGateway(
-            f"identity platform answered HTTP {response.status_code} without JSON"
+            f"identity platform answered HTTP {response.status_code} without JSON",
+            code="identity_bad_answer",
         ) from None
     if not isinstance(body, dict):
-        raise BadGateway("identity platform answered an unexpected JSON value")
+        raise BadGateway(
+            "identity platform answered an unexpected JSON value", code="identity_bad_answer"
+        )
     if body.get("errcode") in CODE_REFUSED:
         raise CodeRefused(body["errcode"], body.get("errmsg", ""))
     if body.get("errcode"):
@@ -80,7 +87,10 @@ def _stored(body: dict, key: str, field: str) -> str:
     text = str(body.get(key) or "")
     limit = EndUser._meta.get_field(field).max_length
     if len(text) > limit:
-        raise BadGateway(f"identity platform's {key} is longer than {limit} characters")
+        raise BadGateway(
+            f"identity platform's {key} is longer than {limit} characters",
+            code="identity_bad_answer",
+        )
     return text
 
 
@@ -95,7 +105,7 @@ def code_to_session(code: str) -> Session:
         params={**_app_credentials(), "js_code": code, "grant_type": "authorization_code"},
     )
     if not body.get("openid"):
-        raise BadGateway("identity platform answered without an openid")
+        raise BadGateway("identity platform answered without an openid", code="identity_bad_answer")
     return Session(
         openid=_stored(body, "openid", "openid"),
         unionid=_stored(body, "unionid", "unionid"),
@@ -109,7 +119,9 @@ def _fresh_access_token() -> str:
     )
     token, lifetime = body.get("access_token"), body.get("expires_in")
     if not token or not isinstance(lifetime, int):
-        raise BadGateway("identity platform answered without an access token")
+        raise BadGateway(
+            "identity platform answered without an access token", code="identity_bad_answer"
+        )
     # A race between two processes refreshing at once only costs one extra fetch: the
     # platform keeps the previous token valid for a while, and the last writer wins here.
     PlatformAccessToken.objects.update_or_create(
@@ -141,7 +153,9 @@ def _call_with_access_token(path: str, body: dict) -> dict:
 def plugin_openpid(code: str) -> str:
     body = _call_with_access_token("/wxa/getpluginopenpid", {"code": code})
     if not body.get("openpid"):
-        raise BadGateway("identity platform answered without an openpid")
+        raise BadGateway(
+            "identity platform answered without an openpid", code="identity_bad_answer"
+        )
     return _stored(body, "openpid", "plugin_openpid")
 
 
@@ -149,7 +163,9 @@ def phone_number(code: str) -> PhoneNumber:
     body = _call_with_access_token("/wxa/business/getuserphonenumber", {"code": code})
     info = body.get("phone_info")
     if not isinstance(info, dict) or not info.get("phoneNumber"):
-        raise BadGateway("identity platform answered without a phone number")
+        raise BadGateway(
+            "identity platform answered without a phone number", code="identity_bad_answer"
+        )
     return PhoneNumber(
         phone_number=_stored(info, "phoneNumber", "phone_number"),
         pure_phone_number=_stored(info, "purePhoneNumber", "pure_phone_number"),

@@ -27,7 +27,7 @@ def product_get(*, product_id: int, lock: bool = False) -> Product:
     products = Product.objects.select_for_update() if lock else Product.objects.all()
     product = products.filter(pk=product_id).first()
     if product is None:
-        raise NotFound("product not found")
+        raise NotFound("product not found", code="product_not_found")
     return product
 
 
@@ -38,7 +38,7 @@ def address_list(*, user: EndUser) -> QuerySet[Address]:
 def address_get(*, user: EndUser, address_id: int) -> Address:
     address = Address.objects.filter(pk=address_id, user=user).first()
     if address is None:
-        raise NotFound("address not found")
+        raise NotFound("address not found", code="address_not_found")
     return address
 
 
@@ -52,9 +52,9 @@ def _visible_to(caller: Caller, records: QuerySet, pk: int):
     record = records.filter(pk=pk).first()
     subject = records.model._meta.verbose_name
     if record is None:
-        raise NotFound(f"{subject} not found")
+        raise NotFound(f"{subject} not found", code="record_not_found")
     if not caller.is_admin and record.user_id != caller.user.pk:
-        raise Forbidden(f"{subject} belongs to another user")
+        raise Forbidden(f"{subject} belongs to another user", code="belongs_to_another_user")
     return record
 
 

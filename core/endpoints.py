@@ -20,7 +20,7 @@ from concurrent.futures import Executor
 
 from django.db import connection
 
-from core.errors import client_error
+from core.errors import client_error, error_body
 
 logger = logging.getLogger(__name__)
 
@@ -47,7 +47,10 @@ def in_front_of(app, routes: list[tuple[str, tuple[str, ...], object]]):
                 if scope["method"] not in methods:
                     detail = f"method {scope['method'][:20]} not allowed"
                     return await answer(
-                        send, 405, {"detail": detail}, [(b"allow", ", ".join(methods).encode())]
+                        send,
+                        405,
+                        error_body(detail, 405),
+                        [(b"allow", ", ".join(methods).encode())],
                     )
                 return await _answered(endpoint, scope, receive, send, match.groupdict())
         await app(scope, _in_turns(receive), send)
@@ -76,7 +79,7 @@ def _in_turns(receive):
 
 async def _answered(endpoint, scope, receive, send, arguments: dict) -> None:
     """The endpoint's answer, without its body to a HEAD request; an error raised before it
-    began answering leaves as the JSON `{"detail"}` of every other error (core/errors.py),
+    began answering leaves as the JSON `{"detail", "code"}` of every other error (core/errors.py),
     a bug as a 500 and a traceback."""
     started = False
 
@@ -95,7 +98,7 @@ async def _answered(endpoint, scope, receive, send, arguments: dict) -> None:
         error = client_error(exception)
         if error is None:
             logger.exception("unhandled error on %s", scope["path"])
-            return await answer(send, 500, {"detail": "internal server error"})
+            return await answer(send, 500, error_body("internal server error", 500))
         await answer(send, error.status_code, error.body())
 
 

@@ -1,5 +1,5 @@
 """One error path: services raise ServiceError subclasses, and every error under /api
-leaves as JSON `{"detail": ...}` with the right status, whoever raised it."""
+leaves as JSON `{"detail": ..., "code": ...}` with the right status, whoever raised it."""
 
 import logging
 
@@ -10,6 +10,8 @@ from django.utils.deprecation import MiddlewareMixin
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
+
+from core.error_codes import generic
 
 logger = logging.getLogger(__name__)
 
@@ -25,8 +27,14 @@ class ServiceError(Exception):
         self.code = code  # a stable snake_case name of the problem, for clients to translate
 
     def body(self) -> dict:
-        """The JSON body of this error: ``detail``, and ``code`` when the raiser named one."""
-        return {"detail": self.detail, **({"code": self.code} if self.code else {})}
+        """The JSON body of this error: ``detail`` and ``code`` (its status's generic code
+        when the raiser named none)."""
+        return error_body(self.detail, self.status_code, self.code)
+
+
+def error_body(detail: str, status: int, code: str | None = None) -> dict:
+    """Every error's JSON body: the English `detail` and a code from core/error_codes.py."""
+    return {"detail": detail, "code": code or generic(status)}
 
 
 class InvalidInput(ServiceError):
@@ -84,14 +92,14 @@ def client_error(exc) -> ServiceError | None:
     if isinstance(exc, ServiceError):
         return exc
     if isinstance(exc, RequestDataTooBig):
-        return TooLarge(REQUEST_TOO_LARGE)
+        return TooLarge(REQUEST_TOO_LARGE, code="request_too_large")
     if isinstance(exc, SuspiciousOperation):
         # TooManyFieldsSent, TooManyFilesSent, a bad multipart...: Django's own short text.
-        return InvalidInput(str(exc)[:200] or "bad request")
+        return InvalidInput(str(exc)[:200] or "bad request", code="request_data_refused")
     if isinstance(exc, RecursionError):
-        return InvalidInput(TOO_DEEP)
+        return InvalidInput(TOO_DEEP, code="data_nested_too_deeply")
     if isinstance(exc, (OverflowError, DataError)):
-        return InvalidInput(OUT_OF_RANGE)
+        return InvalidInput(OUT_OF_RANGE, code="number_out_of_range")
     return None
 
 
@@ -115,8 +123,9 @@ def api_exception_handler(exc, context):
     response = exception_handler(exc, context)
     if response is None:
         logger.exception("unhandled error in %s", context.get("view"))
-        return Response({"detail": "internal server error"}, status=500)
-    response.data = {"detail": _flatten(response.data)}
+        return Response(error_body("internal server error", 500), status=500)
+    code = "invalid_field" if isinstance(exc, exceptions.ValidationError) else None
+    response.data = error_body(_flatten(response.data), response.status_code, code)
     return response
 
 
@@ -131,14 +140,17 @@ class ApiErrorMiddleware(MiddlewareMixin):
         if response.get("Content-Type", "").startswith("application/json"):
             return response
         if response.status_code == 404:
-            return JsonResponse({"detail": "not found"}, status=404)
+            return JsonResponse(error_body("not found", 404), status=404)
         if response.status_code == 405:
-            answer = JsonResponse({"detail": f"method {request.method} not allowed"}, status=405)
+            detail = f"method {request.method} not allowed"
+            answer = JsonResponse(error_body(detail, 405), status=405)
             answer["Allow"] = response.get("Allow", "")
             return answer
         if response.status_code >= 500:
-            return JsonResponse({"detail": "internal server error"}, status=response.status_code)
-        return JsonResponse({"detail": response.reason_phrase.lower()}, status=response.status_code)
+            body = error_body("internal server error", response.status_code)
+            return JsonResponse(body, status=response.status_code)
+        body = error_body(response.reason_phrase.lower(), response.status_code)
+        return JsonResponse(body, status=response.status_code)
 
     def process_exception(self, request, exception):
         if not request.path.startswith("/api"):
@@ -153,6 +165,6 @@ class ApiErrorMiddleware(MiddlewareMixin):
                 headers=getattr(error, "headers", None),
             )
         if isinstance(exception, Http404):
-            return JsonResponse({"detail": "not found"}, status=404)
+            return JsonResponse(error_body("not found", 404), status=404)
         logger.exception("unhandled error on %s", request.path)
-        return JsonResponse({"detail": "internal server error"}, status=500)
+        return JsonResponse(error_body("internal server error", 500), status=500)

@@ -22,13 +22,13 @@ from daphne.server import Server
 from django.conf import settings
 from twisted.web.http import HTTPChannel
 
-from core.errors import REQUEST_TOO_LARGE, TooLarge, log_refused
+from core.errors import REQUEST_TOO_LARGE, TooLarge, error_body, log_refused
 
 REASONS = {400: "Bad Request", 413: "Content Too Large", 431: "Request Header Fields Too Large"}
 
 
 def _refusal(status: int, detail: str) -> bytes:
-    body = json.dumps({"detail": detail}).encode()
+    body = json.dumps(error_body(detail, status)).encode()
     head = (
         f"HTTP/1.1 {status} {REASONS[status]}\r\nContent-Type: application/json\r\n"
         f"Content-Length: {len(body)}\r\nAccess-Control-Allow-Origin: *\r\n"
@@ -90,7 +90,10 @@ def _answer_unless_dropped(request: WebRequest):
     refusal waits for the body, since a client that is still sending reads no answer.)"""
     if not isinstance(request.content, _Dropped):
         return _process(request)
-    log_refused(TooLarge(REQUEST_TOO_LARGE), request.path.decode("ascii", "replace")[:100])
+    log_refused(
+        TooLarge(REQUEST_TOO_LARGE, code="request_too_large"),
+        request.path.decode("ascii", "replace")[:100],
+    )
     request.channel.transport.write(BODY_TOO_LARGE)
     request.channel.loseConnection()
 

@@ -48,7 +48,7 @@ class Option:
         raise NotImplementedError
 
     def _refused(self, sentence: str) -> InvalidInput:
-        return InvalidInput(sentence.format(**vars(self)))
+        return InvalidInput(sentence.format(**vars(self)), code="option_invalid")
 
 
 @dataclasses.dataclass(frozen=True)

@@ -90,16 +90,16 @@ def run_isolated(limits: Limits, function: Callable, *args, **kwargs):
             os.close(read_end)
             _reap(pid)
     if output is None:
-        raise Unprocessable(limits.too_slow)
+        raise Unprocessable(limits.too_slow, code="too_slow")
     if not output:  # killed by the kernel, or could not even report
-        raise Unprocessable(limits.too_big)
+        raise Unprocessable(limits.too_big, code="too_big")
     kind, value = pickle.loads(output)
     if kind == "result":
         return value
     if kind == "error":
         raise value
     if kind == "too big":
-        raise Unprocessable(limits.too_big)
+        raise Unprocessable(limits.too_big, code="too_big")
     raise RuntimeError(f"isolated {function.__name__} failed")
 
 

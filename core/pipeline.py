@@ -40,7 +40,7 @@ def move(record: models.Model, verb: str, *, stamp: str | None = None, **fields)
     declared = allowed(record, verb)
     if declared is None:
         subject = record._meta.verbose_name
-        raise Conflict(f"{subject} cannot be {verb} in status {record.status}")
+        raise Conflict(f"{subject} cannot be {verb} in status {record.status}", code="wrong_status")
     changes = {"status": declared.to, **fields}
     if stamp is not None:
         changes[stamp] = timezone.now()

@@ -1,4 +1,5 @@
-"""The OpenAPI schema's shared parts: the `{"detail"}` error body, the two bearer tokens, and
+"""The OpenAPI schema's shared parts: the `{"detail", "code"}` error body (each operation's
+codes listed from core/error_codes.py), the two bearer tokens, and
 a hook that completes every operation's error answers, so each view declares only its own."""
 
 from django.core.validators import ProhibitNullCharactersValidator, RegexValidator
@@ -6,6 +7,8 @@ from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
+
+from core.error_codes import codes_for
 
 # `security` values for extend_schema(auth=...): which token an operation needs.
 ADMIN_TOKEN = [{"adminToken": []}]
@@ -42,10 +45,11 @@ SECURITY_SCHEMES = {
 
 class ErrorSerializer(serializers.Serializer):
     detail = serializers.CharField(help_text="one sentence naming the problem")
+    code = serializers.CharField(help_text="the problem's stable name (docs/api.md)")
 
 
 def error(description: str) -> OpenApiResponse:
-    """An error answer: `{"detail": ...}` with what `detail` says in this case."""
+    """An error answer: `{"detail": ..., "code": ...}` with what `detail` says in this case."""
     return OpenApiResponse(ErrorSerializer, description=description)
 
 
@@ -125,7 +129,30 @@ class InputsSchema(OpenApiSerializerExtension):
         return schema
 
 
-_ERROR_CONTENT = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+ERROR_SCHEMA = {
+    "type": "object",
+    "required": ["detail", "code"],
+    "properties": {
+        "detail": {"type": "string", "description": "one sentence naming the problem"},
+        "code": {
+            "type": "string",
+            "description": "the problem's stable name, for a client to show its own text "
+            "(docs/api.md lists each with a Chinese sentence)",
+        },
+    },
+}
+
+
+# The body of an error() answer as drf-spectacular writes it (an answer in another shape, the
+# payment platform's callback's, keeps its own).
+_ERROR_BODY = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+
+
+def _error_content(path: str, status: int) -> dict:
+    """The Error body with the codes this operation may answer with this status."""
+    codes = {"type": "string", "enum": codes_for(path, status)}
+    schema = {"allOf": [{"$ref": "#/components/schemas/Error"}, {"properties": {"code": codes}}]}
+    return {"application/json": {"schema": schema}}
 
 
 def _implied_errors(path: str, operation: dict) -> dict[str, str]:
@@ -148,17 +175,12 @@ def _implied_errors(path: str, operation: dict) -> dict[str, str]:
 
 
 def complete_errors(result, generator, request, public):
-    """drf-spectacular post-processing hook: every error status gets the Error body; the
+    """drf-spectacular post-processing hook: every error status gets the Error body, its
+    `code` an enum of the codes core/error_codes.py declares for the path and status; the
     statuses any request of an operation's shape can meet are added; the token schemes are
     declared."""
     components = result.setdefault("components", {})
-    components.setdefault("schemas", {})["Error"] = {
-        "type": "object",
-        "required": ["detail"],
-        "properties": {
-            "detail": {"type": "string", "description": "one sentence naming the problem"}
-        },
-    }
+    components.setdefault("schemas", {})["Error"] = ERROR_SCHEMA
     components["securitySchemes"] = SECURITY_SCHEMES
     for path, operations in result.get("paths", {}).items():
         for operation in operations.values():
@@ -168,8 +190,8 @@ def complete_errors(result, generator, request, public):
             for status, description in _implied_errors(path, operation).items():
                 responses.setdefault(status, {"description": description})
             for status, response in responses.items():
-                if int(status) >= 400:
-                    response.setdefault("content", _ERROR_CONTENT)
+                if int(status) >= 400 and response.get("content", _ERROR_BODY) == _ERROR_BODY:
+                    response["content"] = _error_content(path, int(status))
             operation["responses"] = dict(sorted(responses.items()))
     return result
 

@@ -104,7 +104,7 @@ def write_ai(drawing: Drawing, *, title: str) -> bytes:
     for shape in drawing.shapes:
         text = "\n".join(_shape(shape, height))
         if "inf" in text or "nan" in text:  # a number beyond float range ("1e400") in the SVG
-            raise Unprocessable(TOO_LARGE_NUMBERS)
+            raise Unprocessable(TOO_LARGE_NUMBERS, code="numbers_too_large")
         lines.append(text)
     lines += ["LB", "%AI5_EndLayer--", "%%PageTrailer", "showpage", "%%Trailer", "end", "%%EOF", ""]
     return "\n".join(lines).encode("latin-1")

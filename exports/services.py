@@ -53,12 +53,12 @@ def export_stem(raw: object, extension: str) -> str:
 def svg_document(svg: object) -> bytes:
     """The SVG of a JSON body as UTF-8 bytes: 400 `svg is required`, 413 over 25 MB."""
     if not isinstance(svg, str) or not svg.strip():
-        raise InvalidInput(SVG_REQUIRED)
+        raise InvalidInput(SVG_REQUIRED, code="svg_required")
     # The JSON string is already text: a declared encoding (GB2312, Latin-1...) no longer
     # holds for the UTF-8 bytes sent on, and would make the parser misread them.
     data = _XML_ENCODING_RE.sub(r'\1"UTF-8"', svg, count=1).encode("utf-8")
     if len(data) > settings.SVG_EXPORT_MAX_BYTES:
-        raise TooLarge(SVG_TOO_LARGE)
+        raise TooLarge(SVG_TOO_LARGE, code="svg_too_large")
     return data
 
 
@@ -77,7 +77,7 @@ def ai_export(*, svg: object, filename: object) -> AiFile:
             timeout=httpx.Timeout(TIME_LIMIT_SECONDS + 30, connect=5),
         )
     except httpx.TransportError:
-        raise BadGateway(CONVERTER_UNAVAILABLE) from None
+        raise BadGateway(CONVERTER_UNAVAILABLE, code="converter_unavailable") from None
     if response.status_code == 200:
         return AiFile(response.content, name)
     raise _converter_error(response)
@@ -87,6 +87,8 @@ def _converter_error(response: httpx.Response) -> ServiceError:
     try:
         detail = response.json()["detail"]
     except (ValueError, KeyError, TypeError):
-        return BadGateway(CONVERTER_UNAVAILABLE)
+        return BadGateway(CONVERTER_UNAVAILABLE, code="converter_unavailable")
     error = _ERRORS.get(response.status_code, BadGateway)
-    return error(detail if error is not BadGateway else f"converter failed: {detail}")
+    if error is BadGateway:
+        return BadGateway(f"converter failed: {detail}", code="converter_failed")
+    return error(detail)  # the converter's own refusal, with its status's code

@@ -150,9 +150,9 @@ def read_svg(data: bytes, *, project: bool = False) -> Drawing:
     except (defusedxml.ExternalReferenceForbidden, defusedxml.DTDForbidden):
         raise unsupported({"external reference"}) from None
     except (ParseError, ValueError):
-        raise InvalidInput(NOT_SVG) from None
+        raise InvalidInput(NOT_SVG, code="svg_not_svg") from None
     if local_name(root) != "svg":
-        raise InvalidInput(NOT_SVG)
+        raise InvalidInput(NOT_SVG, code="svg_not_svg")
     ids = {el.get("id"): el for el in root.iter() if el.get("id")}
     if project:
         _refuse_unsupported_stickers(root, ids)
@@ -174,12 +174,15 @@ def _refuse_unsupported_stickers(root, ids: dict):
         found = unsupported_content(group, ids) - {"image"}
         if found:
             raise Unprocessable(
-                f"stickers[{index}] uses unsupported content: {', '.join(sorted(found))}"
+                f"stickers[{index}] uses unsupported content: {', '.join(sorted(found))}",
+                code="svg_unsupported_content",
             )
 
 
 def unsupported(names: set[str]) -> Unprocessable:
-    return Unprocessable(f"svg uses unsupported content: {', '.join(sorted(names))}")
+    return Unprocessable(
+        f"svg uses unsupported content: {', '.join(sorted(names))}", code="svg_unsupported_content"
+    )
 
 
 def unsupported_content(root, ids: dict) -> set[str]:

@@ -51,7 +51,7 @@ class AiExportView(APIView):
     )
     def post(self, request):
         if request_too_large(int(request.META.get("CONTENT_LENGTH") or 0)):
-            raise TooLarge(SVG_TOO_LARGE)
+            raise TooLarge(SVG_TOO_LARGE, code="svg_too_large")
         body = request.data if isinstance(request.data, dict) else {}
         exported = ai_export(svg=body.get("svg"), filename=body.get("filename"))
         response = HttpResponse(exported.content, content_type=AI_CONTENT_TYPE)

@@ -54,7 +54,7 @@ def is_job_id(text: str) -> bool:
 def job_id_checked(job_id: str) -> str:
     """The job id itself; job ids are 32 hex characters, anything else is not a job (404)."""
     if not is_job_id(job_id):
-        raise NotFound("job not found")
+        raise NotFound("job not found", code="job_not_found")
     return job_id
 
 
@@ -66,7 +66,7 @@ def job_key(job_id: str, name: str) -> str:
 def artifact_key(job_id: str, kind: str) -> str:
     """404 `unknown artifact kind`."""
     if kind not in ARTIFACTS:
-        raise NotFound("unknown artifact kind")
+        raise NotFound("unknown artifact kind", code="artifact_kind_unknown")
     return job_key(job_id, ARTIFACTS[kind][0])
 
 
@@ -76,7 +76,7 @@ def artifact_path(job_id: str, kind: str) -> Path:
     try:
         return storage.local_path(artifact_key(job_id, kind))
     except FileNotFoundError:
-        raise NotFound("artifact not ready") from None
+        raise NotFound("artifact not ready", code="artifact_not_ready") from None
 
 
 @dataclass(frozen=True)
@@ -198,7 +198,7 @@ def job_get(job_id: str) -> JobView:
         return _view_of_record(job)
     if _is_finished_folder(job_id):
         return _view_of_directory(job_id)
-    raise NotFound("job not found")
+    raise NotFound("job not found", code="job_not_found")
 
 
 def job_list(*, status: str | None = None, limit: int = 100) -> list[JobView]:
@@ -308,7 +308,7 @@ def _stored_tiles_index(job_id: str) -> dict:
     try:
         return json.loads(storage.read_bytes(job_key(job_id, f"{TILES_FOLDER}/{TILES_INDEX}")))
     except FileNotFoundError:
-        raise NotFound("artifact not ready") from None
+        raise NotFound("artifact not ready", code="artifact_not_ready") from None
 
 
 def tile_key(*, job_id: str, level: int, column: int, row: int) -> str:
@@ -316,19 +316,19 @@ def tile_key(*, job_id: str, level: int, column: int, row: int) -> str:
     its index (no request to the store)."""
     index = tiles_index(job_id=job_id)
     if not 0 <= level < index["levels"]:
-        raise NotFound("tile not found")
+        raise NotFound("tile not found", code="tile_not_found")
     width, height = index["width"], index["height"]
     for _ in range(index["levels"] - 1 - level):
         width, height = -(-width // 2), -(-height // 2)
     if not (0 <= column < -(-width // TILE_SIZE) and 0 <= row < -(-height // TILE_SIZE)):
-        raise NotFound("tile not found")
+        raise NotFound("tile not found", code="tile_not_found")
     return job_key(job_id, f"{TILES_FOLDER}/{level}/{column}_{row}.{TILE_FORMAT}")
 
 
 def asset_get(asset_id: str) -> Asset:
     asset = Asset.objects.filter(id=asset_id).first()
     if asset is None:
-        raise NotFound("asset not found")
+        raise NotFound("asset not found", code="asset_not_found")
     return asset
 
 
@@ -345,7 +345,7 @@ def asset_list(*, type: str = "", job_id: str = "") -> QuerySet[Asset]:
 def project_get(project_id: str) -> Project:
     project = Project.objects.select_related("template").filter(id=project_id).first()
     if project is None:
-        raise NotFound("project not found")
+        raise NotFound("project not found", code="project_not_found")
     return project
 
 

@@ -49,7 +49,7 @@ class StorageUnavailable(ServiceError):
     RETRY_AFTER = 5
 
     def __init__(self, detail: str = UNAVAILABLE):
-        super().__init__(detail)
+        super().__init__(detail, code="storage_unavailable")
         self.headers = {"Retry-After": str(self.RETRY_AFTER)}
 
 
@@ -233,7 +233,7 @@ def download_response(
         try:
             stream = storage.open(key, "rb")
         except FileNotFoundError:
-            raise NotFound("artifact not ready") from None
+            raise NotFound("artifact not ready", code="artifact_not_ready") from None
         response = FileResponse(
             stream, as_attachment=not inline, filename=filename, content_type=content_type
         )

@@ -91,13 +91,13 @@ def valid_input(serializer_class, data, *, partial: bool = False) -> dict:
     if hasattr(data, "getlist"):  # a query string: each parameter at most once
         repeated = [name for name in serializer.fields if len(data.getlist(name)) > 1]
         if repeated:
-            raise InvalidInput(f"{repeated[0]} must be given once")
+            raise InvalidInput(f"{repeated[0]} must be given once", code="parameter_repeated")
     if not serializer.is_valid():
         field, messages = next(iter(serializer.errors.items()))
         message = str(messages[0] if isinstance(messages, list) else messages)
         if field != "non_field_errors":
             message = f"{field} {message}" if message[:1].islower() else f"{field}: {message}"
-        raise InvalidInput(message)
+        raise InvalidInput(message, code="invalid_field")
     return dict(serializer.validated_data)
 
 

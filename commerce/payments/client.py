@@ -29,15 +29,18 @@ class PlatformError(BadGateway):
     """The platform answered with an error: its `code` and `message`."""
 
     def __init__(self, status: int, code: str, message: str):
-        super().__init__(f"{PLATFORM} error {code}: {message}"[:300])
-        self.status, self.code = status, code
+        detail = f"{PLATFORM} error {code}: {message}"[:300]
+        super().__init__(detail, code="payments_platform_error")
+        self.status, self.platform_code = status, code
 
 
 def _request(method: str, path: str, body: dict | None = None) -> Answer:
     if connection.in_atomic_block:
         raise RuntimeError("the payment platform is never called inside a database transaction")
     if not settings.WECHATPAY_MCH_ID:
-        raise BadGateway("payments are not configured (WECHATPAY_MCH_ID)")
+        raise BadGateway(
+            "payments are not configured (WECHATPAY_MCH_ID)", code="payments_not_configured"
+        )
     text = json.dumps(body, ensure_ascii=False, separators=(",", ":")) if body is not None else ""
     headers = {
         "Accept": "application/json",
@@ -61,16 +64,18 @@ def _request(method: str, path: str, body: dict | None = None) -> Answer:
             timeout=settings.WECHATPAY_TIMEOUT,
         )
     except httpx.TimeoutException:
-        raise BadGateway(f"{PLATFORM} timed out") from None
+        raise BadGateway(f"{PLATFORM} timed out", code="payments_unavailable") from None
     except httpx.HTTPError:
-        raise BadGateway(f"{PLATFORM} unreachable") from None
+        raise BadGateway(f"{PLATFORM} unreachable", code="payments_unavailable") from None
     return Answer(response.status_code, _verified(response))
 
 
 def _verified(response: httpx.Response) -> dict:
     """The answer's JSON once its signature checks out; a 2xx without a body is `{}`."""
     if response.status_code >= 500 and not response.headers.get("Wechatpay-Signature"):
-        raise BadGateway(f"{PLATFORM} answered HTTP {response.status_code}")
+        raise BadGateway(
+            f"{PLATFORM} answered HTTP {response.status_code}", code="payments_bad_answer"
+        )
     try:
         crypto.verify_body(
             response.headers,
@@ -79,7 +84,9 @@ def _verified(response: httpx.Response) -> dict:
             key_id=settings.WECHATPAY_PUBLIC_KEY_ID,
         )
     except crypto.SignatureError as error:
-        raise BadGateway(f"{PLATFORM} answer refused: {error}") from None
+        raise BadGateway(
+            f"{PLATFORM} answer refused: {error}", code="payments_bad_answer"
+        ) from None
     if not response.text:
         body = {}
     else:
@@ -87,10 +94,13 @@ def _verified(response: httpx.Response) -> dict:
             body = response.json()
         except ValueError:
             raise BadGateway(
-                f"{PLATFORM} answered HTTP {response.status_code} without JSON"
+                f"{PLATFORM} answered HTTP {response.status_code} without JSON",
+                code="payments_bad_answer",
             ) from None
     if not isinstance(body, dict):
-        raise BadGateway(f"{PLATFORM} answered an unexpected JSON value")
+        raise BadGateway(
+            f"{PLATFORM} answered an unexpected JSON value", code="payments_bad_answer"
+        )
     if response.status_code >= 300:
         raise PlatformError(
             response.status_code, str(body.get("code", "")), str(body.get("message", ""))
@@ -101,7 +111,7 @@ def _verified(response: httpx.Response) -> dict:
 def _required(body: dict, *keys: str) -> dict:
     for key in keys:
         if not body.get(key):
-            raise BadGateway(f"{PLATFORM} answered without {key}")
+            raise BadGateway(f"{PLATFORM} answered without {key}", code="payments_bad_answer")
     return body
 
 
@@ -134,7 +144,7 @@ def query(out_trade_no: str) -> dict | None:
             f"?mchid={quote(settings.WECHATPAY_MCH_ID)}",
         ).body
     except PlatformError as error:
-        if error.code == "ORDER_NOT_EXIST":
+        if error.platform_code == "ORDER_NOT_EXIST":
             return None
         raise
     return _required(body, "out_trade_no", "trade_state")
@@ -169,7 +179,7 @@ def refund_query(out_refund_no: str) -> dict | None:
     try:
         body = _request("GET", f"/v3/refund/domestic/refunds/{quote(out_refund_no)}").body
     except PlatformError as error:
-        if error.code == "RESOURCE_NOT_EXISTS":
+        if error.platform_code == "RESOURCE_NOT_EXISTS":
             return None
         raise
     return _required(body, "out_refund_no", "status")

@@ -72,7 +72,7 @@ def _close(payment: Payment) -> None:
         client.close(payment.out_trade_no)
     except client.PlatformError as error:
         ledger.log(Kind.CLOSE, order=payment.order, payment=payment, outcome=error.detail)
-        if error.code == "ORDERPAID":
+        if error.platform_code == "ORDERPAID":
             payment_query_apply(payment)
         if error.code != "ORDER_NOT_EXIST":  # never prepaid: nothing to close there
             return

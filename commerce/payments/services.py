@@ -35,9 +35,11 @@ def _attempt_open(*, user: EndUser, order_id: int) -> Payment:
     with transaction.atomic():
         order = order_get(caller=Caller(user=user), order_id=order_id, lock=True)
         if order.status != Order.Status.PENDING:
-            raise Conflict(f"order cannot be paid in status {order.status}")
+            raise Conflict(
+                f"order cannot be paid in status {order.status}", code="order_not_payable"
+            )
         if pay_window_end(order) <= timezone.now():
-            raise Conflict("the pay window of this order has passed")
+            raise Conflict("the pay window of this order has passed", code="pay_window_passed")
         attempt = order.payments.filter(
             kind=Payment.Kind.WECHAT, status=Payment.Status.OPEN, needs_attention=False
         ).first()
@@ -143,7 +145,7 @@ def notify_receive(headers, body: bytes) -> None:
     NotifyRefused (401) for anything that does not check out, before anything changes."""
     text = body.decode(errors="replace")
     if not settings.WECHATPAY_PUBLIC_KEY_FILE:
-        raise NotifyRefused("payments are not configured")
+        raise NotifyRefused("payments are not configured", code="notify_refused")
     try:
         crypto.verify_body(
             headers,
@@ -153,15 +155,15 @@ def notify_receive(headers, body: bytes) -> None:
         )
     except crypto.SignatureError as error:
         metrics.notify_verifications_failed.inc()
-        raise NotifyRefused(str(error)) from None
+        raise NotifyRefused(str(error), code="notify_refused") from None
     notice = _json_object(text, "notify body")
     if not isinstance(notice.get("resource"), dict):
-        raise InvalidInput("notify has no resource")
+        raise InvalidInput("notify has no resource", code="notify_invalid")
     try:
         plaintext = crypto.aead_decrypt(settings.WECHATPAY_APIV3_KEY, notice["resource"])
     except crypto.SignatureError as error:
         metrics.notify_verifications_failed.inc()
-        raise NotifyRefused(str(error)) from None
+        raise NotifyRefused(str(error), code="notify_refused") from None
     record = _json_object(plaintext, "notify resource")
     event_type = str(notice.get("event_type", ""))
     if event_type == "TRANSACTION.SUCCESS":
@@ -169,7 +171,7 @@ def notify_receive(headers, body: bytes) -> None:
     elif event_type.startswith("REFUND."):
         ledger.refund_apply(record=record, kind=Kind.REFUND_NOTIFY)
     else:
-        raise InvalidInput(f"event_type {event_type[:64]} is not handled")
+        raise InvalidInput(f"event_type {event_type[:64]} is not handled", code="notify_invalid")
     if ledger.refunds_due():
         # The notify is answered now; the worker sends the refund (reconciliation would too).
         async_task("commerce.payments.services.refunds_submit")
@@ -181,5 +183,5 @@ def _json_object(text: str, what: str) -> dict:
     except (ValueError, RecursionError):
         value = None
     if not isinstance(value, dict):
-        raise InvalidInput(f"{what} is not a JSON object")
+        raise InvalidInput(f"{what} is not a JSON object", code="notify_invalid")
     return value

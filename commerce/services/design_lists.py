@@ -27,7 +27,10 @@ def design_list_create(*, user: EndUser, name: str, items: list[dict]) -> Design
 def design_list_update(*, user: EndUser, design_list_id: int, changes: dict) -> DesignList:
     design_list = _owned(user=user, design_list_id=design_list_id)
     if design_list.status != Status.DRAFT:
-        raise Conflict(f"design list cannot be edited in status {design_list.status}")
+        raise Conflict(
+            f"design list cannot be edited in status {design_list.status}",
+            code="design_list_not_editable",
+        )
     if "items" in changes:
         designs_check(changes["items"])
     for field, value in changes.items():
@@ -40,7 +43,10 @@ def design_list_update(*, user: EndUser, design_list_id: int, changes: dict) -> 
 def design_list_delete(*, user: EndUser, design_list_id: int) -> None:
     design_list = _owned(user=user, design_list_id=design_list_id)
     if design_list.status != Status.DRAFT:
-        raise Conflict(f"design list cannot be deleted in status {design_list.status}")
+        raise Conflict(
+            f"design list cannot be deleted in status {design_list.status}",
+            code="design_list_not_deletable",
+        )
     design_list.delete()
 
 
@@ -48,7 +54,7 @@ def design_list_delete(*, user: EndUser, design_list_id: int) -> None:
 def design_list_submit(*, user: EndUser, design_list_id: int) -> DesignList:
     design_list = _owned(user=user, design_list_id=design_list_id)
     if design_list.status == Status.DRAFT and not design_list.items:
-        raise InvalidInput("an empty design list cannot be submitted")
+        raise InvalidInput("an empty design list cannot be submitted", code="design_list_empty")
     return move(
         design_list,
         verb="submitted",

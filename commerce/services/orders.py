@@ -22,7 +22,7 @@ ADDRESS_SNAPSHOT_FIELDS = ("recipient", "phone", "province", "city", "district",
 
 def _repeat(order: Order, user: EndUser) -> Order:
     if order.user_id != user.pk:
-        raise Conflict("requestId is already used by another user")
+        raise Conflict("requestId is already used by another user", code="request_id_taken")
     return order
 
 
@@ -83,9 +83,9 @@ def _order_insert(
     for item in items:
         product = products.get(item["product_id"])
         if product is None:
-            raise InvalidInput(f"unknown productId: {item['product_id']}")
+            raise InvalidInput(f"unknown productId: {item['product_id']}", code="product_unknown")
         if not product.active:
-            raise InvalidInput(f"product {product.pk} is not available")
+            raise InvalidInput(f"product {product.pk} is not available", code="product_unavailable")
         lines.append(
             OrderItem(
                 order=order,

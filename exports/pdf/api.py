@@ -149,7 +149,7 @@ class PdfExportView(APIView):
     )
     def post(self, request):
         if request_too_large(int(request.META.get("CONTENT_LENGTH") or 0)):
-            raise TooLarge(SVG_TOO_LARGE)
+            raise TooLarge(SVG_TOO_LARGE, code="svg_too_large")
         body = request.data if isinstance(request.data, dict) else {}
         return pdf_response(upload_pdf(body=body))
 

@@ -55,7 +55,7 @@ class ProfilesMissing(ServiceError):
 def profile_path(name: str) -> Path:
     path = Path(settings.ICC_PROFILE_DIR) / PROFILES[name].file
     if not path.is_file():
-        raise ProfilesMissing(PROFILES_MISSING)
+        raise ProfilesMissing(PROFILES_MISSING, code="icc_profiles_missing")
     return path
 
 

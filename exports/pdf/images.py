@@ -41,7 +41,9 @@ def raster(data: bytes, *, colour: str, profile: str, standard: str, backdrop: R
         image = ImageOps.exif_transpose(image)
         image.load()
     except (OSError, ValueError, UnidentifiedImageError, Image.DecompressionBombError) as error:
-        raise Unprocessable("an image sticker cannot be read") from error
+        raise Unprocessable(
+            "an image sticker cannot be read", code="image_sticker_unreadable"
+        ) from error
     has_alpha = image.mode in ("RGBA", "LA", "PA", "RGBa", "La") or "transparency" in image.info
     rgba = image.convert("RGBA")
     alpha = rgba.getchannel("A") if has_alpha else None

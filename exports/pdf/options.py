@@ -100,7 +100,10 @@ def pdf_options(query: Mapping) -> PdfOptions:
     """Options from query parameters (or a JSON object); absent or empty: the default."""
     options = PDF_OPTIONS.parse(query)
     if options.colour == "rgb" and options.standard == "x1a":
-        raise InvalidInput("colour rgb needs standard x4 or none (PDF/X-1a is CMYK only)")
+        raise InvalidInput(
+            "colour rgb needs standard x4 or none (PDF/X-1a is CMYK only)",
+            code="pdf_colour_needs_cmyk",
+        )
     return options
 
 
@@ -116,9 +119,14 @@ def trim_size_mm(options: PdfOptions, poster_width: float, poster_height: float)
         height = width * poster_height / poster_width
     side = "width_mm" if options.width_mm is None else "height_mm"
     if max(width, height) > SIZE_MAX_MM:
-        raise InvalidInput(f"{side} from the poster's aspect exceeds {SIZE_MAX_MM:g} mm")
+        raise InvalidInput(
+            f"{side} from the poster's aspect exceeds {SIZE_MAX_MM:g} mm", code="pdf_size_too_large"
+        )
     if min(width, height) < SIZE_MIN_MM:
-        raise InvalidInput(f"{side} from the poster's aspect is below {SIZE_MIN_MM:g} mm")
+        raise InvalidInput(
+            f"{side} from the poster's aspect is below {SIZE_MIN_MM:g} mm",
+            code="pdf_size_too_small",
+        )
     return width, height
 
 

@@ -4,6 +4,7 @@ import pytest
 
 from commerce.models import Address
 from tests.commerce.factories import make_address
+from tests.errors import refusal
 
 pytestmark = pytest.mark.django_db
 
@@ -69,7 +70,7 @@ def test_another_users_address_is_404_and_unchanged(alice, bob, method):
     response = getattr(alice, method)(f"/api/addresses/{theirs.pk}", HOME, format="json")
 
     assert response.status_code == 404
-    assert response.json() == {"detail": "address not found"}
+    assert refusal(response) == "address not found"
     theirs.refresh_from_db()
     assert theirs.recipient == "Han Meimei"
 
@@ -78,7 +79,7 @@ def test_a_user_id_in_the_body_is_rejected(alice, bob):
     response = alice.post("/api/addresses", {**HOME, "userId": bob.user.pk}, format="json")
 
     assert response.status_code == 400
-    assert response.json() == {"detail": "unknown field: userId"}
+    assert refusal(response) == "unknown field: userId"
     assert Address.objects.count() == 0
 
 
@@ -95,4 +96,4 @@ def test_bad_address_input_is_400(alice, change, detail):
     response = alice.post("/api/addresses", {**HOME, **change}, format="json")
 
     assert response.status_code == 400
-    assert response.json() == {"detail": detail}
+    assert refusal(response) == detail

@@ -6,6 +6,7 @@ from rest_framework.test import APIClient
 
 from commerce.auth import SALT
 from tests.commerce.factories import client_with
+from tests.errors import refusal
 
 pytestmark = pytest.mark.django_db
 
@@ -15,7 +16,7 @@ def test_no_token_is_401(path):
     response = APIClient().get(path)
 
     assert response.status_code == 401
-    assert response.json() == {"detail": "authentication required"}
+    assert refusal(response) == "authentication required"
 
 
 def test_a_forged_token_is_401(alice):
@@ -24,7 +25,7 @@ def test_a_forged_token_is_401(alice):
     response = client_with(forged).get("/api/orders")
 
     assert response.status_code == 401
-    assert response.json() == {"detail": "invalid or expired token"}
+    assert refusal(response) == "invalid or expired token"
 
 
 def test_an_expired_token_is_401(alice, settings):
@@ -33,18 +34,18 @@ def test_an_expired_token_is_401(alice, settings):
     response = alice.get("/api/orders")
 
     assert response.status_code == 401
-    assert response.json() == {"detail": "invalid or expired token"}
+    assert refusal(response) == "invalid or expired token"
 
 
 def test_a_user_token_is_not_an_admin_token(alice):
     response = alice.post("/api/products", {"name": "x", "price": 1}, format="json")
 
     assert response.status_code == 403
-    assert response.json() == {"detail": "invalid or missing token"}
+    assert refusal(response) == "invalid or missing token"
 
 
 def test_the_admin_token_cannot_act_as_an_end_user(staff):
     response = staff.get("/api/addresses")
 
     assert response.status_code == 403
-    assert response.json() == {"detail": "this endpoint needs an end-user token"}
+    assert refusal(response) == "this endpoint needs an end-user token"

@@ -19,6 +19,7 @@ from django.conf import settings
 from core.admin_token import admin_token_issue
 from tests.commerce.clients import SHENZHEN, Api, new_customer
 from tests.commerce.conftest import APP_ID, APP_SECRET
+from tests.errors import refusal
 from tests.processes import Service
 
 pytestmark = [pytest.mark.e2e, pytest.mark.backend]
@@ -215,7 +216,7 @@ def test_a_product_turning_inactive_during_the_order_leaves_nothing(server, worl
         response = pending.result()
 
     assert response.status_code == 400
-    assert response.json() == {"detail": f"product {product_id} is not available"}
+    assert refusal(response) == f"product {product_id} is not available"
     orders = customer.call("GET", "/api/orders?pageSize=100").json()["list"]
     assert body["requestId"] not in {o["requestId"] for o in orders}
     assert (

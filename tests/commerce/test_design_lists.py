@@ -4,6 +4,7 @@ import pytest
 
 from commerce.models import DesignList
 from tests.commerce.factories import make_design_list
+from tests.errors import refusal
 from wordclouds.models import Job, Project, Template
 
 pytestmark = pytest.mark.django_db
@@ -67,8 +68,8 @@ def test_a_submitted_list_cannot_be_edited_submitted_again_or_deleted(alice, pro
     delete = alice.delete(url)
 
     assert (edit.status_code, submit.status_code, delete.status_code) == (409, 409, 409)
-    assert edit.json() == {"detail": "design list cannot be edited in status SUBMITTED"}
-    assert submit.json() == {"detail": "design list cannot be submitted in status SUBMITTED"}
+    assert refusal(edit) == "design list cannot be edited in status SUBMITTED"
+    assert refusal(submit) == "design list cannot be submitted in status SUBMITTED"
     design_list.refresh_from_db()
     assert (design_list.name, design_list.status) == ("Class of 2026", "SUBMITTED")
 
@@ -79,7 +80,7 @@ def test_an_empty_list_cannot_be_submitted(alice):
     response = alice.post(f"/api/design-lists/{design_list.pk}/submit")
 
     assert response.status_code == 400
-    assert response.json() == {"detail": "an empty design list cannot be submitted"}
+    assert refusal(response) == "an empty design list cannot be submitted"
 
 
 def test_a_draft_can_be_deleted(alice):
@@ -123,7 +124,7 @@ def test_bad_items_are_400_and_create_nothing(alice, project, items, detail):
     response = alice.post("/api/design-lists", {"name": "x", "items": items}, format="json")
 
     assert response.status_code == 400
-    assert response.json() == {"detail": detail}
+    assert refusal(response) == detail
     assert not DesignList.objects.exists()
 
 
@@ -138,7 +139,7 @@ def test_another_users_list_is_403_and_unchanged(alice, bob, method, suffix):
     )
 
     assert response.status_code == 403
-    assert response.json() == {"detail": "design list belongs to another user"}
+    assert refusal(response) == "design list belongs to another user"
     theirs.refresh_from_db()
     assert (theirs.name, theirs.status) == ("Class of 2026", "DRAFT")
 
@@ -147,7 +148,7 @@ def test_unknown_list_is_404(alice):
     response = alice.get("/api/design-lists/999")
 
     assert response.status_code == 404
-    assert response.json() == {"detail": "design list not found"}
+    assert refusal(response) == "design list not found"
 
 
 def test_users_see_their_own_lists_and_staff_see_all(alice, bob, staff):

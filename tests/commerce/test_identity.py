@@ -7,6 +7,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from commerce.models import EndUser
+from tests.errors import refusal
 
 pytestmark = pytest.mark.django_db
 
@@ -39,7 +40,7 @@ def test_a_code_over_its_length_is_400_before_white_space_is_trimmed(identity_pl
     response = post_login(code)
 
     assert response.status_code == 400
-    assert response.json() == {"detail": "code: Ensure this field has no more than 256 characters."}
+    assert refusal(response) == "code: Ensure this field has no more than 256 characters."
     assert not EndUser.objects.exists()
 
 
@@ -74,7 +75,7 @@ def test_missing_code_is_400(identity_platform, body, detail):
     response = APIClient().post("/api/auth/login", body, format="json")
 
     assert response.status_code == 400
-    assert response.json() == {"detail": detail}
+    assert refusal(response) == detail
     assert EndUser.objects.count() == 0
 
 
@@ -82,9 +83,7 @@ def test_a_code_the_platform_rejects_as_invalid_is_400_with_its_message(identity
     response = post_login("never-issued")
 
     assert response.status_code == 400
-    assert response.json() == {
-        "detail": "code refused by the identity platform: 40029 invalid code"
-    }
+    assert refusal(response) == ("code refused by the identity platform: 40029 invalid code")
     assert EndUser.objects.count() == 0
 
 
@@ -92,7 +91,7 @@ def test_an_identifier_longer_than_the_service_keeps_is_the_platforms_fault(iden
     response = post_login(identity_platform.login_code("o" * 129))
 
     assert response.status_code == 502
-    assert response.json() == {"detail": "identity platform's openid is longer than 128 characters"}
+    assert refusal(response) == "identity platform's openid is longer than 128 characters"
     assert EndUser.objects.count() == 0
 
 
@@ -116,9 +115,7 @@ def test_a_used_code_is_400_with_the_platforms_message(identity_platform):
     response = post_login(code)
 
     assert response.status_code == 400
-    assert response.json() == {
-        "detail": "code refused by the identity platform: 40163 code been used"
-    }
+    assert refusal(response) == ("code refused by the identity platform: 40163 code been used")
     assert EndUser.objects.count() == 1
 
 
@@ -128,7 +125,7 @@ def test_wrong_app_secret_is_502_with_the_platform_message(identity_platform, se
     response = post_login(identity_platform.login_code("openid-1"))
 
     assert response.status_code == 502
-    assert response.json() == {"detail": "identity platform error 40125: invalid appsecret"}
+    assert refusal(response) == "identity platform error 40125: invalid appsecret"
 
 
 def test_a_slow_platform_times_out_with_502(identity_platform, settings):
@@ -139,7 +136,7 @@ def test_a_slow_platform_times_out_with_502(identity_platform, settings):
     response = post_login(identity_platform.login_code("openid-1"))
 
     assert response.status_code == 502
-    assert response.json() == {"detail": "identity platform timed out"}
+    assert refusal(response) == "identity platform timed out"
     assert time.monotonic() - started < 2  # gave up long before the platform answered
     assert EndUser.objects.count() == 0
 
@@ -153,7 +150,7 @@ def test_an_unreachable_platform_is_502(identity_platform, settings):
     response = post_login("any")
 
     assert response.status_code == 502
-    assert response.json() == {"detail": "identity platform unreachable"}
+    assert refusal(response) == "identity platform unreachable"
 
 
 # ---- plugin openpid and phone number ---------------------------------------------------------
@@ -180,9 +177,7 @@ def test_a_used_openpid_code_is_400_and_keeps_the_first_answer(identity_platform
     response = alice.post("/api/platform/plugin-openpid", {"code": code}, format="json")
 
     assert response.status_code == 400
-    assert response.json() == {
-        "detail": "code refused by the identity platform: 40163 code been used"
-    }
+    assert refusal(response) == ("code refused by the identity platform: 40163 code been used")
     alice.user.refresh_from_db()
     assert alice.user.plugin_openpid == "pid-7"
 
@@ -217,9 +212,7 @@ def test_a_rejected_phone_code_is_400_and_changes_nothing(identity_platform, ali
     response = alice.post("/api/platform/phone", {"code": "never-issued"}, format="json")
 
     assert response.status_code == 400
-    assert response.json() == {
-        "detail": "code refused by the identity platform: 40029 invalid code"
-    }
+    assert refusal(response) == ("code refused by the identity platform: 40029 invalid code")
     alice.user.refresh_from_db()
     assert alice.user.phone_number == ""
 
@@ -288,4 +281,4 @@ def test_a_platform_that_cannot_issue_a_token_is_502(identity_platform, alice, s
     )
 
     assert response.status_code == 502
-    assert response.json() == {"detail": "identity platform error 40125: invalid appsecret"}
+    assert refusal(response) == "identity platform error 40125: invalid appsecret"

@@ -9,6 +9,7 @@ from django.core.management.base import SystemCheckError
 from commerce.models import Order, Payment, PaymentEvent
 from commerce.payments.ledger import transaction_apply
 from tests.commerce.factories import make_address, make_order, make_product
+from tests.errors import refusal
 
 pytestmark = pytest.mark.django_db
 
@@ -91,7 +92,7 @@ def test_payment_status_filters_the_order_list(alice, staff):
     assert [o["id"] for o in listed] == [paid.pk]
     assert alice.get("/api/orders?paymentStatus=").json()["total"] == 2
     assert wrong.status_code == 400
-    assert wrong.json() == {"detail": "paymentStatus must be one of OPEN, SUCCESS, CLOSED"}
+    assert refusal(wrong) == "paymentStatus must be one of OPEN, SUCCESS, CLOSED"
 
 
 def test_the_event_log_is_append_only(alice, staff):

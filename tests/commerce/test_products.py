@@ -5,6 +5,7 @@ from rest_framework.test import APIClient
 
 from commerce.models import Product
 from tests.commerce.factories import make_product
+from tests.errors import refusal
 
 pytestmark = pytest.mark.django_db
 
@@ -42,7 +43,7 @@ def test_detail_and_unknown_product():
     assert APIClient().get(f"/api/products/{product.pk}").json()["price"] == 4900
     response = APIClient().get(f"/api/products/{product.pk + 1}")
     assert response.status_code == 404
-    assert response.json() == {"detail": "product not found"}
+    assert refusal(response) == "product not found"
 
 
 def test_staff_create_and_change_a_product(staff):
@@ -87,7 +88,7 @@ def test_bad_product_input_is_400(staff, body, detail):
     response = staff.post("/api/products", body, format="json")
 
     assert response.status_code == 400
-    assert response.json() == {"detail": detail}
+    assert refusal(response) == detail
     assert Product.objects.count() == 0
 
 

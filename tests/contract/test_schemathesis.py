@@ -1,7 +1,8 @@
 """Schemathesis against the real service, over every operation of the live schema but the
 event stream (a stream that stays open; its own tests are in tests/wordclouds): its standard
 checks (no server error, documented statuses, content types and bodies, negative data
-rejected, positive data accepted, ...), with the tokens each operation declares and real ids
+rejected, positive data accepted, ...) and every error body's code listed for its operation
+(the schema's enum, core/error_codes.py), with the tokens each operation declares and real ids
 of resources made through the API."""
 
 import json
@@ -14,6 +15,7 @@ from drf_spectacular.generators import SchemaGenerator
 from drf_spectacular.renderers import OpenApiJsonRenderer
 from schemathesis.config import SchemathesisConfig
 
+from core.error_codes import REGISTRY
 from tests.contract.conftest import SMALL_FONT, World, mask_png_bytes, names_xlsx_bytes
 from wordclouds.services.fonts import DEFAULT_FONT_ID
 
@@ -197,4 +199,28 @@ def test_every_operation_keeps_its_contract(case, world: World):
         _real(case, world)
     token = _token(case, world)
     headers = {"Authorization": f"Bearer {token}"} if token else {}
-    case.call_and_validate(base_url=world.url, headers=headers, timeout=60)
+    response = case.call_and_validate(base_url=world.url, headers=headers, timeout=60)
+    _error_code_listed(case, response)
+
+
+def _error_code_listed(case, response) -> None:
+    """Every error answer is `{"detail", "code"}` with a code the schema lists for this
+    operation and status (docs/api.md, "Error codes"); the schema check above compares it
+    with the enum too, this says what to do."""
+    if response.status_code < 400:
+        return
+    body = response.json()
+    if "code" in body and "message" in body:
+        return  # the payment platform's callback answers in the platform's shape
+    assert set(body) == {"detail", "code"}, body
+    documented = case.operation.definition.raw["responses"].get(str(response.status_code))
+    if documented is None:  # a method the path does not have (405): any endpoint's code
+        assert not REGISTRY[body["code"]].paths, body
+        assert REGISTRY[body["code"]].status == response.status_code, body
+        return
+    schema = documented["content"]["application/json"]["schema"]
+    listed = schema["allOf"][1]["properties"]["code"]
+    assert body["code"] in listed["enum"], (
+        f"{case.operation.label} answered {response.status_code} {body}: declare the code for "
+        "this endpoint in core/error_codes.py"
+    )

@@ -2,6 +2,7 @@
 
 import pytest
 
+from tests.errors import refusal
 from tests.exports.samples import FORBIDDEN, HAND_MADE, svg_document
 
 SQUARE = svg_document('<rect x="10" y="10" width="50" height="50" fill="#336699"/>')
@@ -74,7 +75,7 @@ def test_the_download_name_is_sanitised(api, converter, raw, header):
 def test_a_missing_svg_is_400_and_not_forwarded(api, counting_converter, body):
     response = api.post("/api/exports/ai", body, format="json")
     assert response.status_code == 400
-    assert response.json() == {"detail": "svg is required"}
+    assert refusal(response) == "svg is required"
     assert counting_converter.requests == 0
 
 
@@ -83,7 +84,7 @@ def test_a_missing_svg_is_400_and_not_forwarded(api, counting_converter, body):
 def test_malformed_svg_is_400(api, converter, svg):
     response = export(api, svg)
     assert response.status_code == 400
-    assert response.json() == {"detail": "svg is not valid SVG"}
+    assert refusal(response) == "svg is not valid SVG"
 
 
 @pytest.mark.e2e
@@ -106,7 +107,7 @@ def test_svg_over_25_mb_is_413_and_never_forwarded(api, counting_converter, sett
     svg = SQUARE + " " * (settings.SVG_EXPORT_MAX_BYTES - len(SQUARE) + 1)
     response = export(api, svg)
     assert response.status_code == 413
-    assert response.json() == {"detail": "svg exceeds 25 MB"}
+    assert refusal(response) == "svg exceeds 25 MB"
     assert counting_converter.requests == 0
 
 
@@ -120,14 +121,14 @@ def test_svg_of_exactly_25_mb_is_forwarded(api, counting_converter, settings):
 def test_stopped_converter_is_502(api, stopped_converter):
     response = export(api, SQUARE)
     assert response.status_code == 502
-    assert response.json() == {"detail": "converter unavailable"}
+    assert refusal(response) == "converter unavailable"
 
 
 @pytest.mark.e2e
 def test_billion_laughs_is_refused_and_the_converter_keeps_answering(api, converter):
     response = export(api, BILLION_LAUGHS)
     assert response.status_code == 422
-    assert response.json() == {"detail": "svg uses unsupported content: XML entity declarations"}
+    assert refusal(response) == "svg uses unsupported content: XML entity declarations"
     assert_converter_still_answers(api)
 
 
@@ -146,7 +147,7 @@ def test_billion_laughs_is_refused_and_the_converter_keeps_answering(api, conver
 def test_local_file_references_are_refused(api, converter, svg, found):
     response = export(api, svg)
     assert response.status_code == 422
-    assert response.json() == {"detail": f"svg uses unsupported content: {found}"}
+    assert refusal(response) == f"svg uses unsupported content: {found}"
     assert b"root:" not in response.content
     assert_converter_still_answers(api)
 

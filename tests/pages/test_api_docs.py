@@ -6,6 +6,7 @@ import httpx
 import pytest
 
 from tests.contract.conftest import names_xlsx_bytes
+from tests.errors import refusal
 
 pytestmark = pytest.mark.e2e
 ADMIN_PASSWORD = "wordcloud-admin"  # the default; the pages' service sets none
@@ -70,7 +71,7 @@ def test_swagger_ui_without_a_token_gets_403_on_find(page, service, finished_job
     page.goto("/api/docs/")
     _, answer = _try_find(page, finished_job_id)
     assert answer.status == 403
-    assert answer.json() == {"detail": "invalid or missing token"}
+    assert refusal(answer) == "invalid or missing token"
 
 
 def test_redoc_shows_every_operation(page, service):

@@ -4,6 +4,7 @@ import sqlite3
 
 import pytest
 
+from tests.errors import refusal
 from tests.wordclouds.asset_factories import (
     asset_id,
     asset_upload,
@@ -98,7 +99,7 @@ def test_upload_without_file_is_400_and_creates_nothing(api, media_root):
     response = api.post("/api/assets", {"name": "x"}, format="multipart")
 
     assert response.status_code == 400
-    assert response.json() == {"detail": "file is required"}
+    assert refusal(response) == "file is required"
     assert not Asset.objects.exists()
 
 
@@ -108,7 +109,7 @@ def test_upload_one_byte_over_50_mb_is_413_and_leaves_no_file(api, media_root):
     response = asset_upload(api, content, "big.bin")
 
     assert response.status_code == 413
-    assert response.json() == {"detail": "file exceeds 50 MB"}
+    assert refusal(response) == "file exceeds 50 MB"
     assert stored_files(media_root) == []
     assert not Asset.objects.exists()
 
@@ -180,7 +181,7 @@ def test_import_from_missing_job_is_404(api, path, detail):
     response = api.post(path, {}, format="multipart")
 
     assert response.status_code == 404
-    assert response.json() == {"detail": detail}
+    assert refusal(response) == detail
 
 
 @pytest.mark.parametrize(
@@ -196,7 +197,7 @@ def test_import_of_missing_or_unknown_artifact_is_404(api, media_root, kind, det
     response = api.post(f"/api/assets/from-job/{job_id}", {"kind": kind}, format="multipart")
 
     assert response.status_code == 404
-    assert response.json() == {"detail": detail}
+    assert refusal(response) == detail
     assert stored_files(media_root) == []
 
 
@@ -225,7 +226,7 @@ def test_unknown_asset_is_404_everywhere(api):
         api.delete("/api/assets/nope"),
     ):
         assert response.status_code == 404
-        assert response.json() == {"detail": "asset not found"}
+        assert refusal(response) == "asset not found"
 
 
 def test_delete_removes_row_and_file(api, media_root, django_capture_on_commit_callbacks):
@@ -249,6 +250,6 @@ def test_delete_of_asset_in_use_is_409_naming_the_projects(api, media_root):
     response = api.delete(f"/api/assets/{the_id}")
 
     assert response.status_code == 409
-    assert response.json() == {"detail": f"asset is used by projects: Summer ({project['id']})"}
+    assert refusal(response) == f"asset is used by projects: Summer ({project['id']})"
     assert api.get(f"/api/assets/{the_id}").status_code == 200
     assert stored_files(media_root) == [f"{the_id}.png"]

@@ -14,6 +14,7 @@ from PIL import Image
 from scipy import ndimage
 
 from core import isolated
+from tests.errors import refusal
 from tests.wordclouds.conftest import jobs_root
 from wordclouds import engine
 from wordclouds.models import Job
@@ -219,14 +220,14 @@ def test_bad_parameters_are_400_naming_them(api, job_id, params, detail):
     response = custom_svg(api, job_id, **params)
 
     assert response.status_code == 400
-    assert response.json() == {"detail": detail}
+    assert refusal(response) == detail
 
 
 def test_unknown_job_is_404(api):
     response = custom_svg(api, "f" * 32)
 
     assert response.status_code == 404
-    assert response.json() == {"detail": "job not found"}
+    assert refusal(response) == "job not found"
 
 
 def test_job_without_positions_is_404_artifact_not_ready(api):
@@ -235,7 +236,7 @@ def test_job_without_positions_is_404_artifact_not_ready(api):
     response = custom_svg(api, job.id)
 
     assert response.status_code == 404
-    assert response.json() == {"detail": "artifact not ready"}
+    assert refusal(response) == "artifact not ready"
 
 
 @pytest.mark.parametrize("fill", ["dot", "ring"])

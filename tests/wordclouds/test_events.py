@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from config.asgi import application
 from tests.asgi import asgi_request
+from tests.errors import refusal
 from wordclouds.models import Job
 from wordclouds.services.events import EventWaiter, _announce
 from wordclouds.services.jobs import STALE_ERROR, job_create, job_start, jobs_fail_stale
@@ -113,7 +114,7 @@ def test_a_bad_last_event_id_is_400(finished_job, value):
     response = asgi_request("GET", f"/api/jobs/{job_id}/events?lastEventId={value}")
 
     assert response.status_code == 400
-    assert response.json() == {"detail": "Last-Event-ID must be a non-negative integer"}
+    assert refusal(response) == "Last-Event-ID must be a non-negative integer"
 
 
 def test_a_finished_folder_without_record_only_ends(finished_job_dir):
@@ -194,7 +195,7 @@ def test_a_waiting_stream_gets_the_failure_when_the_worker_goes_silent(
 def test_an_unknown_job_is_404(job_id):
     response = asgi_request("GET", f"/api/jobs/{job_id}/events")
 
-    assert (response.status_code, response.json()) == (404, {"detail": "job not found"})
+    assert (response.status_code, refusal(response)) == (404, "job not found")
 
 
 def test_a_stream_is_open_to_every_origin(finished_job):
@@ -209,7 +210,7 @@ def test_a_stream_is_open_to_every_origin(finished_job):
 def test_a_method_other_than_get_is_405():
     response = asgi_request("POST", f"/api/jobs/{'0' * 32}/events")
 
-    assert (response.status_code, response.json()) == (405, {"detail": "method POST not allowed"})
+    assert (response.status_code, refusal(response)) == (405, "method POST not allowed")
     assert response.headers["Allow"] == "GET"
 
 

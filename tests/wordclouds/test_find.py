@@ -8,6 +8,7 @@ from django.core.cache import cache
 
 from core.admin_token import admin_token_issue
 from tests.asgi import asgi_request
+from tests.errors import refusal
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -51,7 +52,7 @@ def test_without_a_valid_token_find_is_403(lookup, job_id, authorization):
     response = find(lookup, job_id, authorization, name="Anna")
 
     assert response.status_code == 403
-    assert response.json() == {"detail": "invalid or missing token"}
+    assert refusal(response) == "invalid or missing token"
 
 
 def test_a_tampered_token_is_403(lookup, job_id, token):
@@ -71,7 +72,7 @@ def test_an_expired_token_is_403(lookup, job_id, settings, monkeypatch):
     response = find(lookup, job_id, f"Bearer {old}", name="Anna")
 
     assert response.status_code == 403
-    assert response.json() == {"detail": "invalid or missing token"}
+    assert refusal(response) == "invalid or missing token"
 
 
 def test_a_token_just_inside_its_lifetime_is_accepted(lookup, job_id, settings, monkeypatch):
@@ -93,7 +94,7 @@ def test_find_on_an_unknown_job_with_a_token_is_404(lookup, token):
     response = find(lookup, "0" * 32, f"Bearer {token}", name="Anna")
 
     assert response.status_code == 404
-    assert response.json() == {"detail": "job not found"}
+    assert refusal(response) == "job not found"
 
 
 def test_a_cors_preflight_of_find_is_answered(job_id):

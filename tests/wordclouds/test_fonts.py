@@ -5,6 +5,7 @@ from fontTools.fontBuilder import FontBuilder
 from fontTools.pens.ttGlyphPen import TTGlyphPen
 from fontTools.ttLib import TTCollection, TTFont
 
+from tests.errors import refusal
 from tests.wordclouds.asset_factories import upload
 from wordclouds.models import Font
 
@@ -133,7 +134,7 @@ def test_bad_uploads_are_400_and_leave_no_file(api, media_root, content, filenam
     response = api.post("/api/fonts", form, format="multipart")
 
     assert response.status_code == 400
-    assert response.json() == {"detail": detail}
+    assert refusal(response) == detail
     assert font_files(media_root) == []
     assert not Font.objects.exists()
 
@@ -144,7 +145,7 @@ def test_upload_over_the_limit_is_413(api, media_root, settings):
     response = font_upload(api, b"\0" * (1024 * 1024 + 1), "huge.ttf")
 
     assert response.status_code == 413
-    assert response.json() == {"detail": "file exceeds 1 MB"}
+    assert refusal(response) == "file exceeds 1 MB"
     assert font_files(media_root) == []
 
 
@@ -164,11 +165,11 @@ def test_default_font_cannot_be_deleted(api):
     response = api.delete("/api/fonts/__default__")
 
     assert response.status_code == 400
-    assert response.json() == {"detail": "the default font cannot be deleted"}
+    assert refusal(response) == "the default font cannot be deleted"
 
 
 def test_unknown_font_is_404(api):
     response = api.delete("/api/fonts/0123")
 
     assert response.status_code == 404
-    assert response.json() == {"detail": "font not found"}
+    assert refusal(response) == "font not found"

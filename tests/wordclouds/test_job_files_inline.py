@@ -2,6 +2,8 @@
 
 import pytest
 
+from tests.errors import refusal
+
 
 @pytest.mark.django_db
 def test_inline_serves_png_and_svg_for_showing(api, finished_job):
@@ -27,4 +29,4 @@ def test_inline_other_than_0_or_1_is_400(api, finished_job):
     response = api.get(f"/api/jobs/{job_id}/files/png?inline=yes")
 
     assert response.status_code == 400
-    assert response.json() == {"detail": "inline must be 0 or 1"}
+    assert refusal(response) == "inline must be 0 or 1"

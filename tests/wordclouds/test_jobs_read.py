@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+from tests.errors import refusal
 from wordclouds.models import Job
 
 pytestmark = pytest.mark.django_db
@@ -68,7 +69,7 @@ def test_bad_list_filters_are_400(api, query):
 def test_an_unknown_job_is_404_everywhere(api, path, job_id):
     response = api.get(f"/api/jobs/{job_id}{path}")
 
-    assert (response.status_code, response.json()) == (404, {"detail": "job not found"})
+    assert (response.status_code, refusal(response)) == (404, "job not found")
 
 
 def test_a_finished_job_shows_every_artifact_and_its_result_links(api, finished_job):
@@ -124,8 +125,8 @@ def _file_name(kind):
 def test_download_404s_say_which(api, queued_job, finished_job):
     waiting, done = queued_job(), finished_job()
 
-    assert api.get(f"/api/jobs/{done}/files/tiff").json() == {"detail": "unknown artifact kind"}
-    assert api.get(f"/api/jobs/{waiting}/files/png").json() == {"detail": "artifact not ready"}
+    assert refusal(api.get(f"/api/jobs/{done}/files/tiff")) == "unknown artifact kind"
+    assert refusal(api.get(f"/api/jobs/{waiting}/files/png")) == "artifact not ready"
     assert api.get(f"/api/jobs/{waiting}/files/tiff").status_code == 404
 
 
@@ -135,7 +136,7 @@ def test_a_file_on_disk_is_not_served_before_the_job_lists_it(api, queued_job, m
 
     response = api.get(f"/api/jobs/{job_id}/files/png")
 
-    assert (response.status_code, response.json()) == (404, {"detail": "artifact not ready"})
+    assert (response.status_code, refusal(response)) == (404, "artifact not ready")
 
 
 def test_detail_has_the_status_and_the_last_50_events_oldest_first(api, finished_job):

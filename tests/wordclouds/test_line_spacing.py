@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 from svgpathtools import Line, parse_path
 
+from tests.errors import refusal
 from tests.wordclouds.conftest import jobs_root
 from wordclouds.drawing.line_spacing import spacing_figures
 from wordclouds.models import Job
@@ -134,7 +135,7 @@ def test_bad_fields_are_400_naming_the_field(api, field, value, detail):
     response = analyze(api, job_id, **{field: value})
 
     assert response.status_code == 400
-    assert response.json() == {"detail": detail}
+    assert refusal(response) == detail
 
 
 def test_bounds_themselves_are_accepted(api):
@@ -150,7 +151,7 @@ def test_unknown_job_is_404(api):
     response = analyze(api, "0" * 32)
 
     assert response.status_code == 404
-    assert response.json() == {"detail": "job not found"}
+    assert refusal(response) == "job not found"
 
 
 def test_job_without_svg_is_404_artifact_not_ready(api):
@@ -159,7 +160,7 @@ def test_job_without_svg_is_404_artifact_not_ready(api):
     response = analyze(api, job.id)
 
     assert response.status_code == 404
-    assert response.json() == {"detail": "artifact not ready"}
+    assert refusal(response) == "artifact not ready"
 
 
 def test_counts_on_an_engine_made_job_match_an_independent_reader(api, finished_job_dir):

@@ -11,6 +11,7 @@ import openpyxl
 import pytest
 
 from tests.asgi import asgi_request
+from tests.errors import refusal
 from tests.wordclouds.conftest import jobs_root
 from wordclouds.engine.path_data import path_segments
 from wordclouds.models import Job
@@ -200,7 +201,7 @@ def test_a_bad_mode_is_400(lookup, job_id):
     response = locations(lookup, job_id, name="Anna", mode="fuzzy")
 
     assert response.status_code == 400
-    assert response.json() == {"detail": "mode must be exact or contains"}
+    assert refusal(response) == "mode must be exact or contains"
 
 
 @pytest.mark.parametrize("job", ["0" * 32, "not-a-job"])
@@ -208,7 +209,7 @@ def test_unknown_job_is_404(lookup, job):
     response = locations(lookup, job, name="Anna")
 
     assert response.status_code == 404
-    assert response.json() == {"detail": "job not found"}
+    assert refusal(response) == "job not found"
 
 
 def test_job_without_positions_is_404_artifact_not_ready(lookup):
@@ -217,7 +218,7 @@ def test_job_without_positions_is_404_artifact_not_ready(lookup):
     response = locations(lookup, job.id, name="Anna")
 
     assert response.status_code == 404
-    assert response.json() == {"detail": "artifact not ready"}
+    assert refusal(response) == "artifact not ready"
 
 
 @pytest.mark.parametrize("name", ["An\x00na", "\x00"])
@@ -240,7 +241,7 @@ def test_a_job_id_with_an_escaped_nul_is_404(lookup):
     response = lookup("%00" * 32, {"name": "Anna"})
 
     assert response.status_code == 404
-    assert response.json() == {"detail": "job not found"}
+    assert refusal(response) == "job not found"
 
 
 def test_another_method_is_405_and_head_has_no_body(job_id):

@@ -4,6 +4,8 @@ import openpyxl
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
+from tests.errors import refusal
+
 URL = "/api/name-lists/preview"
 
 
@@ -46,14 +48,14 @@ def test_preview_refuses_what_is_not_an_xlsx(api, filename, content, detail):
     response = api.post(URL, {"name_list": upload}, format="multipart")
 
     assert response.status_code == 400
-    assert response.json() == {"detail": detail}
+    assert refusal(response) == detail
 
 
 def test_preview_needs_a_file(api):
     response = api.post(URL, {}, format="multipart")
 
     assert response.status_code == 400
-    assert response.json() == {"detail": "name_list is required"}
+    assert refusal(response) == "name_list is required"
 
 
 def test_preview_over_the_size_limit_is_413(api, tmp_path, settings):
@@ -63,4 +65,4 @@ def test_preview_over_the_size_limit_is_413(api, tmp_path, settings):
     response = api.post(URL, {"name_list": upload}, format="multipart")
 
     assert response.status_code == 413
-    assert response.json() == {"detail": "name_list exceeds 1 MB"}
+    assert refusal(response) == "name_list exceeds 1 MB"

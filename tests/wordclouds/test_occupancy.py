@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from tests.errors import refusal
 from tests.wordclouds.conftest import jobs_root
 from wordclouds.models import Job
 
@@ -36,7 +37,7 @@ def test_unknown_job_is_404(api):
     response = api.get(f"/api/jobs/{'0' * 32}/occupancy_mask")
 
     assert response.status_code == 404
-    assert response.json() == {"detail": "job not found"}
+    assert refusal(response) == "job not found"
 
 
 def test_job_without_positions_is_404_artifact_not_ready(api):
@@ -45,4 +46,4 @@ def test_job_without_positions_is_404_artifact_not_ready(api):
     response = api.get(f"/api/jobs/{job.id}/occupancy_mask")
 
     assert response.status_code == 404
-    assert response.json() == {"detail": "artifact not ready"}
+    assert refusal(response) == "artifact not ready"

@@ -5,6 +5,7 @@ from urllib.parse import urlencode
 
 import pytest
 
+from tests.errors import refusal
 from tests.wordclouds.asset_factories import asset_id, png_bytes, project_create, svg_bytes
 from wordclouds.models import Project, ProjectAsset
 
@@ -106,7 +107,7 @@ def test_bad_fields_are_400_naming_the_field(api, fields, detail):
     response = project_create(api, **fields)
 
     assert response.status_code == 400
-    assert response.json() == {"detail": detail}
+    assert refusal(response) == detail
     assert not Project.objects.exists()
 
 
@@ -132,7 +133,7 @@ def test_bad_stickers_are_400_naming_the_sticker_field(api, png_asset, change, d
     response = project_create(api, stickers=json.dumps(stickers))
 
     assert response.status_code == 400
-    assert response.json() == {"detail": detail}
+    assert refusal(response) == detail
     assert not Project.objects.exists()
 
 
@@ -140,7 +141,7 @@ def test_sticker_without_geometry_is_400(api, png_asset):
     response = project_create(api, stickers=json.dumps([{"asset_id": png_asset, "x": 1}]))
 
     assert response.status_code == 400
-    assert response.json() == {"detail": "stickers[0].y is required"}
+    assert refusal(response) == "stickers[0].y is required"
 
 
 def test_non_finite_numbers_are_refused(api, png_asset):
@@ -149,7 +150,7 @@ def test_non_finite_numbers_are_refused(api, png_asset):
     response = project_create(api, stickers=text)
 
     assert response.status_code == 400
-    assert response.json() == {"detail": "stickers must be valid JSON"}
+    assert refusal(response) == "stickers must be valid JSON"
 
 
 def test_sticker_must_be_an_image_or_svg_asset(api):
@@ -158,7 +159,7 @@ def test_sticker_must_be_an_image_or_svg_asset(api):
     response = project_create(api, stickers=json.dumps([sticker(data_asset)]))
 
     assert response.status_code == 400
-    assert response.json() == {"detail": "stickers[0].asset_id must be an image or SVG asset"}
+    assert refusal(response) == "stickers[0].asset_id must be an image or SVG asset"
 
 
 def test_sticker_image_that_does_not_decode_is_refused(api):
@@ -167,7 +168,7 @@ def test_sticker_image_that_does_not_decode_is_refused(api):
     response = project_create(api, stickers=json.dumps([sticker(broken_png)]))
 
     assert response.status_code == 400
-    assert response.json() == {"detail": "stickers[0].asset_id is not a readable image"}
+    assert refusal(response) == "stickers[0].asset_id is not a readable image"
 
 
 def png_header_claiming(width: int, height: int) -> bytes:
@@ -185,7 +186,7 @@ def test_sticker_image_over_50_megapixels_is_refused(api, width, height):
     response = project_create(api, stickers=json.dumps([sticker(bomb)]))
 
     assert response.status_code == 400
-    assert response.json() == {"detail": "stickers[0].asset_id has more than 50 megapixels"}
+    assert refusal(response) == "stickers[0].asset_id has more than 50 megapixels"
 
 
 def test_patch_changes_only_the_fields_sent(api, png_asset):
@@ -231,7 +232,7 @@ def test_bad_patch_changes_nothing(api, png_asset):
     )
 
     assert response.status_code == 400
-    assert response.json() == {"detail": "stickers[0].asset_id is not an existing asset"}
+    assert refusal(response) == "stickers[0].asset_id is not an existing asset"
     assert api.get(f"/api/projects/{created['id']}").json() == created
 
 
@@ -255,7 +256,7 @@ def test_unknown_project_is_404_everywhere(api):
         api.get("/api/projects/nope/render.svg"),
     ):
         assert response.status_code == 404
-        assert response.json() == {"detail": "project not found"}
+        assert refusal(response) == "project not found"
 
 
 def test_a_url_encoded_form_works_too(api):

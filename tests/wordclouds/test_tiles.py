@@ -6,6 +6,8 @@ import pytest
 from PIL import Image
 from rest_framework.test import APIClient
 
+from tests.errors import refusal
+
 pytestmark = pytest.mark.django_db
 
 
@@ -55,7 +57,7 @@ def test_missing_tiles_say_what_is_missing(client, finished_job, finished_job_di
     job_id = finished_job(params={"WIDTH": 300, "HEIGHT": 200, "SEED": 3})
     folder_only = finished_job_dir()  # made without the worker: no pyramid
 
-    assert client.get(f"/api/jobs/{job_id}/tiles/1/5_0.jpg").json() == {"detail": "tile not found"}
+    assert refusal(client.get(f"/api/jobs/{job_id}/tiles/1/5_0.jpg")) == "tile not found"
     assert client.get(f"/api/jobs/{job_id}/tiles/9/0_0.jpg").status_code == 404
-    assert client.get(f"/api/jobs/{folder_only}/tiles").json() == {"detail": "artifact not ready"}
-    assert client.get(f"/api/jobs/{'0' * 32}/tiles").json() == {"detail": "job not found"}
+    assert refusal(client.get(f"/api/jobs/{folder_only}/tiles")) == "artifact not ready"
+    assert refusal(client.get(f"/api/jobs/{'0' * 32}/tiles")) == "job not found"

@@ -155,7 +155,9 @@ def _last_event_id(scope) -> int | None:
     if text is None:
         return None
     if not (text.isascii() and text.isdigit() and len(text) <= 18):
-        raise InvalidInput("Last-Event-ID must be a non-negative integer")
+        raise InvalidInput(
+            "Last-Event-ID must be a non-negative integer", code="last_event_id_invalid"
+        )
     return int(text)
 
 

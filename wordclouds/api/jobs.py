@@ -132,10 +132,12 @@ def job_result(request, job_id: str):
 def job_file(request, job_id: str, kind: str):
     inline = request.query_params.get("inline", "0")
     if inline not in ("0", "1"):
-        raise InvalidInput("inline must be 0 or 1")
+        raise InvalidInput("inline must be 0 or 1", code="inline_invalid")
     view = job_get(job_id)
     if kind in ARTIFACTS and view.record is not None and kind not in view.artifacts:
-        raise NotFound("artifact not ready")  # on disk, but the engine may still write it
+        raise NotFound(
+            "artifact not ready", code="artifact_not_ready"
+        )  # on disk, but the engine may still write it
     key = artifact_key(job_id, kind)
     _, content_type, extension = ARTIFACTS[kind]
     response = storage.download_response(

@@ -50,7 +50,7 @@ def login(request):
     """Exchange the admin password for a bearer token (valid ADMIN_TOKEN_MAX_AGE seconds)."""
     password = request.data.get("password") if hasattr(request.data, "get") else None
     if not isinstance(password, str) or not password:
-        raise InvalidInput("password is required")
+        raise InvalidInput("password is required", code="password_required")
     try:
         token = admin_login(password=password)
     except Unauthorized:

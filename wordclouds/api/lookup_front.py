@@ -43,7 +43,7 @@ async def find(scope, receive, send, job_id: str) -> None:
         value.decode("latin-1") for name, value in scope["headers"] if name == b"authorization"
     )
     if not authorization_has_admin_token(authorization):
-        raise Forbidden("invalid or missing token")
+        raise Forbidden("invalid or missing token", code="token_missing")
     await locations(scope, receive, send, job_id)
 
 

@@ -44,7 +44,9 @@ def outlines_read(svg_path: Path) -> Outlines:
         paths = list(_paths(root, IDENTITY))
         segments = path_segments([d for d, _ in paths])
     except (ElementTree.ParseError, ValueError) as error:
-        raise Unprocessable(f"svg artifact is not readable: {error}") from error
+        raise Unprocessable(
+            f"svg artifact is not readable: {error}", code="svg_artifact_unreadable"
+        ) from error
     matrices = [matrix for _, matrix in paths]
     if any(not np.array_equal(matrix, IDENTITY) for matrix in matrices):
         segments = _transformed(segments, np.array(matrices))
@@ -178,7 +180,8 @@ def line_spacing_summary(
     if len(points) > MAX_SAMPLES:
         raise InvalidInput(
             f"sampleStep {sample_step:g} gives more than {MAX_SAMPLES:,} samples "
-            "on this job; use a larger step"
+            "on this job; use a larger step",
+            code="sample_step_too_small",
         )
     spacing, least = spacing_figures(points, contour, percentile)
     mm_per_px = element_width / outlines.width

@@ -98,12 +98,16 @@ def _check_work(drawn: list, max_pixels: int) -> None:
     if pixels > max_pixels:
         raise Unprocessable(
             f"the stickers need {pixels // 1_000_000} megapixels drawn; at most "
-            f"{max_pixels // 1_000_000} are allowed"
+            f"{max_pixels // 1_000_000} are allowed",
+            code="stickers_too_many_pixels",
         )
 
 
 def _cannot_draw(sticker: Sticker) -> Unprocessable:
-    return Unprocessable(f"stickers[{sticker.index}] asset {sticker.asset_id} cannot be drawn")
+    return Unprocessable(
+        f"stickers[{sticker.index}] asset {sticker.asset_id} cannot be drawn",
+        code="sticker_not_drawable",
+    )
 
 
 def _sticker_raster(sticker: Sticker, size: tuple[int, int]) -> Image.Image:

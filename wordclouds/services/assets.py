@@ -45,7 +45,7 @@ def _saved(stored: StoredFile, **fields) -> Asset:
 def asset_create(*, upload: UploadedFile | None, name: str = "", type: str = "") -> Asset:
     """Store an uploaded file as an asset; its content type is sniffed from the content."""
     if upload is None:
-        raise InvalidInput("file is required")
+        raise InvalidInput("file is required", code="file_required")
     name, type = _checked_labels(name=name, type=type)
     upload_size_check(upload, field="file", limit=settings.ASSET_MAX_BYTES)
     asset_id = new_id()
@@ -82,9 +82,9 @@ def asset_delete(*, asset_id: str) -> None:
     """Delete an asset no project uses: 409 naming the projects that do."""
     asset = Asset.objects.select_for_update().filter(id=asset_id).first()
     if asset is None:
-        raise NotFound("asset not found")
+        raise NotFound("asset not found", code="asset_not_found")
     users = list(Project.objects.filter(assets=asset).order_by("created_at", "id"))
     if users:
-        raise Conflict(f"asset is used by projects: {_project_labels(users)}")
+        raise Conflict(f"asset is used by projects: {_project_labels(users)}", code="asset_in_use")
     asset.delete()
     remove_after_commit(asset.file)

@@ -102,7 +102,7 @@ def _custom_svg_drawn(
     wordcloud.svg); 400 when the pattern would draw too many shapes."""
     width, height = canvas
     if estimated_primitives(rows, options) > MAX_PRIMITIVES:
-        raise InvalidInput(DENSE)
+        raise InvalidInput(DENSE, code="pattern_too_dense")
     ids = [row["id"] for row in rows]
     drawn = svg_outlines(svg_path.read_text(encoding="utf-8"))
     outlines = [drawn[word_id] for word_id in ids]

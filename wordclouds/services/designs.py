@@ -60,12 +60,12 @@ def designs_check(items: list[dict]) -> None:
     """Every item names a project or a job that exists; 400 naming the first that does not."""
     for item in items:
         if "projectId" in item and not Project.objects.filter(pk=item["projectId"]).exists():
-            raise InvalidInput(f"unknown projectId: {item['projectId']}")
+            raise InvalidInput(f"unknown projectId: {item['projectId']}", code="project_unknown")
         if "jobId" in item:
             try:
                 job_get(item["jobId"])
             except NotFound:
-                raise InvalidInput(f"unknown jobId: {item['jobId']}") from None
+                raise InvalidInput(f"unknown jobId: {item['jobId']}", code="job_unknown") from None
 
 
 @dataclass(frozen=True)
@@ -118,7 +118,7 @@ def job_artifact(*, job_id: str, kind: str) -> bytes:
     found` / `artifact not ready`."""
     view = job_get(job_id)
     if view.record is not None and kind not in view.artifacts:
-        raise NotFound("artifact not ready")
+        raise NotFound("artifact not ready", code="artifact_not_ready")
     return artifact_path(job_id, kind).read_bytes()
 
 

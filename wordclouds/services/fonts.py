@@ -96,10 +96,10 @@ def _checked_family(path: Path) -> str:
     try:
         family = check_font(path).family
     except InputError as error:
-        raise InvalidInput("file is not a valid font") from error
+        raise InvalidInput("file is not a valid font", code="font_invalid") from error
     with path.open("rb") as stream:
         if path.suffix == ".ttc" and stream.read(4) != TTC_TAG:
-            raise InvalidInput("file is not a valid font")
+            raise InvalidInput("file is not a valid font", code="font_invalid")
     font_glyphs_check(path, field="file")
     return family
 
@@ -121,18 +121,18 @@ def font_glyphs_check(path: Path, *, field: str) -> None:
             for name in order[::step]:
                 glyphs[name].draw(BoundsPen(glyphs))
     except Exception as error:  # fontTools raises many kinds on damaged data
-        raise InvalidInput(f"{field} is not a valid font") from error
+        raise InvalidInput(f"{field} is not a valid font", code="font_invalid") from error
 
 
 def font_create(*, upload: UploadedFile | None, name: str = "") -> Font:
     """Store an uploaded font after checking its extension, size and content."""
     if upload is None:
-        raise InvalidInput("file is required")
+        raise InvalidInput("file is required", code="file_required")
     name = form_text(name, field="name", limit=NAME_MAX)
     filename = PurePath(upload.name or "").name
     extension = PurePath(filename).suffix.lower()
     if extension not in FONT_EXTENSIONS:
-        raise InvalidInput("file must be .ttf, .ttc or .otf")
+        raise InvalidInput("file must be .ttf, .ttc or .otf", code="font_wrong_type")
     upload_size_check(upload, field="file", limit=settings.FONT_MAX_BYTES)
     font_id = new_id()
     checked = {}
@@ -160,9 +160,9 @@ def font_create(*, upload: UploadedFile | None, name: str = "") -> Font:
 @transaction.atomic
 def font_delete(*, font_id: str) -> None:
     if font_id == DEFAULT_FONT_ID:
-        raise InvalidInput("the default font cannot be deleted")
+        raise InvalidInput("the default font cannot be deleted", code="default_font_undeletable")
     font = Font.objects.select_for_update().filter(id=font_id).first()
     if font is None:
-        raise NotFound("font not found")
+        raise NotFound("font not found", code="font_not_found")
     font.delete()
     remove_after_commit(font.file)

@@ -11,7 +11,7 @@ def form_text(value: Any, *, field: str, limit: int) -> str:
     DRF's text fields refuse and PostgreSQL cannot store)."""
     text = (value or "").strip()
     if "\x00" in text:
-        raise InvalidInput(f"{field} must not contain NUL characters")
+        raise InvalidInput(f"{field} must not contain NUL characters", code="text_contains_nul")
     if len(text) > limit:
-        raise InvalidInput(f"{field} must be at most {limit} characters")
+        raise InvalidInput(f"{field} must be at most {limit} characters", code="text_too_long")
     return text

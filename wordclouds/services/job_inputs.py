@@ -42,6 +42,7 @@ class FormField:
     schema: dict
     extensions: tuple[str, ...] = ()
     refusal: str = ""
+    refusal_code: str = ""  # the refusal's code (core/error_codes.py)
     limit: str = ""
 
     def check(self, upload: UploadedFile | None) -> None:
@@ -49,7 +50,7 @@ class FormField:
         if upload is None:
             return
         if _extension(upload) not in self.extensions:
-            raise InvalidInput(self.refusal)
+            raise InvalidInput(self.refusal, code=self.refusal_code)
         upload_size_check(upload, field=self.name, limit=getattr(settings, self.limit))
 
     def accepted(self) -> str:
@@ -95,6 +96,7 @@ JOB_FORM = Form(
             FILE,
             extensions=(".xlsx",),
             refusal="name_list must be xlsx",
+            refusal_code="name_list_not_xlsx",
             limit="NAME_LIST_MAX_BYTES",
         ),
         FormField(
@@ -105,6 +107,7 @@ JOB_FORM = Form(
             FILE,
             extensions=(".png", ".jpg", ".jpeg"),
             refusal=MASK_WORDING,
+            refusal_code="mask_image_wrong_type",
             limit="MASK_IMAGE_MAX_BYTES",
         ),
         FormField(
@@ -114,6 +117,7 @@ JOB_FORM = Form(
             FILE,
             extensions=FONT_EXTENSIONS,
             refusal="font_file must be .ttf, .ttc or .otf",
+            refusal_code="font_file_wrong_type",
             limit="FONT_MAX_BYTES",
         ),
         FormField(
@@ -157,10 +161,10 @@ def job_inputs_check(
     TooLarge (413) naming the problem. Cheap checks on names and sizes come before the
     engine reads any file."""
     raw_params = _raw_params(params)
-    parsed = _engine_call(engine.parse_params, raw_params)
+    parsed = _engine_call(engine.parse_params, raw_params, code="params_invalid")
     name_list_upload_check(name_list)
     if mask_image is None and parsed.mode == "IMAGE":
-        raise InvalidInput("mask_image is required when MODE=IMAGE")
+        raise InvalidInput("mask_image is required when MODE=IMAGE", code="mask_image_required")
     JOB_FORM["mask_image"].check(mask_image)
     JOB_FORM["font_file"].check(font_file)
     if font_file is not None:
@@ -209,20 +213,21 @@ def _contents_check(
         column=parsed.data_col_index,
         skip_rows=parsed.skip_rows,
         weight_column=parsed.weight_col_index,
+        code="name_list_invalid",
     )
     if mask_path is not None:
-        _engine_call(engine.load_mask, mask_path, params=parsed)
+        _engine_call(engine.load_mask, mask_path, params=parsed, code="mask_image_invalid")
     if font_file is not None:
-        _engine_call(engine.check_font, font_file)
+        _engine_call(engine.check_font, font_file, code="font_file_invalid")
         font_glyphs_check(font_file, field="font_file")
     # A name some character of which no font can draw is refused now, not drawn with a gap.
-    _engine_call(engine.check_drawable, names, font_path)
+    _engine_call(engine.check_drawable, names, font_path, code="names_not_drawable")
 
 
 def name_list_upload_check(name_list: UploadedFile | None) -> None:
     """The name list is there, an .xlsx and within its size limit (a job and a preview)."""
     if name_list is None:
-        raise InvalidInput("name_list is required")
+        raise InvalidInput("name_list is required", code="name_list_required")
     JOB_FORM["name_list"].check(name_list)
 
 
@@ -232,7 +237,13 @@ def name_list_preview(*, name_list: UploadedFile | None) -> list[list[str]]:
     name_list_upload_check(name_list)
     with tempfile.TemporaryDirectory() as folder:
         path = _save(name_list, Path(folder) / NAME_LIST_FILE)
-        return _engine_call(engine.first_rows, path, rows=PREVIEW_ROWS, columns=PREVIEW_COLUMNS)
+        return _engine_call(
+            engine.first_rows,
+            path,
+            rows=PREVIEW_ROWS,
+            columns=PREVIEW_COLUMNS,
+            code="name_list_invalid",
+        )
 
 
 def font_id_path(font_id: str, *, worker: bool = False) -> Path | None:
@@ -252,7 +263,7 @@ def font_id_path(font_id: str, *, worker: bool = False) -> Path | None:
 
 def _font_id_check(font_id: str) -> None:
     if font_id_path(font_id) is None:
-        raise InvalidInput("unknown font_id")
+        raise InvalidInput("unknown font_id", code="font_id_unknown")
 
 
 def _raw_params(text: str | None) -> dict:
@@ -261,18 +272,18 @@ def _raw_params(text: str | None) -> dict:
     try:
         raw = json.loads(text)
     except ValueError:
-        raise InvalidInput("params must be valid JSON") from None
+        raise InvalidInput("params must be valid JSON", code="params_not_json") from None
     if not isinstance(raw, dict):
-        raise InvalidInput("params must be JSON object")
+        raise InvalidInput("params must be JSON object", code="params_not_object")
     return raw
 
 
-def _engine_call(function, *args, **kwargs):
-    """Run an engine check; its InputError text is the exact 400 detail."""
+def _engine_call(function, *args, code: str, **kwargs):
+    """Run an engine check; its InputError text is the exact 400 detail, with `code`."""
     try:
         return function(*args, **kwargs)
     except engine.InputError as error:
-        raise InvalidInput(str(error)) from None
+        raise InvalidInput(str(error), code=code) from None
 
 
 def _extension(upload: UploadedFile) -> str:
@@ -283,7 +294,8 @@ def _mask_header_check(path: Path) -> None:
     """From the image header, before anything decodes the pixels: PNG or JPEG bytes whatever
     the file's name, within the pixel limit, and at least MASK_MIN_SIDE pixels a side."""
     too_large = TooLarge(
-        f"mask_image exceeds {settings.MASK_IMAGE_MAX_PIXELS // 1_000_000} megapixels"
+        f"mask_image exceeds {settings.MASK_IMAGE_MAX_PIXELS // 1_000_000} megapixels",
+        code="mask_image_too_many_pixels",
     )
     try:
         with Image.open(path) as image:
@@ -291,14 +303,18 @@ def _mask_header_check(path: Path) -> None:
     except Image.DecompressionBombError:
         raise too_large from None
     except Exception:  # Pillow raises many kinds on foreign data
-        raise InvalidInput("mask_image is not a readable image") from None
+        raise InvalidInput(
+            "mask_image is not a readable image", code="mask_image_unreadable"
+        ) from None
     if kind not in MASK_FORMATS:
-        raise InvalidInput(MASK_WORDING)
+        raise InvalidInput(MASK_WORDING, code="mask_image_wrong_type")
     if width * height > settings.MASK_IMAGE_MAX_PIXELS:
         raise too_large
     side = settings.MASK_MIN_SIDE
     if min(width, height) < side:
-        raise InvalidInput(f"mask_image must be at least {side}×{side} pixels")
+        raise InvalidInput(
+            f"mask_image must be at least {side}×{side} pixels", code="mask_image_too_small"
+        )
 
 
 def _save(upload: UploadedFile, path: Path) -> Path:

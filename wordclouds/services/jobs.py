@@ -102,9 +102,9 @@ def job_rerun(*, job_id: str) -> Job:
             code="revision_not_rerun",
         )
     if job is None or not storage.exists(job_input_key(job_id, job.name_list)):
-        raise NotFound("job not found")
+        raise NotFound("job not found", code="job_not_found")
     if job.font_id and font_id_path(job.font_id) is None:
-        raise Conflict("the job's font no longer exists")
+        raise Conflict("the job's font no longer exists", code="job_font_missing")
     with storage.scratch_dir("rerun-") as staging:
         for name in job_input_names(job):
             storage.fetch(job_input_key(job_id, name), staging / name)
@@ -167,9 +167,9 @@ def _job_locked(job_id: str, *, stale_too: bool = False) -> Job:
     refused (409) like a move of a failed one, unless `stale_too` (writing that failure)."""
     job = Job.objects.select_for_update().filter(id=job_id).first()
     if job is None:
-        raise NotFound("job not found")
+        raise NotFound("job not found", code="job_not_found")
     if job_is_stale(job) and not stale_too:
-        raise Conflict(f"job {job_id} lost its worker: {STALE_ERROR}")
+        raise Conflict(f"job {job_id} lost its worker: {STALE_ERROR}", code="job_stale")
     return job
 
 

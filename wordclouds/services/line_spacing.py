@@ -16,7 +16,7 @@ def line_spacing_options(body, *, form: bool = False) -> dict:
     form fields (`form`: numbers as text, empty meaning absent). Every field is optional
     (absent or null: its default); out of bounds or not a number: 400 naming the field."""
     if not isinstance(body, dict):
-        raise InvalidInput("body must be a JSON object")
+        raise InvalidInput("body must be a JSON object", code="body_not_object")
     bounds = {  # field: (keyword, low, high, low is allowed)
         "percentile": ("percentile", 0, 100, True),
         "sampleStep": ("sample_step", 0.25, 100, True),
@@ -37,8 +37,12 @@ def line_spacing_options(body, *, form: bool = False) -> dict:
             number == low and not low_allowed
         ):
             if math.isinf(high):
-                raise InvalidInput(f"{field} must be a number greater than 0")
-            raise InvalidInput(f"{field} must be a number from {low} to {high}")
+                raise InvalidInput(
+                    f"{field} must be a number greater than 0", code="option_invalid"
+                )
+            raise InvalidInput(
+                f"{field} must be a number from {low} to {high}", code="option_invalid"
+            )
         options[keyword] = float(number)
     return options
 

@@ -14,5 +14,5 @@ def admin_login(*, password: str) -> str:
     Compared in constant time so the answer time tells nothing about the password."""
     expected = settings.ORDERS_ADMIN_PASSWORD.encode()
     if not hmac.compare_digest(password.encode(), expected):
-        raise Unauthorized("invalid password")
+        raise Unauthorized("invalid password", code="password_invalid")
     return admin_token_issue()

@@ -36,7 +36,7 @@ def locations_find(*, job_id: str, name: str = "", mode: str = "exact") -> dict:
     LOOKUP_MATCHES_MAX of them with `total` counting all; every placement when `name` is empty.
     400 `mode must be exact or contains`; 404 `job not found` / `artifact not ready`."""
     if mode not in MODES:
-        raise InvalidInput("mode must be exact or contains")
+        raise InvalidInput("mode must be exact or contains", code="lookup_mode_invalid")
     job_id_checked(job_id)  # 404 for anything but 32 hex characters, before any query
     query = _normalized(name)
     # Each row also brings its job's canvas size (a join on PlacementSet's key): a lookup

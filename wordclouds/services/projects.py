@@ -30,42 +30,45 @@ UNSET = object()
 def _checked_name(name: Any) -> str:
     name = form_text(name, field="name", limit=NAME_MAX)
     if not name:
-        raise InvalidInput("name is required")
+        raise InvalidInput("name is required", code="name_required")
     return name
 
 
 def _checked_template(template_id: Any) -> Template:
     template_id = (template_id or "").strip()
     if not template_id:
-        raise InvalidInput("template_id is required")
+        raise InvalidInput("template_id is required", code="template_id_required")
     template = Template.objects.filter(id=template_id).first()
     if template is None:
-        raise InvalidInput("template_id is not a known template")
+        raise InvalidInput("template_id is not a known template", code="template_unknown")
     return template
 
 
 def _checked_color(color: Any) -> str:
     color = (color or "").strip()
     if not color:
-        raise InvalidInput("background_color is required")
+        raise InvalidInput("background_color is required", code="background_color_required")
     if not COLOR.fullmatch(color):
-        raise InvalidInput("background_color must be #RRGGBB")
+        raise InvalidInput("background_color must be #RRGGBB", code="background_color_invalid")
     return color
 
 
 def _number(sticker: dict, index: int, key: str, *, positive: bool = False) -> float:
     where = f"stickers[{index}].{key}"
     if key not in sticker:
-        raise InvalidInput(f"{where} is required")
+        raise InvalidInput(f"{where} is required", code="sticker_invalid")
     value = sticker[key]
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise InvalidInput(f"{where} must be a finite number")
+        raise InvalidInput(f"{where} must be a finite number", code="sticker_invalid")
     if isinstance(value, float) and not math.isfinite(value):
-        raise InvalidInput(f"{where} must be a finite number")
+        raise InvalidInput(f"{where} must be a finite number", code="sticker_invalid")
     if abs(value) > COORDINATE_MAX:
-        raise InvalidInput(f"{where} must be between -{COORDINATE_MAX} and {COORDINATE_MAX}")
+        raise InvalidInput(
+            f"{where} must be between -{COORDINATE_MAX} and {COORDINATE_MAX}",
+            code="sticker_invalid",
+        )
     if positive and value <= 0:
-        raise InvalidInput(f"{where} must be greater than 0")
+        raise InvalidInput(f"{where} must be greater than 0", code="sticker_invalid")
     return value
 
 
@@ -74,23 +77,29 @@ def _parsed_stickers(text: Any) -> list[dict]:
     try:
         stickers = json.loads(text, parse_constant=_refuse_constant)
     except (TypeError, ValueError) as error:
-        raise InvalidInput("stickers must be valid JSON") from error
+        raise InvalidInput("stickers must be valid JSON", code="stickers_not_json") from error
     if not isinstance(stickers, list):
-        raise InvalidInput("stickers must be a JSON array")
+        raise InvalidInput("stickers must be a JSON array", code="stickers_not_array")
     if len(stickers) > STICKERS_MAX:
-        raise InvalidInput(f"stickers must have at most {STICKERS_MAX} items")
+        raise InvalidInput(
+            f"stickers must have at most {STICKERS_MAX} items", code="too_many_stickers"
+        )
     checked = []
     for index, sticker in enumerate(stickers):
         if not isinstance(sticker, dict):
-            raise InvalidInput(f"stickers[{index}] must be an object")
+            raise InvalidInput(f"stickers[{index}] must be an object", code="sticker_invalid")
         unknown = sorted(set(sticker) - set(STICKER_KEYS))
         if unknown:
-            raise InvalidInput(f"stickers[{index}] has an unknown key: {unknown[0]}")
+            raise InvalidInput(
+                f"stickers[{index}] has an unknown key: {unknown[0]}", code="sticker_invalid"
+            )
         asset_id = sticker.get("asset_id")
         if asset_id is None:
-            raise InvalidInput(f"stickers[{index}].asset_id is required")
+            raise InvalidInput(f"stickers[{index}].asset_id is required", code="sticker_invalid")
         if not isinstance(asset_id, str):
-            raise InvalidInput(f"stickers[{index}].asset_id must be a string")
+            raise InvalidInput(
+                f"stickers[{index}].asset_id must be a string", code="sticker_invalid"
+            )
         checked.append(
             {
                 "asset_id": asset_id,
@@ -115,9 +124,14 @@ def _sticker_assets(stickers: list[dict]) -> list[Asset]:
     for index, sticker in enumerate(stickers):
         asset = assets.get(sticker["asset_id"])
         if asset is None:
-            raise InvalidInput(f"stickers[{index}].asset_id is not an existing asset")
+            raise InvalidInput(
+                f"stickers[{index}].asset_id is not an existing asset", code="sticker_asset_unknown"
+            )
         if asset.content_type not in STICKER_CONTENT_TYPES:
-            raise InvalidInput(f"stickers[{index}].asset_id must be an image or SVG asset")
+            raise InvalidInput(
+                f"stickers[{index}].asset_id must be an image or SVG asset",
+                code="sticker_asset_not_image",
+            )
     for asset in assets.values():
         _check_drawable(asset, stickers)
     return list(assets.values())
@@ -128,14 +142,18 @@ def _check_drawable(asset: Asset, stickers: list[dict]) -> None:
     if asset.content_type == "image/svg+xml":
         return
     index = next(i for i, sticker in enumerate(stickers) if sticker["asset_id"] == asset.id)
-    too_large = InvalidInput(f"stickers[{index}].asset_id has more than 50 megapixels")
+    too_large = InvalidInput(
+        f"stickers[{index}].asset_id has more than 50 megapixels", code="sticker_image_too_large"
+    )
     try:
         with Image.open(storage.local_path(asset.file)) as image:
             width, height = image.size
     except Image.DecompressionBombError as error:
         raise too_large from error
     except (OSError, UnidentifiedImageError) as error:
-        raise InvalidInput(f"stickers[{index}].asset_id is not a readable image") from error
+        raise InvalidInput(
+            f"stickers[{index}].asset_id is not a readable image", code="sticker_image_unreadable"
+        ) from error
     if width * height > settings.MASK_IMAGE_MAX_PIXELS:
         raise too_large
 
@@ -169,7 +187,7 @@ def project_update(
     """Change only the fields given; the project's asset links follow its stickers."""
     project = Project.objects.select_for_update().filter(id=project_id).first()
     if project is None:
-        raise NotFound("project not found")
+        raise NotFound("project not found", code="project_not_found")
     changed = []
     if name is not UNSET:
         project.name = _checked_name(name)
@@ -192,7 +210,7 @@ def project_update(
 def project_delete(*, project_id: str) -> None:
     deleted, _ = Project.objects.filter(id=project_id).delete()
     if not deleted:
-        raise NotFound("project not found")
+        raise NotFound("project not found", code="project_not_found")
 
 
 def project_poster(project: Project) -> Poster:

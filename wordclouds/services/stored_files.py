@@ -54,7 +54,7 @@ class StoredFile:
 def upload_size_check(upload, *, field: str, limit: int) -> None:
     """413 naming the form field when an upload is over its limit (bytes)."""
     if upload.size > limit:
-        raise TooLarge(f"{field} exceeds {limit // (1024 * 1024)} MB")
+        raise TooLarge(f"{field} exceeds {limit // (1024 * 1024)} MB", code="upload_too_large")
 
 
 def sniff_content_type(path: Path) -> tuple[str, str]:

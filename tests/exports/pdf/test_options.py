@@ -8,6 +8,7 @@ import pikepdf
 import pytest
 
 from exports.pdf.colour import PROFILES
+from tests.errors import refusal
 from tests.exports.pdf.readers import pdfinfo_boxes
 
 pytestmark = pytest.mark.django_db
@@ -40,12 +41,12 @@ def test_a_bad_option_is_refused_naming_it(api, poster_job, query, detail):
     job_id = poster_job("vertical")
     response = api.get(f"/api/jobs/{job_id}/files/pdf?{query}")
     assert response.status_code == 400
-    assert response.json() == {"detail": detail}
+    assert refusal(response) == detail
 
 
 def test_an_unknown_job_is_404(api):
     response = api.get(f"/api/jobs/{'0' * 32}/files/pdf")
-    assert response.status_code == 404 and response.json() == {"detail": "job not found"}
+    assert response.status_code == 404 and refusal(response) == "job not found"
 
 
 @pytest.mark.parametrize(

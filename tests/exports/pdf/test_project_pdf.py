@@ -13,6 +13,7 @@ import pytest
 from PIL import Image, ImageDraw, ImageFilter
 
 from exports.pdf.preflight import preflight
+from tests.errors import refusal
 from tests.exports.pdf.readers import assert_same_ink, separations
 from tests.exports.pdf.test_job_pdf import assert_print_ready
 from tests.wordclouds.asset_factories import asset_id, project_create, svg_bytes
@@ -216,7 +217,7 @@ def test_bad_options_are_refused_as_for_the_job_pdf(api, query, detail):
     project_id = project(api, [])
     response = api.get(f"/api/projects/{project_id}/render.pdf?{query}")
     assert response.status_code == 400
-    assert response.json() == {"detail": detail}
+    assert refusal(response) == detail
 
 
 def test_an_svg_sticker_the_reader_cannot_hold_is_named(api):
@@ -229,10 +230,10 @@ def test_an_svg_sticker_the_reader_cannot_hold_is_named(api):
     project_id = project(api, [(star, box), (shaded, box)])
     response = api.get(f"/api/projects/{project_id}/render.pdf")
     assert response.status_code == 422
-    assert response.json() == {"detail": "stickers[1] uses unsupported content: linearGradient"}
+    assert refusal(response) == "stickers[1] uses unsupported content: linearGradient"
 
 
 def test_an_unknown_project_is_404(api):
     response = api.get("/api/projects/nope/render.pdf")
     assert response.status_code == 404
-    assert response.json() == {"detail": "project not found"}
+    assert refusal(response) == "project not found"

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from exports.pdf.preflight import preflight
+from tests.errors import refusal
 from tests.exports.pdf.readers import assert_same_ink, pdffonts, qpdf_check, separations
 from tests.exports.readers import render_svg
 from tests.exports.samples import FORBIDDEN, HAND_MADE, svg_document
@@ -54,10 +55,10 @@ def test_cut_outlines_the_filled_shapes_on_the_spot_plate(api):
 def test_bad_uploads_are_refused(api, body, status, detail):
     response = export(api, **body)
     assert response.status_code == status
-    assert response.json() == {"detail": detail}
+    assert refusal(response) == detail
 
 
 def test_unsupported_content_is_named_as_for_the_ai_export(api):
     response = export(api, svg=svg_document(FORBIDDEN["image"] + FORBIDDEN["filter"]))
     assert response.status_code == 422
-    assert response.json() == {"detail": "svg uses unsupported content: filter, image"}
+    assert refusal(response) == "svg uses unsupported content: filter, image"

@@ -2,8 +2,9 @@
 // poster coordinates, moved by one CSS transform. Level 0 (one tile) and the overview level
 // that fits the screen are loaded at once; deeper levels only for the part on screen, as the
 // user zooms. Mouse drag,
-// wheel, touch drag and pinch (pointer events) move and zoom. A job without a pyramid shows
-// its PNG as one image.
+// wheel, touch drag and pinch (pointer events) move and zoom; so do the keys when the viewer
+// has the focus (arrows move, + and − zoom, 0 shows the whole poster). A job without a
+// pyramid shows its PNG as one image.
 
 const MAX_PIXEL_ZOOM = 4; // screen pixels per poster pixel at the closest zoom
 const FOUND_ZOOM = 2; // at most this close when showing a found name: sharper, more context
@@ -151,6 +152,24 @@ export class PosterViewer {
 
   listen() {
     const viewer = this.viewer;
+    viewer.addEventListener("keydown", (event) => {
+      const step = Math.min(viewer.clientWidth, viewer.clientHeight) / 8;
+      const moves = { ArrowLeft: [step, 0], ArrowRight: [-step, 0], ArrowUp: [0, step], ArrowDown: [0, -step] };
+      const zooms = { "+": 2, "=": 2, "-": 0.5, "_": 0.5 };
+      if (event.ctrlKey || event.metaKey || event.altKey) return;
+      if (moves[event.key]) {
+        this.x += moves[event.key][0];
+        this.y += moves[event.key][1];
+        this.draw();
+      } else if (zooms[event.key]) {
+        this.zoomCentre(zooms[event.key]);
+      } else if (event.key === "0") {
+        this.fit();
+      } else {
+        return;
+      }
+      event.preventDefault();
+    });
     viewer.addEventListener("wheel", (event) => {
       event.preventDefault();
       const bounds = viewer.getBoundingClientRect();

@@ -1,0 +1,229 @@
+"""Every error `code` the API answers, declared once: its HTTP status, the endpoints (path
+prefixes) that can answer it, an English `detail` it comes with and a Chinese sentence a
+client can show instead. The OpenAPI schema (core/schema.py) lists each operation's codes
+from here and docs/api.md's table is written from here (`manage.py docs_tables`); a raise
+site naming a code missing here fails tests/test_error_codes.py."""
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ErrorCode:
+    code: str
+    status: int
+    example: str  # an English `detail` this code comes with
+    chinese: str  # what a client may show instead
+    paths: tuple[str, ...] = ()  # path prefixes of the endpoints answering it; () = any
+
+
+JOBS = ("/api/jobs", "/api/name-lists", "/api/assets/from-job", "/api/design-lists")
+PROJECTS = ("/api/projects",)
+ASSETS = ("/api/assets",)
+FONTS = ("/api/fonts", "/api/jobs")
+DRAWN = ("/api/jobs", "/api/projects")
+EXPORTS = ("/api/exports", "/api/jobs", "/api/projects")
+COMMERCE = (
+    "/api/addresses",
+    "/api/auth",
+    "/api/design-lists",
+    "/api/orders",
+    "/api/payments",
+    "/api/platform",
+    "/api/products",
+)
+ORDERS = ("/api/orders", "/api/payments")
+IDENTITY = ("/api/auth", "/api/platform")
+PAYING = ("/api/orders", "/api/payments")
+
+# The code an error gets when its raiser named none, by HTTP status.
+GENERIC = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    406: "not_acceptable",
+    409: "conflict",
+    413: "request_too_large",
+    415: "unsupported_media_type",
+    422: "unprocessable",
+    429: "too_many_requests",
+    431: "headers_too_large",
+    500: "internal_error",
+    502: "bad_gateway",
+    503: "service_unavailable",
+}
+
+E = ErrorCode
+# fmt: off
+CODES: tuple[ErrorCode, ...] = (
+    # Any endpoint: the handlers' own answers (core/errors.py, core/endpoints.py).
+    E("bad_request", 400, "bad request", "请求无效。"),
+    E("unauthorized", 401, "unauthorized", "需要登录。"),
+    E("forbidden", 403, "forbidden", "没有权限执行此操作。"),
+    E("not_found", 404, "not found", "找不到所请求的资源。"),
+    E("method_not_allowed", 405, "method DELETE not allowed", "此地址不支持该请求方法。"),
+    E("not_acceptable", 406, "could not satisfy the request Accept header.", "无法以所要求的格式回答。"),
+    E("conflict", 409, "conflict", "请求与资源的当前状态冲突。"),
+    E("request_too_large", 413, "request body exceeds the size limit", "请求内容超过大小上限。"),
+    E("unsupported_media_type", 415, 'unsupported media type "text/plain" in request.', "不支持此请求内容类型。"),
+    E("unprocessable", 422, "unprocessable", "无法处理此请求。"),
+    E("headers_too_large", 431, "request headers exceed 16 KB", "请求头过大。"),
+    E("too_many_requests", 429, "request was throttled.", "请求过于频繁，请稍后再试。"),
+    E("internal_error", 500, "internal server error", "服务器内部错误，请稍后再试。"),
+    E("bad_gateway", 502, "bad gateway", "上游服务出错，请稍后再试。"),
+    E("service_unavailable", 503, "file storage is unavailable", "服务暂时不可用，请稍后再试。"),
+    E("storage_unavailable", 503, "file storage is unavailable", "文件存储暂时不可用，请稍后再试。"),
+    E("invalid_field", 400, "pageSize must be an integer from 1 to 100", "某个字段的值无效（字段名见 detail）。"),
+    E("parameter_repeated", 400, "status must be given once", "同一参数只能给出一次。"),
+    E("request_data_refused", 400, "The number of GET/POST parameters exceeded settings.DATA_UPLOAD_MAX_NUMBER_FIELDS.", "请求数据的字段或文件过多，或格式有误。"),
+    E("data_nested_too_deeply", 400, "request data is nested too deeply", "请求数据嵌套层数过多。"),
+    E("number_out_of_range", 400, "a number in the request is out of range", "请求中的某个数字超出范围。"),
+    E("text_contains_nul", 400, "name must not contain NUL characters", "文本不能包含 NUL 字符。"),
+    E("text_too_long", 400, "name must be at most 200 characters", "文本过长。"),
+    E("upload_too_large", 413, "name_list exceeds 10 MB", "上传的文件超过大小上限。"),
+    E("option_invalid", 400, "sampleStep must be a number greater than 0", "某个选项的值无效（选项名见 detail）。"),
+    E("too_slow", 422, "the layout takes longer than 60 s; ask for less work", "计算耗时超过上限，请减少工作量。"),
+    E("too_big", 422, "the layout needs more than 2048 MB of memory or nests too deeply", "计算所需内存超过上限。"),
+    E("authentication_required", 401, "authentication required", "需要登录。", COMMERCE),
+    E("token_invalid", 401, "invalid or expired token", "登录凭证无效或已过期，请重新登录。", COMMERCE),
+    E("token_missing", 403, "invalid or missing token", "缺少有效的登录凭证。"),
+    E("user_token_required", 403, "this endpoint needs an end-user token", "此操作需要用户本人登录。", COMMERCE),
+    E("belongs_to_another_user", 403, "order belongs to another user", "该资源属于其他用户。", COMMERCE),
+    E("wrong_status", 409, "order cannot be cancelled in status paid", "当前状态下不能执行此操作。", COMMERCE),
+    # Admin login.
+    E("password_required", 400, "password is required", "请输入密码。", ("/api/login",)),
+    E("password_invalid", 401, "invalid password", "密码错误。", ("/api/login",)),
+    # Jobs.
+    E("job_not_found", 404, "job not found", "找不到该任务。"),
+    E("job_unknown", 400, "unknown jobId: 0123…", "设计清单中的任务不存在。", COMMERCE),
+    E("job_stale", 409, "job 0123… lost its worker: …", "该任务的处理进程已中断，请重新生成。", JOBS),
+    E("job_font_missing", 409, "the job's font no longer exists", "该任务使用的字体已被删除。", JOBS),
+    E("artifact_not_ready", 404, "artifact not ready", "文件尚未生成，请稍候。", (*JOBS, *ASSETS, *PROJECTS)),
+    E("artifact_kind_unknown", 404, "unknown artifact kind", "没有这种文件类型。", JOBS),
+    E("tile_not_found", 404, "tile not found", "找不到该图块。", JOBS),
+    E("params_not_json", 400, "params must be valid JSON", "params 不是有效的 JSON。", JOBS),
+    E("params_not_object", 400, "params must be JSON object", "params 必须是 JSON 对象。", JOBS),
+    E("name_list_required", 400, "name_list is required", "请上传名单文件。", JOBS),
+    E("name_list_not_xlsx", 400, "name_list must be xlsx", "名单文件必须是 xlsx 格式。", JOBS),
+    E("mask_image_required", 400, "mask_image is required when MODE=IMAGE", "图片蒙版模式需要上传蒙版图片。", JOBS),
+    E("mask_image_wrong_type", 400, "mask_image must be PNG, JPEG or WebP", "蒙版图片必须是 PNG、JPEG 或 WebP。", JOBS),
+    E("mask_image_unreadable", 400, "mask_image is not a readable image", "无法读取蒙版图片。", JOBS),
+    E("mask_image_too_many_pixels", 413, "mask_image exceeds 50 megapixels", "蒙版图片像素过多。", JOBS),
+    E("mask_image_too_small", 400, "mask_image must be at least 64×64 pixels", "蒙版图片尺寸过小。", JOBS),
+    E("font_file_wrong_type", 400, "font_file must be .ttf, .ttc or .otf", "字体文件必须是 .ttf、.ttc 或 .otf。", FONTS),
+    E("params_invalid", 400, "WIDTH must be an integer from 64 to 20000", "参数无效（参数名见 detail）。", JOBS),
+    E("name_list_invalid", 400, "name_list has no names in column 0", "名单文件无法读取或没有名字。", JOBS),
+    E("names_not_drawable", 400, "no font can draw 𠀀 in 𠀀先生", "名单中有字体无法显示的字符。", JOBS),
+    E("mask_image_invalid", 400, "mask_image leaves no room for words", "蒙版图片无法使用。", JOBS),
+    E("font_file_invalid", 400, "font_file is not a valid font", "字体文件无效。", JOBS),
+    E("font_id_unknown", 400, "unknown font_id", "没有这个字体。", JOBS),
+    E("font_invalid", 400, "file is not a valid font", "文件不是有效的字体。", FONTS),
+    E("file_required", 400, "file is required", "请上传文件。", (*FONTS, *ASSETS)),
+    E("font_wrong_type", 400, "file must be .ttf, .ttc or .otf", "字体文件必须是 .ttf、.ttc 或 .otf。", FONTS),
+    E("default_font_undeletable", 400, "the default font cannot be deleted", "默认字体不能删除。", FONTS),
+    E("font_not_found", 404, "font not found", "找不到该字体。", FONTS),
+    E("inline_invalid", 400, "inline must be 0 or 1", "inline 只能是 0 或 1。", (*JOBS, *ASSETS)),
+    E("last_event_id_invalid", 400, "Last-Event-ID must be a non-negative integer", "Last-Event-ID 必须是非负整数。", JOBS),
+    E("lookup_mode_invalid", 400, "mode must be exact or contains", "查找方式只能是 exact 或 contains。", JOBS),
+    E("body_not_object", 400, "body must be a JSON object", "请求内容必须是 JSON 对象。", JOBS),
+    E("sample_step_too_small", 400, "sampleStep 0.01 gives more than 1,000,000 samples on this job; use a larger step", "采样步长过小，请加大。", JOBS),
+    E("svg_artifact_unreadable", 422, "svg artifact is not readable: …", "无法读取该任务的 SVG 文件。", JOBS),
+    E("pattern_too_dense", 400, "pattern too dense", "填充图案过密。", JOBS),
+    # Projects, assets, stickers.
+    E("project_not_found", 404, "project not found", "找不到该项目。", PROJECTS),
+    E("project_unknown", 400, "unknown projectId: 0123…", "设计清单中的项目不存在。", COMMERCE),
+    E("name_required", 400, "name is required", "请填写名称。", (*PROJECTS, *ASSETS)),
+    E("template_id_required", 400, "template_id is required", "请选择模板。", PROJECTS),
+    E("template_unknown", 400, "template_id is not a known template", "没有这个模板。", PROJECTS),
+    E("background_color_required", 400, "background_color is required", "请选择背景颜色。", PROJECTS),
+    E("background_color_invalid", 400, "background_color must be #RRGGBB", "背景颜色必须是 #RRGGBB 格式。", PROJECTS),
+    E("stickers_not_json", 400, "stickers must be valid JSON", "贴图列表不是有效的 JSON。", PROJECTS),
+    E("stickers_not_array", 400, "stickers must be a JSON array", "贴图列表必须是 JSON 数组。", PROJECTS),
+    E("too_many_stickers", 400, "stickers must have at most 50 items", "贴图数量过多。", PROJECTS),
+    E("sticker_invalid", 400, "stickers[0].x must be a finite number", "某个贴图的字段无效（见 detail）。", PROJECTS),
+    E("sticker_asset_unknown", 400, "stickers[0].asset_id is not an existing asset", "贴图引用的素材不存在。", PROJECTS),
+    E("sticker_asset_not_image", 400, "stickers[0].asset_id must be an image or SVG asset", "贴图素材必须是图片或 SVG。", PROJECTS),
+    E("sticker_image_too_large", 400, "stickers[0].asset_id has more than 50 megapixels", "贴图图片像素过多。", PROJECTS),
+    E("sticker_image_unreadable", 400, "stickers[0].asset_id is not a readable image", "无法读取贴图图片。", PROJECTS),
+    E("stickers_too_many_pixels", 422, "the stickers need 300 megapixels drawn; at most 200 are allowed", "贴图需要绘制的像素过多。", DRAWN),
+    E("sticker_not_drawable", 422, "stickers[0] asset 0123… cannot be drawn", "某个贴图无法绘制。", DRAWN),
+    E("asset_not_found", 404, "asset not found", "找不到该素材。", ASSETS),
+    E("asset_in_use", 409, "asset is used by projects: Class of 2026", "该素材正被项目使用，不能删除。", ASSETS),
+    # Exports.
+    E("svg_required", 400, "svg is required", "请提供 SVG。", EXPORTS),
+    E("svg_not_svg", 400, "svg is not an SVG document", "内容不是 SVG 文档。", EXPORTS),
+    E("svg_too_large", 413, "svg exceeds 20 MB", "SVG 超过大小上限。", EXPORTS),
+    E("svg_unsupported_content", 422, "svg uses unsupported content: foreignObject", "SVG 含有不支持的内容。", EXPORTS),
+    E("numbers_too_large", 422, "the drawing has numbers too large for Illustrator", "图中的数值过大，无法导出。", EXPORTS),
+    E("image_sticker_unreadable", 422, "an image sticker cannot be read", "无法读取某个图片贴图。", EXPORTS),
+    E("pdf_colour_needs_cmyk", 400, "colour rgb needs standard x4 or none (PDF/X-1a is CMYK only)", "RGB 颜色需要 PDF/X-4 或不指定标准（PDF/X-1a 只支持 CMYK）。", EXPORTS),
+    E("pdf_size_too_large", 400, "height from the poster's aspect exceeds 5000 mm", "按海报比例算出的尺寸过大。", EXPORTS),
+    E("pdf_size_too_small", 400, "height from the poster's aspect is below 10 mm", "按海报比例算出的尺寸过小。", EXPORTS),
+    E("icc_profiles_missing", 503, "the ICC profiles are not installed", "打印所需的色彩配置文件未安装。", EXPORTS),
+    E("converter_unavailable", 502, "the converter is unavailable", "格式转换服务不可用，请稍后再试。", EXPORTS),
+    E("converter_failed", 502, "converter failed: …", "格式转换失败。", EXPORTS),
+    # Commerce.
+    E("product_not_found", 404, "product not found", "找不到该商品。", COMMERCE),
+    E("product_unknown", 400, "unknown productId: 7", "订单中的商品不存在。", ORDERS),
+    E("product_unavailable", 400, "product 7 is not available", "该商品已下架。", ORDERS),
+    E("address_not_found", 404, "address not found", "找不到该收货地址。", COMMERCE),
+    E("record_not_found", 404, "order not found", "找不到该记录。", COMMERCE),
+    E("request_id_taken", 409, "requestId is already used by another user", "requestId 已被其他用户使用。", ORDERS),
+    E("design_list_not_editable", 409, "design list cannot be edited in status submitted", "设计清单已提交，不能修改。", COMMERCE),
+    E("design_list_not_deletable", 409, "design list cannot be deleted in status submitted", "设计清单已提交，不能删除。", COMMERCE),
+    E("design_list_empty", 400, "an empty design list cannot be submitted", "空的设计清单不能提交。", COMMERCE),
+    E("order_not_payable", 409, "order cannot be paid in status paid", "当前状态下订单不能支付。", PAYING),
+    E("pay_window_passed", 409, "the pay window of this order has passed", "订单已超过支付时限。", PAYING),
+    E("notify_invalid", 400, "notify has no resource", "支付通知内容无效。", PAYING),
+    E("notify_refused", 401, "notify signature does not verify", "支付通知验证失败。", PAYING),
+    E("code_refused", 400, "code refused by the identity platform: 40029 invalid code", "登录码无效或已使用，请重新登录。", IDENTITY),
+    E("identity_unavailable", 502, "identity platform timed out", "登录服务暂时不可用，请稍后再试。", IDENTITY),
+    E("identity_bad_answer", 502, "identity platform answered without an openid", "登录服务的回答无效。", IDENTITY),
+    E("identity_platform_error", 502, "identity platform error -1: system busy", "登录服务出错，请稍后再试。", IDENTITY),
+    E("payments_not_configured", 502, "payments are not configured (WECHATPAY_MCH_ID)", "尚未配置支付。", PAYING),
+    E("payments_unavailable", 502, "WeChat Pay timed out", "支付服务暂时不可用，请稍后再试。", PAYING),
+    E("payments_bad_answer", 502, "WeChat Pay answered HTTP 500", "支付服务的回答无效。", PAYING),
+    E("payments_platform_error", 502, "WeChat Pay error SYSTEM_ERROR: busy", "支付服务出错，请稍后再试。", PAYING),
+)
+# fmt: on
+REGISTRY = {entry.code: entry for entry in CODES}
+
+
+def known(code: str) -> ErrorCode:
+    """The declared code; KeyError with what to do when a raise site names a new one."""
+    try:
+        return REGISTRY[code]
+    except KeyError:
+        raise KeyError(
+            f"error code {code!r} is not declared in core/error_codes.py CODES"
+        ) from None
+
+
+def generic(status: int) -> str:
+    """The code of an error whose raiser named none."""
+    return GENERIC.get(status, "internal_error" if status >= 500 else "bad_request")
+
+
+def codes_for(path: str, status: int) -> list[str]:
+    """The codes an operation on `path` may answer with `status`, sorted."""
+    return sorted(
+        entry.code
+        for entry in CODES
+        if entry.status == status
+        and (not entry.paths or any(path.startswith(prefix) for prefix in entry.paths))
+    )
+
+
+def rows() -> list[dict[str, str]]:
+    """docs/api.md's table of codes."""
+    return [
+        {
+            "code": f"`{entry.code}`",
+            "HTTP": str(entry.status),
+            "endpoints": ", ".join(f"`{p}`" for p in entry.paths) or "any",
+            "detail (example)": f"`{entry.example}`",
+            "中文": entry.chinese,
+        }
+        for entry in sorted(CODES, key=lambda entry: (entry.status, entry.code))
+    ]
