@@ -99,6 +99,17 @@ CODES: tuple[ErrorCode, ...] = (
     E("job_unknown", 400, "unknown jobId: 0123…", "设计清单中的任务不存在。", COMMERCE),
     E("job_stale", 409, "job 0123… lost its worker: …", "该任务的处理进程已中断，请重新生成。", JOBS),
     E("job_font_missing", 409, "the job's font no longer exists", "该任务使用的字体已被删除。", JOBS),
+    # Revisions (docs/engine.md, "Revisions").
+    E("edits_invalid", 400, "remove[0]: no word with id 99999", "修改内容有误（问题见 detail）。", JOBS),
+    E("edits_not_json", 400, "edits must be valid JSON", "修改内容必须是有效的 JSON。", JOBS),
+    E("parent_not_success", 409, "only a finished poster can be revised; this job is failed", "只有已完成的海报才能修订。", JOBS),
+    E("revision_not_rerun", 409, "a revision is not run again; make a new revision of its parent", "修订版不能重新运行，请对原海报再做一次修订。", JOBS),
+    # Printed size (docs/engine.md, "Printed size"; docs/exports.md, "Preflight").
+    E("names_too_small", 422, "412 of 3000 names would print under 6 pt at 297 × 297 mm (…)", "有名字在此尺寸下印出来会小于最小字号，请印大一些。", ("/api/jobs",)),
+    E("size_advice_refused", 400, "params.MIN_NAME_PT must be a number from 1 to 72", "无法据此给出尺寸建议（原因见 detail）。", ("/api/jobs",)),
+    # Production files (docs/commerce.md, "Production files").
+    E("preparation_not_found", 404, "preparation not found", "找不到该生产文件记录。", ORDERS),
+    E("production_file_not_found", 404, "file not found", "找不到该生产文件。", ("/api/production-files",)),
     E("artifact_not_ready", 404, "artifact not ready", "文件尚未生成，请稍候。", (*JOBS, *ASSETS, *PROJECTS)),
     E("artifact_kind_unknown", 404, "unknown artifact kind", "没有这种文件类型。", JOBS),
     E("tile_not_found", 404, "tile not found", "找不到该图块。", JOBS),

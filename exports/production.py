@@ -47,7 +47,7 @@ def production_files(
     if "jobId" not in design:
         raise Unprocessable(
             f"engraving files are made from a job; project {design['projectId']} is not one",
-            code="engrave_needs_job",
+            code="unprocessable",  # made by the worker; staff read the sentence
         )
     files = []
     for laser_kind in ("dxf", "laser.svg"):

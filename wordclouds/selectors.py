@@ -193,7 +193,9 @@ def job_get(job_id: str) -> JobView:
     job_key(job_id, "")
     job = _with_last_event_id(Job.objects.filter(id=job_id)).first()
     if job is not None and job.deleting:
-        raise NotFound("job not found")  # retention is removing it (services/retention.py)
+        raise NotFound(
+            "job not found", code="job_not_found"
+        )  # retention is removing it (services/retention.py)
     if job is not None:
         return _view_of_record(job)
     if _is_finished_folder(job_id):

@@ -104,7 +104,7 @@ def preparation_retry(*, order_id: int, preparation_id: int) -> Preparation:
             .first()
         )
         if preparation is None:
-            raise NotFound("preparation not found")
+            raise NotFound("preparation not found", code="preparation_not_found")
         move(preparation, "retried", error="")
         transaction.on_commit(lambda: async_task(TASK, preparation_id))
     return preparation
@@ -141,5 +141,5 @@ def production_file_download(*, token: str):
         pk, index = signing.loads(token, salt=DOWNLOAD_SALT, max_age=settings.ADMIN_TOKEN_MAX_AGE)
         file = Preparation.objects.get(pk=pk, status=Preparation.Status.READY).files[index]
     except (signing.BadSignature, ValueError, TypeError, IndexError, Preparation.DoesNotExist):
-        raise NotFound("file not found") from None
+        raise NotFound("file not found", code="production_file_not_found") from None
     return file_download(key=file["key"], filename=file["name"], content_type=file["contentType"])

@@ -97,6 +97,7 @@ def _checked(edits: dict, folder: Path, mask_path, font_path, names_path) -> dic
             column=params.data_col_index,
             skip_rows=params.skip_rows,
             weight_column=params.weight_col_index,
+            code="name_list_invalid",
         )
         added = [{"name": name.text, "weight": name.weight} for name in names]
         edits = {**edits, "add": [*edits.get("add", []), *added]}

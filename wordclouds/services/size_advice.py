@@ -41,4 +41,5 @@ def size_advice(
             params=inputs.params,
             mask_path=staging / inputs.mask_image if inputs.mask_image else None,
             font_path=font_path,
+            code="size_advice_refused",
         )
