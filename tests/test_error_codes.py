@@ -172,6 +172,9 @@ HANDLED = [
 ]
 
 
+# django_db: the ASGI app's request signals close old connections, which touches the
+# database once an earlier test in this process used it.
+@pytest.mark.django_db
 @pytest.mark.parametrize(("method", "path", "documented", "body", "status", "detail"), HANDLED)
 def test_the_handlers_answers_carry_a_listed_code(
     schema, method, path, documented, body, status, detail

@@ -8,7 +8,6 @@ face, wordclouds/services/designs.py."""
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from core.errors import InvalidInput
 from core.inputs import Boolean, Choice, Inputs, Number
 from core.isolated import run_heavy
 from exports.laser.drawing import dxf_document, mask_outline, piece, svg_document, word_paths
@@ -83,13 +82,10 @@ class LaserFile:
 def job_laser(*, job_id: str, kind: str, query: Mapping) -> LaserFile:
     """The job's `dxf` or `laser.svg` at the asked width. 400 with a code for a bad option;
     404 for a job that is not there."""
-    try:
-        options = LASER_OPTIONS.parse(query)
-        line_fill = {name: query.get(name) for name in ("fill", *LINE_OPTIONS)}
-        # Only the fill and its line options: no stroke (a second outline of each word).
-        svg = custom_svg_render(job_id=job_id, options=custom_svg_options(line_fill))
-    except InvalidInput as error:  # a bad value, or a line fill too dense to draw
-        raise InvalidInput(error.detail, code=error.code or "laser_option_invalid") from None
+    options = LASER_OPTIONS.parse(query)
+    line_fill = {name: query.get(name) for name in ("fill", *LINE_OPTIONS)}
+    # Only the fill and its line options: no stroke (a second outline of each word).
+    svg = custom_svg_render(job_id=job_id, options=custom_svg_options(line_fill))
     inside = job_mask(job_id=job_id)
     return run_heavy(
         f"{kind} export", laser_file, svg, inside, options, kind, f"wordcloud-{job_id}"

@@ -208,10 +208,10 @@ def test_names_thinner_than_the_beam_are_counted(api, mask_job):
 @pytest.mark.parametrize(
     ("query", "code"),
     [
-        ("width_mm=abc", "laser_option_invalid"),
-        ("beam_mm=0", "laser_option_invalid"),
-        ("fill=dot", "laser_option_invalid"),
-        ("fill=line&line_spacing=-1", "laser_option_invalid"),
+        ("width_mm=abc", "option_invalid"),
+        ("beam_mm=0", "option_invalid"),
+        ("fill=dot", "option_invalid"),
+        ("fill=line&line_spacing=-1", "option_invalid"),
     ],
 )
 def test_bad_options_are_refused_with_a_code(api, mask_job, query, code):
