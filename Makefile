@@ -41,19 +41,19 @@ $(WARM): $(INSTALLED) $(wildcard wordclouds/engine/*.py)
 # GNU gettext compiles and updates the translations (docs/i18n.md).
 system-deps:
 	@command -v gs >/dev/null && command -v scribus >/dev/null && command -v chromium >/dev/null \
-		&& command -v msgfmt >/dev/null \
+		&& command -v msgfmt >/dev/null && command -v pg_dump >/dev/null \
 		&& command -v pango-view >/dev/null && command -v hb-shape >/dev/null \
 		&& command -v qpdf >/dev/null && command -v pdftoppm >/dev/null \
 		&& command -v inkscape >/dev/null && command -v rsvg-convert >/dev/null \
 		&& /usr/bin/python3 -c "import cssselect, numpy" 2>/dev/null \
 		&& command -v swift-proxy-server >/dev/null && command -v swift-object-server >/dev/null || { \
-		echo "installing ghostscript, scribus, chromium, pango-view, hb-shape, qpdf, poppler-utils, inkscape, rsvg-convert, swift and gettext from Debian's packages"; \
+		echo "installing ghostscript, scribus, chromium, pango-view, hb-shape, qpdf, poppler-utils, inkscape, rsvg-convert, swift, gettext and postgresql-client from Debian's packages"; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get -o DPkg::Lock::Timeout=600 update -q && \
 		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -q \
 			ghostscript scribus chromium pango1.0-tools libharfbuzz-bin qpdf poppler-utils \
 			inkscape python3-cssselect python3-numpy python3-lxml librsvg2-bin \
-			swift-proxy swift-object swift-container swift-account gettext >/dev/null; }
+			swift-proxy swift-object swift-container swift-account gettext postgresql-client >/dev/null; }
 
 # The press profiles of the print PDF (docs/exports.md, "Profiles"): extracted from Debian's
 # non-free icc-profiles package into ICC_PROFILE_DIR, without installing it.
