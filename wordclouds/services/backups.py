@@ -19,7 +19,6 @@ import time
 from pathlib import Path
 
 from django.apps import apps
-from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 from prometheus_client.core import GaugeMetricFamily
@@ -120,8 +119,11 @@ def stored_keys() -> list[str]:
     folders = [""]
     while folders:
         folder = folders.pop()
-        with storage.answers("list"):
-            subfolders, names = files.listdir(folder)
+        try:
+            with storage.answers("list"):
+                subfolders, names = files.listdir(folder)
+        except FileNotFoundError:  # a local store that was never written to
+            continue
         prefix = f"{folder}/" if folder else ""
         folders.extend(prefix + name for name in subfolders)
         keys.extend(prefix + name for name in names)
@@ -158,7 +160,7 @@ def _sqlite_copy(source_connection, target: Path) -> None:
 
 
 def _pg_run(program: str, *args: str) -> None:
-    database = settings.DATABASES["default"]
+    database = connection.settings_dict
     env = {**os.environ, "PGPASSWORD": str(database.get("PASSWORD") or "")}
     command = [
         program,
