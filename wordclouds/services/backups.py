@@ -113,7 +113,8 @@ def backup_restore(src: Path, *, force: bool = False) -> dict:
 
 
 def stored_keys() -> list[str]:
-    """Every key of the store, sorted, but the backups' own record."""
+    """Every key of the store, sorted, but the backups' own record and hidden names (a
+    checkout's `media/.gitkeep`: the service never writes a key starting with ".")."""
     files = storage.files(worker=True)
     keys = []
     folders = [""]
@@ -127,7 +128,11 @@ def stored_keys() -> list[str]:
         prefix = f"{folder}/" if folder else ""
         folders.extend(prefix + name for name in subfolders)
         keys.extend(prefix + name for name in names)
-    return sorted(key for key in keys if key != LAST_SUCCESS_KEY)
+    return sorted(
+        key
+        for key in keys
+        if key != LAST_SUCCESS_KEY and not key.rsplit("/", 1)[-1].startswith(".")
+    )
 
 
 def last_success_metrics():
