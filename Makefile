@@ -41,20 +41,20 @@ $(WARM): $(INSTALLED) $(wildcard wordclouds/engine/*.py)
 # GNU gettext compiles and updates the translations (docs/i18n.md).
 system-deps:
 	@command -v gs >/dev/null && command -v scribus >/dev/null && command -v chromium >/dev/null \
-		&& command -v msgfmt >/dev/null \
+		&& command -v msgfmt >/dev/null && command -v pg_dump >/dev/null \
 		&& command -v pango-view >/dev/null && command -v hb-shape >/dev/null \
 		&& command -v qpdf >/dev/null && command -v pdftoppm >/dev/null \
 		&& command -v inkscape >/dev/null && command -v rsvg-convert >/dev/null \
 		&& /usr/bin/python3 -c "import cssselect, numpy" 2>/dev/null \
 		&& command -v swift-proxy-server >/dev/null && command -v swift-object-server >/dev/null \
 		&& command -v npm >/dev/null || { \
-		echo "installing ghostscript, scribus, chromium, pango-view, hb-shape, qpdf, poppler-utils, inkscape, rsvg-convert, swift, gettext and npm from Debian's packages"; \
+		echo "installing ghostscript, scribus, chromium, pango-view, hb-shape, qpdf, poppler-utils, inkscape, rsvg-convert, swift, gettext, postgresql-client and npm from Debian's packages"; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get -o DPkg::Lock::Timeout=600 update -q && \
 		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -q \
 			ghostscript scribus chromium pango1.0-tools libharfbuzz-bin qpdf poppler-utils \
 			inkscape python3-cssselect python3-numpy python3-lxml librsvg2-bin \
-			swift-proxy swift-object swift-container swift-account gettext npm >/dev/null; }
+			swift-proxy swift-object swift-container swift-account gettext postgresql-client npm >/dev/null; }
 
 # axe-core, which the accessibility tests (tests/pages/test_accessibility.py) put into the pages
 # they check; from the npm registry, pinned, kept under var/ (never served by the service).

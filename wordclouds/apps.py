@@ -12,5 +12,7 @@ class WordcloudsConfig(AppConfig):
             tasks,  # noqa: F401 (connects the worker start-up check)
         )
         from wordclouds.metrics import jobs_and_worker
+        from wordclouds.services.backups import last_success_metrics
 
         source_register(jobs_and_worker)
+        source_register(last_success_metrics)

@@ -1,0 +1,221 @@
+"""Backup and restore of the whole service: the database and every stored file
+(docs/deploy.md, "Backup and restore"); `manage.py backup DEST` and `manage.py restore SRC`.
+
+The database first, by its own consistent snapshot: SQLite's online backup API (pages copied
+while the service runs) or `pg_dump --format=custom` (one transaction's view). Then every
+stored file, through the storage layer (local MEDIA_ROOT or the S3 bucket): a file is
+written before the row that names it and never changed after, so copying the files after
+the snapshot gives every file the snapshot names (a file newer than the snapshot is copied
+too, harmlessly). DEST/manifest.json records the rows per model and each file's size and
+SHA-256; restore checks the files against it before it changes anything, and the rows
+after."""
+
+import hashlib
+import json
+import os
+import sqlite3
+import subprocess
+import time
+from pathlib import Path
+
+from django.apps import apps
+from django.db import connection
+from django.utils import timezone
+from prometheus_client.core import GaugeMetricFamily
+
+from core.errors import Conflict, InvalidInput
+from wordclouds import storage
+from wordclouds.storage import StorageUnavailable
+
+MANIFEST = "manifest.json"
+# The store's own record of the last backup that finished: outside the backup itself.
+LAST_SUCCESS_KEY = "backups/last-success"
+CHUNK = 1024 * 1024
+
+
+def backup_make(dest: Path) -> dict:
+    """Write a backup into the folder `dest` (created; refused when it holds anything) and
+    return its manifest."""
+    dest = Path(dest)
+    if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
+        raise Conflict(f"{dest} exists and is not an empty folder", code="backup_target_not_empty")
+    dest.mkdir(parents=True, exist_ok=True)
+    kind = _database_kind()
+    created = timezone.now()
+    if kind == "sqlite":
+        _sqlite_copy(connection, dest / "db.sqlite3")
+    else:
+        _pg_run("pg_dump", "--format=custom", "--file", str(dest / "db.dump"))
+    counts = _row_counts()
+    files = [_file_copy(key, dest / "files" / key) for key in stored_keys()]
+    manifest = {
+        "created": created.isoformat(),
+        "database": kind,
+        "rows": counts,
+        "files": files,
+    }
+    (dest / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True))
+    storage.save(LAST_SUCCESS_KEY, str(time.time()).encode(), worker=True)
+    return manifest
+
+
+def backup_restore(src: Path, *, force: bool = False) -> dict:
+    """Put the backup in `src` back: files checked first, a target holding jobs, orders or
+    files refused unless `force`, then the database, then the files, then the row counts
+    compared with the manifest. Returns the manifest."""
+    src = Path(src)
+    try:
+        manifest = json.loads((src / MANIFEST).read_text())
+    except FileNotFoundError:
+        raise InvalidInput(f"{src} holds no {MANIFEST}", code="backup_manifest_missing") from None
+    for entry in manifest["files"]:
+        path = src / "files" / entry["key"]
+        if not path.is_file() or _sha256(path) != entry["sha256"]:
+            raise InvalidInput(
+                f"{entry['key']} does not match the manifest's SHA-256",
+                code="backup_file_mismatch",
+            )
+    if manifest["database"] != _database_kind():
+        raise InvalidInput(
+            f"the backup is of {manifest['database']}, this service runs {_database_kind()}",
+            code="backup_database_kind",
+        )
+    keys = stored_keys()
+    if not force and (keys or _has_rows("wordclouds.Job") or _has_rows("commerce.Order")):
+        raise Conflict(
+            "the target holds jobs, orders or files; restore with --force to replace them",
+            code="restore_target_not_empty",
+        )
+    if manifest["database"] == "sqlite":
+        connection.ensure_connection()
+        source = sqlite3.connect(src / "db.sqlite3")
+        try:
+            source.backup(connection.connection)
+        finally:
+            source.close()
+    else:
+        connection.close()
+        _pg_run("pg_restore", "--clean", "--if-exists", "--no-owner", str(src / "db.dump"))
+    storage.delete(keys, worker=True)
+    for entry in manifest["files"]:
+        storage.save(entry["key"], src / "files" / entry["key"], worker=True)
+    differences = [
+        f"{label}: {count} in the backup, {actual} restored"
+        for label, count in manifest["rows"].items()
+        if (actual := _row_counts().get(label)) != count
+    ]
+    if differences:
+        raise Conflict(
+            "restored rows differ from the manifest: " + "; ".join(differences),
+            code="restore_rows_differ",
+        )
+    return manifest
+
+
+def stored_keys() -> list[str]:
+    """Every key of the store, sorted, but the backups' own record and hidden names (a
+    checkout's `media/.gitkeep`: the service never writes a key starting with ".")."""
+    files = storage.files(worker=True)
+    keys = []
+    folders = [""]
+    while folders:
+        folder = folders.pop()
+        try:
+            with storage.answers("list"):
+                subfolders, names = files.listdir(folder)
+        except FileNotFoundError:  # a local store that was never written to
+            continue
+        prefix = f"{folder}/" if folder else ""
+        folders.extend(prefix + name for name in subfolders)
+        keys.extend(prefix + name for name in names)
+    return sorted(
+        key
+        for key in keys
+        if key != LAST_SUCCESS_KEY and not key.rsplit("/", 1)[-1].startswith(".")
+    )
+
+
+def last_success_metrics():
+    """wordcloud_backup_last_success_timestamp_seconds: when a backup last finished (Unix
+    time; 0 never), read from the store at each scrape."""
+    try:
+        at = float(storage.read_bytes(LAST_SUCCESS_KEY))
+    except FileNotFoundError:
+        at = 0
+    except (StorageUnavailable, ValueError):
+        return
+    yield GaugeMetricFamily(
+        "wordcloud_backup_last_success_timestamp_seconds",
+        "When `manage.py backup` last finished (Unix time; 0 never).",
+        at,
+    )
+
+
+def _database_kind() -> str:
+    return "sqlite" if connection.vendor == "sqlite" else "postgresql"
+
+
+def _sqlite_copy(source_connection, target: Path) -> None:
+    source_connection.ensure_connection()
+    copy = sqlite3.connect(target)
+    try:
+        source_connection.connection.backup(copy)
+    finally:
+        copy.close()
+
+
+def _pg_run(program: str, *args: str) -> None:
+    database = connection.settings_dict
+    env = {**os.environ, "PGPASSWORD": str(database.get("PASSWORD") or "")}
+    command = [
+        program,
+        "--host",
+        str(database.get("HOST") or "localhost"),
+        "--port",
+        str(database.get("PORT") or 5432),
+        "--username",
+        str(database.get("USER") or ""),
+        "--dbname",
+        database["NAME"],
+        *args,
+    ]
+    result = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+    if result.returncode != 0:
+        raise Conflict(
+            f"{program} failed: {result.stderr.strip()[-500:]}", code="backup_database_tool"
+        )
+
+
+def _row_counts() -> dict[str, int]:
+    return {
+        model._meta.label: model._base_manager.count()
+        for model in apps.get_models(include_auto_created=True)
+        if model._meta.managed and not model._meta.proxy
+    }
+
+
+def _has_rows(label: str) -> bool:
+    try:
+        model = apps.get_model(label)
+    except LookupError:
+        return False
+    return model._base_manager.exists()
+
+
+def _file_copy(key: str, target: Path) -> dict:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    digest = hashlib.sha256()
+    with storage.answers("read"), storage.files(worker=True).open(key, "rb") as stream:
+        with target.open("wb") as copy:
+            while chunk := stream.read(CHUNK):
+                digest.update(chunk)
+                copy.write(chunk)
+    return {"key": key, "size": target.stat().st_size, "sha256": digest.hexdigest()}
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as stream:
+        while chunk := stream.read(CHUNK):
+            digest.update(chunk)
+    return digest.hexdigest()
