@@ -23,9 +23,18 @@ from django.db import connection
 from django.utils import timezone
 from prometheus_client.core import GaugeMetricFamily
 
-from core.errors import Conflict, InvalidInput
 from wordclouds import storage
 from wordclouds.storage import StorageUnavailable
+
+
+class BackupRefused(Exception):
+    """A backup or restore that cannot be made, with a sentence and a stable code (the
+    commands print both; no endpoint answers these)."""
+
+    def __init__(self, detail: str, code: str):
+        super().__init__(detail)
+        self.detail, self.code = detail, code
+
 
 MANIFEST = "manifest.json"
 # The store's own record of the last backup that finished: outside the backup itself.
@@ -38,7 +47,9 @@ def backup_make(dest: Path) -> dict:
     return its manifest."""
     dest = Path(dest)
     if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
-        raise Conflict(f"{dest} exists and is not an empty folder", code="backup_target_not_empty")
+        raise BackupRefused(
+            f"{dest} exists and is not an empty folder", code="backup_target_not_empty"
+        )
     dest.mkdir(parents=True, exist_ok=True)
     kind = _database_kind()
     created = timezone.now()
@@ -67,22 +78,22 @@ def backup_restore(src: Path, *, force: bool = False) -> dict:
     try:
         manifest = json.loads((src / MANIFEST).read_text())
     except FileNotFoundError:
-        raise InvalidInput(f"{src} holds no {MANIFEST}", code="backup_manifest_missing") from None
+        raise BackupRefused(f"{src} holds no {MANIFEST}", code="backup_manifest_missing") from None
     for entry in manifest["files"]:
         path = src / "files" / entry["key"]
         if not path.is_file() or _sha256(path) != entry["sha256"]:
-            raise InvalidInput(
+            raise BackupRefused(
                 f"{entry['key']} does not match the manifest's SHA-256",
                 code="backup_file_mismatch",
             )
     if manifest["database"] != _database_kind():
-        raise InvalidInput(
+        raise BackupRefused(
             f"the backup is of {manifest['database']}, this service runs {_database_kind()}",
             code="backup_database_kind",
         )
     keys = stored_keys()
     if not force and (keys or _has_rows("wordclouds.Job") or _has_rows("commerce.Order")):
-        raise Conflict(
+        raise BackupRefused(
             "the target holds jobs, orders or files; restore with --force to replace them",
             code="restore_target_not_empty",
         )
@@ -105,7 +116,7 @@ def backup_restore(src: Path, *, force: bool = False) -> dict:
         if (actual := _row_counts().get(label)) != count
     ]
     if differences:
-        raise Conflict(
+        raise BackupRefused(
             "restored rows differ from the manifest: " + "; ".join(differences),
             code="restore_rows_differ",
         )
@@ -181,7 +192,7 @@ def _pg_run(program: str, *args: str) -> None:
     ]
     result = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
     if result.returncode != 0:
-        raise Conflict(
+        raise BackupRefused(
             f"{program} failed: {result.stderr.strip()[-500:]}", code="backup_database_tool"
         )
 

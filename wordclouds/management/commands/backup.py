@@ -6,8 +6,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from core.errors import ServiceError
-from wordclouds.services.backups import backup_make
+from wordclouds.services.backups import BackupRefused, backup_make
 
 
 class Command(BaseCommand):
@@ -19,7 +18,7 @@ class Command(BaseCommand):
     def handle(self, *args, dest, **options):
         try:
             manifest = backup_make(dest)
-        except ServiceError as error:
+        except BackupRefused as error:
             raise CommandError(f"{error.detail} ({error.code})") from None
         rows = sum(manifest["rows"].values())
         self.stdout.write(f"{dest}: {rows} rows, {len(manifest['files'])} files")

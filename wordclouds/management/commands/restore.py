@@ -5,8 +5,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from core.errors import ServiceError
-from wordclouds.services.backups import backup_restore
+from wordclouds.services.backups import BackupRefused, backup_restore
 
 
 class Command(BaseCommand):
@@ -21,7 +20,7 @@ class Command(BaseCommand):
     def handle(self, *args, src, force=False, **options):
         try:
             manifest = backup_restore(src, force=force)
-        except ServiceError as error:
+        except BackupRefused as error:
             raise CommandError(f"{error.detail} ({error.code})") from None
         rows = sum(manifest["rows"].values())
         self.stdout.write(f"{src}: {rows} rows, {len(manifest['files'])} files restored")
