@@ -5,6 +5,7 @@ import json
 import os
 import re
 import shutil
+import sqlite3
 import subprocess
 import sys
 import time
@@ -111,6 +112,19 @@ class Service:
 
     def job(self, job_id: str) -> dict:
         return httpx.get(f"{self.url}/api/jobs/{job_id}", timeout=10).json()
+
+    def finished(self, job_id: str, timeout: float = 120) -> dict:
+        """The job once it has succeeded (the test fails with its status otherwise)."""
+        job = self.wait_for(job_id, lambda job: job["status"] in ("success", "failed"), timeout)
+        assert job["status"] == "success", job
+        return job
+
+    def words(self, job_id: str) -> dict[int, tuple]:
+        """The rows of the job's positions.db by id, downloaded."""
+        data = httpx.get(f"{self.url}/api/jobs/{job_id}/files/db", timeout=30).content
+        with sqlite3.connect(":memory:") as connection:
+            connection.deserialize(data)
+            return {row[0]: row for row in connection.execute("SELECT * FROM words")}
 
     def wait_for(self, job_id: str, condition, timeout: float) -> dict:
         deadline = time.monotonic() + timeout

@@ -3,8 +3,8 @@ advice names is within one step of the smallest A size on which a layout actuall
 name at MIN_NAME_PT; and POST /api/jobs/size-advice answers it for a job's inputs."""
 
 import pytest
-from PIL import Image, ImageDraw
 
+from tests.engine.test_revisions import mask_image as shape
 from tests.names import latin_names, sample_names, write_names
 from wordclouds.engine import LayoutError, generate, print_size_advice
 from wordclouds.engine.print_size import sheet_sizes
@@ -16,20 +16,6 @@ CASES = [  # names, canvas, mask, MIN_NAME_PT
     ("mixed", 150, (600, 800), None, 24),
     ("latin", 200, (800, 800), "ellipse", 20),
 ]
-
-
-def shape(path, kind, size):
-    image = Image.new("L", size, 255)
-    draw = ImageDraw.Draw(image)
-    w, h = size
-    if kind == "ellipse":
-        draw.ellipse((5, 5, w - 5, h - 5), fill=0)
-    else:
-        draw.ellipse((10, 10, w // 2 + 30, h // 2 + 40), fill=0)
-        draw.ellipse((w // 2 - 30, 10, w - 10, h // 2 + 40), fill=0)
-        draw.polygon([(20, h // 3), (w - 20, h // 3), (w // 2, h - 10)], fill=0)
-    image.save(path)
-    return path
 
 
 @pytest.mark.parametrize("case", range(len(CASES)))

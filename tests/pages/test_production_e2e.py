@@ -69,22 +69,27 @@ def shop(world, identity_platform_server, tmp_path_factory):  # noqa: F811
             "POST", "/api/products", {"name": kind, "price": 4900, "kind": kind, "widthMm": width}
         ).json()
         assert product["kind"] == kind and product["widthMm"] == width
-        design_list = customer.call(
-            "POST", "/api/design-lists", {"name": kind, "items": [{"jobId": job, "quantity": 1}]}
-        ).json()
-        order = customer.call(
-            "POST",
-            "/api/orders",
-            {
-                "addressId": address,
-                "items": [{"productId": product["id"], "quantity": 1}],
-                "designListId": design_list["id"],
-            },
-        ).json()
-        pay = customer.call("POST", f"/api/orders/{order['id']}/pay").json()
-        assert standin.control("pay", pay["payParams"]).status_code == 200
-        orders[kind] = order["id"], pay["outTradeNo"]
+        orders[kind] = ordered_and_paid(customer, standin, address, product["id"], job)
     return service, standin, staff, orders, customer, address, job
+
+
+def ordered_and_paid(customer, standin, address: int, product_id: int, job_id: str):
+    """An order of one product for a design list of the job, paid through the stand-in:
+    (order id, out_trade_no)."""
+    items = [{"jobId": job_id, "quantity": 1}]
+    design_list = customer.call("POST", "/api/design-lists", {"name": job_id[:8], "items": items})
+    order = customer.call(
+        "POST",
+        "/api/orders",
+        {
+            "addressId": address,
+            "items": [{"productId": product_id, "quantity": 1}],
+            "designListId": design_list.json()["id"],
+        },
+    ).json()
+    pay = customer.call("POST", f"/api/orders/{order['id']}/pay").json()
+    assert standin.control("pay", pay["payParams"]).status_code == 200
+    return order["id"], pay["outTradeNo"]
 
 
 def production(staff: Api, order_id: int) -> list[dict]:
@@ -156,25 +161,10 @@ def test_a_revision_is_ordered_and_printed(shop):
     product = staff.call(
         "POST", "/api/products", {"name": "A5", "price": 900, "kind": "print", "widthMm": 148}
     ).json()
-    design_list = customer.call(
-        "POST",
-        "/api/design-lists",
-        {"name": "fixed", "items": [{"jobId": revision, "quantity": 1}]},
-    ).json()
-    order = customer.call(
-        "POST",
-        "/api/orders",
-        {
-            "addressId": address,
-            "items": [{"productId": product["id"], "quantity": 1}],
-            "designListId": design_list["id"],
-        },
-    ).json()
-    pay = customer.call("POST", f"/api/orders/{order['id']}/pay").json()
-    assert standin.control("pay", pay["payParams"]).status_code == 200
+    order_id, _ = ordered_and_paid(customer, standin, address, product["id"], revision)
 
-    made = wait_until(lambda: ready(staff, order["id"]), timeout=120)
-    assert made, production(staff, order["id"])
+    made = wait_until(lambda: ready(staff, order_id), timeout=120)
+    assert made, production(staff, order_id)
     assert revision in str(made[0]["design"])
     pdf = httpx.get(service.url + made[0]["files"][0]["url"], timeout=60)
     assert pdf.content.startswith(b"%PDF-1.3")

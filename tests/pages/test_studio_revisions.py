@@ -3,7 +3,6 @@ itself (click a name, drag it, draw a box, paste names), "Make revision" watched
 revisions listed with their proofs, and an earlier one opened again."""
 
 import re
-import sqlite3
 
 import httpx
 import pytest
@@ -18,17 +17,7 @@ PARAMS = {"WIDTH": 700, "HEIGHT": 500, "SEED": 4}
 @pytest.fixture(scope="module")
 def poster(service, tmp_path_factory):
     path = write_names(tmp_path_factory.mktemp("names") / "names.xlsx", latin_names(80, 4))
-    job_id = service.submit(path, PARAMS)
-    job = service.wait_for(job_id, lambda job: job["status"] in ("success", "failed"), 120)
-    assert job["status"] == "success", job
-    return job_id
-
-
-def rows(service, job_id) -> dict[int, tuple]:
-    data = httpx.get(f"{service.url}/api/jobs/{job_id}/files/db", timeout=30).content
-    with sqlite3.connect(":memory:") as connection:
-        connection.deserialize(data)
-        return {row[0]: row for row in connection.execute("SELECT * FROM words")}
+    return service.finished(service.submit(path, PARAMS))["job_id"]
 
 
 def open_poster(page, job_id):
@@ -54,7 +43,7 @@ def make_revision(page, service):
 
 
 def test_rename_recolour_resize_and_remove_by_clicking_names(page, service, poster):
-    before = rows(service, poster)
+    before = service.words(poster)
     open_poster(page, poster)
     choose(page, 3)
     page.get_by_label("Name", exact=True).fill("Renamed Person")
@@ -77,7 +66,7 @@ def test_rename_recolour_resize_and_remove_by_clicking_names(page, service, post
         [5],
         [6],
     )
-    after = rows(service, job["job_id"])
+    after = service.words(job["job_id"])
     assert after[3][1] == "Renamed Person" and after[4][5] == "#C0392B"
     assert after[5][4] == round(before[5][4] * 1.25 * 10) / 10
     # the revision is listed with its proof, and the first layout opens again
@@ -119,7 +108,7 @@ def test_drag_a_name_draw_a_keep_out_box_and_add_names(page, service, poster, tm
 
     assert changes["moved"] == [10]
     assert len(changes["added"]) == 3
-    names = {row[1] for row in rows(service, job["job_id"]).values()}
+    names = {row[1] for row in service.words(job["job_id"]).values()}
     assert {"Pasted Person", "张三", "From List"} <= names
 
 

@@ -4,7 +4,6 @@ the proof, the chain, a revision printed, and every refusal answered with nothin
 
 import hashlib
 import io
-import sqlite3
 
 import httpx
 import pytest
@@ -33,30 +32,13 @@ def poster(service, tmp_path_factory):
     from tests.names import write_names
 
     path = write_names(tmp_path_factory.mktemp("names") / "names.xlsx", latin_names(200, 30))
-    job_id = service.submit(path, PARAMS)
-    job = service.wait_for(job_id, lambda job: job["status"] in ("success", "failed"), 120)
-    assert job["status"] == "success", job
-    return job_id
+    return service.finished(service.submit(path, PARAMS))["job_id"]
 
 
 def revise(service, job_id, edits, **kwargs):
     return httpx.post(
         f"{service.url}/api/jobs/{job_id}/revisions", json=edits, timeout=60, **kwargs
     )
-
-
-def finished(service, job_id):
-    job = service.wait_for(job_id, lambda job: job["status"] in ("success", "failed"), 120)
-    assert job["status"] == "success", job
-    return job
-
-
-def words(service, job_id) -> dict[int, tuple]:
-    """The rows of the job's positions.db by id, downloaded."""
-    data = httpx.get(f"{service.url}/api/jobs/{job_id}/files/db", timeout=30).content
-    with sqlite3.connect(":memory:") as connection:
-        connection.deserialize(data)
-        return {row[0]: row for row in connection.execute("SELECT * FROM words")}
 
 
 def paths(service, job_id, kind) -> dict[str, str]:
@@ -74,7 +56,7 @@ def digests(service, job_id) -> dict[str, str]:
 
 
 def test_a_revision_keeps_every_word_it_need_not_move(service, poster):
-    before = words(service, poster)
+    before = service.words(poster)
     parent_files = digests(service, poster)
     edits = {
         "add": ["Zoë Newcomer", {"name": "李明", "weight": 2}],
@@ -87,7 +69,7 @@ def test_a_revision_keeps_every_word_it_need_not_move(service, poster):
     }
     answer = revise(service, poster, edits)
     assert answer.status_code == 201, answer.text
-    child = finished(service, answer.json()["job_id"])
+    child = service.finished(answer.json()["job_id"])
     assert (child["parent_job_id"], child["revision"]) == (poster, 1)
 
     metrics = httpx.get(f"{service.url}{child['artifacts']['metrics']}", timeout=30).json()
@@ -96,7 +78,7 @@ def test_a_revision_keeps_every_word_it_need_not_move(service, poster):
     assert changes["removed"] == [3, 4] and changes["renamed"] == [5]
     assert changes["moved"] == [6] and changes["resized"] == [7] and changes["recolored"] == [8]
     assert changes["added"] == [max(before) + 1, max(before) + 2]
-    after = words(service, child["job_id"])
+    after = service.words(child["job_id"])
     touched = {3, 4, 5, 6, 7, 8, *changes["displaced"], *changes["added"]}
     unchanged = [word_id for word_id in before if word_id not in touched]
     assert changes["unchanged"] == len(unchanged)
@@ -137,7 +119,7 @@ def test_a_revision_keeps_every_word_it_need_not_move(service, poster):
 
     # a revision of the revision, printed as a PDF
     answer = revise(service, child["job_id"], {"remove": [changes["added"][0]]})
-    grandchild = finished(service, answer.json()["job_id"])
+    grandchild = service.finished(answer.json()["job_id"])
     assert (grandchild["parent_job_id"], grandchild["revision"]) == (child["job_id"], 2)
     chain = httpx.get(f"{service.url}/api/jobs/{grandchild['job_id']}/revisions", timeout=30)
     assert [entry["job_id"] for entry in chain.json()][:1] == [poster]
@@ -155,10 +137,10 @@ def test_two_revisions_of_one_parent_at_once(service, poster):
     first = revise(service, poster, {"remove": [10]})
     second = revise(service, poster, {"recolor": [{"id": 11, "color": "#1E8449"}]})
     assert first.status_code == second.status_code == 201
-    one, two = (finished(service, answer.json()["job_id"]) for answer in (first, second))
+    one, two = (service.finished(answer.json()["job_id"]) for answer in (first, second))
     assert one["parent_job_id"] == two["parent_job_id"] == poster
-    assert 10 not in words(service, one["job_id"]) and 10 in words(service, two["job_id"])
-    assert words(service, two["job_id"])[11][5] == "#1E8449"
+    assert 10 not in service.words(one["job_id"]) and 10 in service.words(two["job_id"])
+    assert service.words(two["job_id"])[11][5] == "#1E8449"
     assert digests(service, poster) == parent_files
 
 

@@ -24,6 +24,16 @@ from wordclouds.services.jobs import job_create
 from wordclouds.services.size_advice import size_advice
 
 NOT_FOUND = OpenApiResponse(description='{"detail": "job not found"}')
+# A job's multipart inputs: creating one, and asking on which sheet its names fit.
+JOB_INPUTS = {
+    "multipart/form-data": OpenApiRequest(
+        JobCreateSerializer,
+        encoding={
+            "params": {"contentType": "application/json"},
+            **upload_names(name_list="names.xlsx", mask_image="mask.png", font_file="font.ttf"),
+        },
+    )
+}
 
 
 @extend_schema(
@@ -34,15 +44,7 @@ NOT_FOUND = OpenApiResponse(description='{"detail": "job not found"}')
 )
 @extend_schema(
     methods=["POST"],
-    request={
-        "multipart/form-data": OpenApiRequest(
-            JobCreateSerializer,
-            encoding={
-                "params": {"contentType": "application/json"},
-                **upload_names(name_list="names.xlsx", mask_image="mask.png", font_file="font.ttf"),
-            },
-        )
-    },
+    request=JOB_INPUTS,
     responses={
         201: JobCreatedSerializer,
         400: OpenApiResponse(description="a bad input, named in detail"),
@@ -168,15 +170,7 @@ class SizeAdviceSerializer(serializers.Serializer):
 
 
 @extend_schema(
-    request={
-        "multipart/form-data": OpenApiRequest(
-            JobCreateSerializer,
-            encoding={
-                "params": {"contentType": "application/json"},
-                **upload_names(name_list="names.xlsx", mask_image="mask.png", font_file="font.ttf"),
-            },
-        )
-    },
+    request=JOB_INPUTS,
     responses={
         200: SizeAdviceSerializer,
         400: OpenApiResponse(description="a bad input, named in detail (as for a job)"),

@@ -207,14 +207,7 @@ def _contents_check(
     names_path: Path, parsed, mask_path: Path | None, font_file: Path | None, font_path: Path
 ) -> None:
     """The engine's checks of the files' contents (runs in the forked child)."""
-    names = _engine_call(
-        engine.read_names,
-        names_path,
-        column=parsed.data_col_index,
-        skip_rows=parsed.skip_rows,
-        weight_column=parsed.weight_col_index,
-        code="name_list_invalid",
-    )
+    names = names_read(names_path, parsed)
     if mask_path is not None:
         _engine_call(engine.load_mask, mask_path, params=parsed, code="mask_image_invalid")
     if font_file is not None:
@@ -276,6 +269,19 @@ def _raw_params(text: str | None) -> dict:
     if not isinstance(raw, dict):
         raise InvalidInput("params must be JSON object", code="params_not_object")
     return raw
+
+
+def names_read(names_path: Path, parsed) -> list:
+    """The names of a list as a job with the params ``parsed`` reads them (its names and
+    weight columns and header rows); 400 `name_list_invalid` naming the problem."""
+    return _engine_call(
+        engine.read_names,
+        names_path,
+        column=parsed.data_col_index,
+        skip_rows=parsed.skip_rows,
+        weight_column=parsed.weight_col_index,
+        code="name_list_invalid",
+    )
 
 
 def _engine_call(function, *args, code: str, **kwargs):

@@ -16,10 +16,10 @@ from wordclouds.selectors import ARTIFACTS, artifact_key, artifact_path, job_key
 from wordclouds.services.job_inputs import (
     NAME_LIST_FILE,
     JobInputs,
-    _engine_call,
     _save,
     font_id_path,
     name_list_upload_check,
+    names_read,
 )
 from wordclouds.services.jobs import _job_store, job_input_key
 
@@ -91,14 +91,7 @@ def _checked(edits: dict, folder: Path, mask_path, font_path, names_path) -> dic
         params = engine.parse_params(
             json.loads(engine.read_meta(folder / "positions.db")["params"])
         )
-        names = _engine_call(
-            engine.read_names,
-            names_path,
-            column=params.data_col_index,
-            skip_rows=params.skip_rows,
-            weight_column=params.weight_col_index,
-            code="name_list_invalid",
-        )
+        names = names_read(names_path, params)
         added = [{"name": name.text, "weight": name.weight} for name in names]
         edits = {**edits, "add": [*edits.get("add", []), *added]}
     try:
