@@ -121,7 +121,10 @@ class Service:
 
     def words(self, job_id: str) -> dict[int, tuple]:
         """The rows of the job's positions.db by id, downloaded."""
-        data = httpx.get(f"{self.url}/api/jobs/{job_id}/files/db", timeout=30).content
+        # With a store behind it the file answers with a redirect to the store.
+        data = httpx.get(
+            f"{self.url}/api/jobs/{job_id}/files/db", timeout=30, follow_redirects=True
+        ).content
         with sqlite3.connect(":memory:") as connection:
             connection.deserialize(data)
             return {row[0]: row for row in connection.execute("SELECT * FROM words")}

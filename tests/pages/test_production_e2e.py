@@ -147,7 +147,8 @@ def test_staff_download_the_paid_orders_files_at_the_products_sizes(page, shop):
     assert _post_notify(service, headers, body).status_code in (200, 204)
     assert staff.call("GET", f"/api/orders/{order_id}").json()["status"] == "PAID"
     assert unsigned(production(staff, order_id)) == unsigned(before)
-    assert httpx.get(service.url + before[0]["files"][0]["url"], timeout=30).status_code == 200
+    again = httpx.get(service.url + before[0]["files"][0]["url"], timeout=30, follow_redirects=True)
+    assert again.status_code == 200
 
 
 def test_a_revision_is_ordered_and_printed(shop):
@@ -166,5 +167,5 @@ def test_a_revision_is_ordered_and_printed(shop):
     made = wait_until(lambda: ready(staff, order_id), timeout=120)
     assert made, production(staff, order_id)
     assert revision in str(made[0]["design"])
-    pdf = httpx.get(service.url + made[0]["files"][0]["url"], timeout=60)
+    pdf = httpx.get(service.url + made[0]["files"][0]["url"], timeout=60, follow_redirects=True)
     assert pdf.content.startswith(b"%PDF-1.3")

@@ -38,7 +38,9 @@ def make_revision(page, service):
     expect(page.locator("#job-status")).to_have_text("success", timeout=120_000)
     job_id = re.search(r"[?&]job=([0-9a-f]{32})", page.url)[1]
     job = service.job(job_id)
-    metrics = httpx.get(f"{service.url}{job['artifacts']['metrics']}", timeout=30).json()
+    metrics = httpx.get(
+        f"{service.url}{job['artifacts']['metrics']}", timeout=30, follow_redirects=True
+    ).json()
     return job, metrics["changes"]
 
 

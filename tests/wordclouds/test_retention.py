@@ -16,7 +16,13 @@ from wordclouds.models import Asset, Job, JobEvent, PlacementSet
 from wordclouds.services.retention import job_keys, retention_plan, retention_run
 
 pytestmark = pytest.mark.django_db(transaction=True)
-LATER = timezone.now() + timedelta(days=181)
+# The clock moved past the retention for the test's own jobs: they are made 400 days old
+# (the run must not touch other tests' jobs, which may share the database).
+AGO = timedelta(days=400)
+
+
+def aged(*job_ids):
+    Job.objects.filter(id__in=job_ids).update(created_at=timezone.now() - AGO)
 
 
 def test_an_old_job_nobody_refers_to_goes_with_all_its_files(finished_job, api):
@@ -35,8 +41,9 @@ def test_an_old_job_nobody_refers_to_goes_with_all_its_files(finished_job, api):
     )
     assert job_keys(gone) and PlacementSet.objects.filter(job_id=gone).exists()
 
-    assert retention_run(now=timezone.now()) == []  # nothing is old yet
-    assert retention_run(now=LATER) == [gone]
+    assert gone not in retention_run()  # nothing of these is old yet
+    aged(gone, kept, listed, revised, copied)
+    assert retention_run() == [gone]
 
     assert not Job.objects.filter(id=gone).exists() and job_keys(gone) == []
     assert not JobEvent.objects.filter(job_id=gone).exists()
@@ -45,11 +52,12 @@ def test_an_old_job_nobody_refers_to_goes_with_all_its_files(finished_job, api):
     for job_id in (kept, listed, revised, copied):
         assert api.get(f"/api/jobs/{job_id}").json()["status"] == "success"
         assert job_keys(job_id)
-    assert retention_run(now=LATER) == []  # idempotent: the next run finds nothing
+    assert retention_run() == []  # idempotent: the next run finds nothing
 
 
 def test_a_run_stopped_half_way_is_finished_by_the_next(finished_job, api, monkeypatch):
     job_id = finished_job()
+    aged(job_id)
     keys = job_keys(job_id)
     files = storage.files(worker=True)
     real_delete = files.delete
@@ -63,7 +71,7 @@ def test_a_run_stopped_half_way_is_finished_by_the_next(finished_job, api, monke
 
     monkeypatch.setattr(files, "delete", crash_on_the_third)
     with pytest.raises(RuntimeError):
-        retention_run(now=LATER)
+        retention_run()
     monkeypatch.setattr(files, "delete", real_delete)
 
     # half-way: files partly gone, the job hidden (404), never shown without its files
@@ -72,13 +80,14 @@ def test_a_run_stopped_half_way_is_finished_by_the_next(finished_job, api, monke
     assert api.get(f"/api/jobs/{job_id}").status_code == 404
     assert job_id not in [job["job_id"] for job in api.get("/api/jobs").json()]
 
-    assert retention_run(now=timezone.now()) == [job_id]  # a marked job goes whatever its age
+    Job.objects.filter(id=job_id).update(created_at=timezone.now())
+    assert retention_run() == [job_id]  # a marked job goes whatever its age
     assert job_keys(job_id) == [] and not Job.objects.filter(id=job_id).exists()
 
 
 def test_a_dry_run_lists_what_would_go_and_deletes_nothing(finished_job, capsys, settings):
     job_id = finished_job()
-    Job.objects.filter(id=job_id).update(created_at=timezone.now() - timedelta(days=200))
+    aged(job_id)
 
     call_command("retention", "--dry-run")
 

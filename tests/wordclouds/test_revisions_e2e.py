@@ -42,14 +42,17 @@ def revise(service, job_id, edits, **kwargs):
 
 
 def paths(service, job_id, kind) -> dict[str, str]:
-    text = httpx.get(f"{service.url}/api/jobs/{job_id}/files/{kind}", timeout=30).text
+    url = f"{service.url}/api/jobs/{job_id}/files/{kind}"
+    text = httpx.get(url, timeout=30, follow_redirects=True).text
     return {line.split('"')[1]: line for line in text.splitlines() if line.startswith("<path")}
 
 
 def digests(service, job_id) -> dict[str, str]:
     return {
         kind: hashlib.sha256(
-            httpx.get(f"{service.url}/api/jobs/{job_id}/files/{kind}", timeout=30).content
+            httpx.get(
+                f"{service.url}/api/jobs/{job_id}/files/{kind}", timeout=30, follow_redirects=True
+            ).content
         ).hexdigest()
         for kind in KINDS
     }
@@ -72,7 +75,9 @@ def test_a_revision_keeps_every_word_it_need_not_move(service, poster):
     child = service.finished(answer.json()["job_id"])
     assert (child["parent_job_id"], child["revision"]) == (poster, 1)
 
-    metrics = httpx.get(f"{service.url}{child['artifacts']['metrics']}", timeout=30).json()
+    metrics = httpx.get(
+        f"{service.url}{child['artifacts']['metrics']}", timeout=30, follow_redirects=True
+    ).json()
     changes = metrics["changes"]
     assert changes["parent"] == poster
     assert changes["removed"] == [3, 4] and changes["renamed"] == [5]
@@ -104,7 +109,9 @@ def test_a_revision_keeps_every_word_it_need_not_move(service, poster):
     assert 3 not in after and 4 not in after
 
     # the proof outlines the changes; the parent is untouched
-    proof = httpx.get(f"{service.url}/api/jobs/{child['job_id']}/proof.png", timeout=30)
+    proof = httpx.get(
+        f"{service.url}/api/jobs/{child['job_id']}/proof.png", timeout=30, follow_redirects=True
+    )
     assert proof.headers["content-type"] == "image/png"
     assert Image.open(io.BytesIO(proof.content)).size == (900, 600)
     assert digests(service, poster) == parent_files
