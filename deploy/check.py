@@ -554,7 +554,8 @@ def metrics_scraped() -> None:
     """GET /metrics through the proxy: 403 without the admin token; with it, each replica
     answers the jobs submitted so far and the queue; a worker container serves its job
     durations on METRICS_PORT (compose.yaml) inside the stack's network."""
-    refused = http.get("/metrics").status_code
+    refusal = http.get("/metrics")
+    refused = refusal.status_code
     token = http.post("/api/login", json={"password": os.environ["ORDERS_ADMIN_PASSWORD"]})
     headers = {"Authorization": f"Bearer {token.json()['token']}"}
     replicas, texts = set(), []
@@ -579,7 +580,7 @@ def metrics_scraped() -> None:
     check(
         "/metrics: 403 without the token; both replicas and a worker answer their counts",
         passed,
-        f"without token {refused}; with it from {sorted(replicas)}; worker1's port "
+        f"without token {refused} {refusal.text[:120]!r}; with it from {sorted(replicas)}; worker1's port "
         f"{'has' if 'stage=' in worker else 'lacks'} job stage durations",
     )
 
