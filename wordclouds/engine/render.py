@@ -131,7 +131,14 @@ def stroke_widths(placements: list[Placement], params: Params) -> list[float]:
     if not params.enable_stroke_weights or not placements:
         return [params.stroke_width] * len(placements)
     median = statistics.median(p.font_size for p in placements)
-    return [params.stroke_width * p.font_size / median for p in placements]
+    return [stroke_width(p.font_size, median, params) for p in placements]
+
+
+def stroke_width(size: float, median: float, params: Params) -> float:
+    """The outline width of a word of ``size`` px among words of ``median`` size."""
+    if not params.enable_stroke_weights:
+        return params.stroke_width
+    return params.stroke_width * size / median
 
 
 def _header(width, height):

@@ -58,7 +58,7 @@ from .params import (
 from .png import read_png, write_png
 from .positions import placement_row, read_meta, write_rows
 from .raster import coverage
-from .render import SVG_END, contrast_background, paint_placements, path_elements
+from .render import SVG_END, contrast_background, paint_placements, path_elements, stroke_width
 from .restamp import grown, ink_paths
 from .shaping import undrawable
 
@@ -783,9 +783,7 @@ def _write_svgs(parent, out_dir, ids, placements, colors, changed_ids, config) -
             for word_id in ids:
                 if word_id in changed_ids:
                     placement = placements[word_id]
-                    line = config.stroke_width
-                    if config.enable_stroke_weights:
-                        line = config.stroke_width * placement.font_size / median
+                    line = stroke_width(placement.font_size, median, config)
                     out.write(path_elements(word_id, placement, colors[word_id], line)[which])
                 else:
                     out.write(own[word_id])
