@@ -4,11 +4,13 @@ Embedded defaults (no variable set) give a working single machine: SQLite, djang
 broker, in-process channel layer, files under ./media.
 """
 
+import ipaddress
 import os
 from pathlib import Path
 
 import dj_database_url
 from corsheaders.defaults import default_headers
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy
 
 from core.security import origin_of
@@ -393,7 +395,7 @@ WORKER_START_SECONDS = float(os.environ.get("WORKER_START_SECONDS", 120))
 WORKER_DEAD_SECONDS = float(os.environ.get("WORKER_DEAD_SECONDS", 60))
 
 # Metrics (core/metrics.py, docs/deploy.md): with PROMETHEUS_MULTIPROC_DIR set, every process
-# writes its counts to files there, summed by each scrape (runall sets it to var/prometheus
+# writes its counts to files there, summed by each scrape (runall sets it to var/prometheus/<port>
 # and empties it when it starts). It must exist before any process counts anything.
 if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
     Path(os.environ["PROMETHEUS_MULTIPROC_DIR"]).mkdir(parents=True, exist_ok=True)
@@ -401,8 +403,18 @@ if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
 # a container of its own); 0: not served (under runall the web's /metrics has them).
 METRICS_PORT = int(os.environ.get("METRICS_PORT", 0))
 # GET /metrics (core/metrics.py) answers a request with the admin token, or from one of these
-# addresses or networks (comma-separated, e.g. 10.0.0.0/8 for the monitoring network).
-METRICS_ALLOWED_IPS = [ip for ip in os.environ.get("METRICS_ALLOWED_IPS", "").split(",") if ip]
+# addresses or networks (comma-separated, e.g. 10.0.0.0/8 for the monitoring network). Read
+# here, so a wrong entry stops the process at start with its name, never a scrape with a 500.
+METRICS_ALLOWED_IPS = [
+    ip.strip() for ip in os.environ.get("METRICS_ALLOWED_IPS", "").split(",") if ip.strip()
+]
+for _entry in METRICS_ALLOWED_IPS:
+    try:
+        ipaddress.ip_network(_entry, strict=False)
+    except ValueError:
+        raise ImproperlyConfigured(
+            f"METRICS_ALLOWED_IPS: {_entry!r} is not an address or a network (e.g. 10.0.0.0/8)"
+        ) from None
 
 CORS_ALLOW_ALL_ORIGINS = True
 CORS_URLS_REGEX = r"^/api/.*$"

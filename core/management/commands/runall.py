@@ -43,9 +43,12 @@ class Command(BaseCommand):
             commands["wechatpay"] = [*manage, "wechatpay_standin"]
 
         # Every process counts its metrics into one folder, emptied now: the web's /metrics
-        # sums them (core/metrics.py). Set before any child starts; they inherit it.
+        # sums them (core/metrics.py). Set before any child starts; they inherit it. The
+        # default folder is the port's own, so two services on one machine (the tests start
+        # several at once) never empty each other's.
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = multiprocess_folder_prepare(
-            os.environ.get("PROMETHEUS_MULTIPROC_DIR") or settings.BASE_DIR / "var" / "prometheus"
+            os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+            or settings.BASE_DIR / "var" / "prometheus" / str(port)
         )
         children = {name: self._spawn(argv) for name, argv in commands.items()}
         self.stdout.write(
