@@ -145,7 +145,8 @@ def address_allowed(address: str) -> bool:
     except ValueError:
         return False
     return any(
-        ip in ipaddress.ip_network(allowed, strict=False) for allowed in settings.METRICS_ALLOWED_IPS
+        ip in ipaddress.ip_network(allowed, strict=False)
+        for allowed in settings.METRICS_ALLOWED_IPS
     )
 
 
