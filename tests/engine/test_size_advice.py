@@ -1,13 +1,19 @@
 """Size advice against real layouts (issue 31): on five lists and shapes, the A size the
 advice names is within one step of the smallest A size on which a layout actually places every
-name at MIN_NAME_PT; and POST /api/jobs/size-advice answers it for a job's inputs."""
+name at MIN_NAME_PT; the names' boxes it measures without outlines agree with the layout's;
+and POST /api/jobs/size-advice answers it for a job's inputs."""
 
+import numpy as np
 import pytest
 
 from tests.engine.test_revisions import mask_image as shape
 from tests.names import latin_names, sample_names, write_names
 from wordclouds.engine import LayoutError, generate, print_size_advice
+from wordclouds.engine.advances import AREA_ERROR, BOX_ERROR, unit_boxes
+from wordclouds.engine.layout import WordShapes, _unit_boxes
+from wordclouds.engine.names import Name
 from wordclouds.engine.print_size import sheet_sizes
+from wordclouds.engine.shaping import check_drawable
 
 CASES = [  # names, canvas, mask, MIN_NAME_PT
     ("latin", 300, (800, 600), None, 18),
@@ -45,6 +51,37 @@ def test_the_advice_is_within_one_a_step_of_what_fits(tmp_path, case):
     # the smallest that fits lies within one step: it fits one step larger, not two smaller
     assert fits(min(advised + 1, len(sheets) - 1))
     assert advised < 2 or not fits(advised - 2)
+
+
+# Names the table of advances does not measure (joining, reordering, kana and Hangul, other
+# faces, nothing to ink) beside names of ideographs and spaces it measures exactly.
+SCRIPTS = ["李 雷", "欧阳 娜娜", "محمد علي", "नमस्ते राम", "さくら", "김민수", "😀 Bob", "   "]
+KERNED = ["AVA Wave", "Tomás Łukasik", "Γιώργος", "Дмитрий", "Zoë 王 3"]
+# How far those boxes may be from the layout's outlines' (relative): they differ only where
+# glyphs overlap, whose merged outline has its own control points.
+EXACT = 1e-6
+
+
+@pytest.mark.parametrize(
+    "texts, tolerance",
+    [
+        (latin_names(300, 0), BOX_ERROR),
+        (sample_names(250), BOX_ERROR),
+        (KERNED, BOX_ERROR),
+        (SCRIPTS, EXACT),
+    ],
+    ids=["latin", "mixed", "kerned", "scripts"],
+)
+def test_the_boxes_measured_without_outlines_are_the_layouts(texts, tolerance):
+    names = [Name(text, row) for row, text in enumerate(texts, start=2)]
+    typeface = check_drawable(names, None)
+    widths, heights = unit_boxes(texts, typeface, "zh-Hans")
+    layout_widths, layout_heights = _unit_boxes(names, WordShapes(typeface, "auto"), 0.0)
+    assert layout_widths.min() > 0 and layout_heights.min() > 0
+    np.testing.assert_allclose(widths, layout_widths, rtol=tolerance)
+    np.testing.assert_allclose(heights, layout_heights, rtol=tolerance)
+    area, layout_area = np.sum(widths * heights), np.sum(layout_widths * layout_heights)
+    assert abs(area / layout_area - 1) <= min(AREA_ERROR, tolerance)
 
 
 @pytest.mark.django_db

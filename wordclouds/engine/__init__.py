@@ -17,7 +17,7 @@ from .names import Name, first_rows, read_names
 from .params import Params, parse_params
 from .path_data import path_contours
 from .positions import placement_outlines, read_meta
-from .print_size import print_size_advice
+from .print_size import print_size_advice, size_advice
 from .render import svg_outlines
 from .revise import PROOF, REVISION_STAGES, check_edits, revise
 from .shaping import check_drawable
@@ -50,5 +50,6 @@ __all__ = [
     "read_meta",
     "read_names",
     "revise",
+    "size_advice",
     "svg_outlines",
 ]

@@ -75,15 +75,10 @@ def word_outline(
     for shaped in glyphs:
         glyph = shaped.face.glyph(shaped.gid)
         if glyph.codes.size:
-            left, top, right, bottom = glyph.bounds
-            if shaped.sideways:
-                left, top, right, bottom = -bottom, left, -top, right
-                at = glyph.points[:, ::-1] * (-1.0, 1.0)
-            else:
-                at = glyph.points
+            at = glyph.points[:, ::-1] * (-1.0, 1.0) if shaped.sideways else glyph.points
             codes.append(glyph.codes)
             points.append(at + (shaped.x, shaped.y))
-            boxes.append((left + shaped.x, top + shaped.y, right + shaped.x, bottom + shaped.y))
+            boxes.append(glyph_box(shaped, glyph))
     ascent, descent = typeface.primary.ascent, typeface.primary.descent
     if stacked:
         frame = (-0.5, 0.0, 0.5, advance)
@@ -111,8 +106,7 @@ def word_outline(
         low, high = points.min(axis=0), points.max(axis=0)
         bounds = (float(low[0]), float(low[1]), float(high[0]), float(high[1]))
     else:  # the glyphs' own bounds, moved: the same numbers as the points' extremes
-        lefts, tops, rights, bottoms = zip(*boxes)
-        bounds = (min(lefts), min(tops), max(rights), max(bottoms))
+        bounds = union_box(boxes)
     if vertical and not stacked:
         points = np.column_stack((points[:, 1], -points[:, 0]))
         bounds = (bounds[1], -bounds[2], bounds[3], -bounds[0])
@@ -124,6 +118,21 @@ def word_outline(
         max(frame[3], bounds[3]),
     )
     return WordOutline(codes, points, polygon, ends, bounds, frame, labels, ids)
+
+
+def glyph_box(shaped, glyph) -> tuple[float, float, float, float]:
+    """The ink bounds (left, top, right, bottom, em) of ``glyph`` where ``shaped`` puts it:
+    at its origin, turned clockwise when sideways."""
+    left, top, right, bottom = glyph.bounds
+    if shaped.sideways:
+        left, top, right, bottom = -bottom, left, -top, right
+    return left + shaped.x, top + shaped.y, right + shaped.x, bottom + shaped.y
+
+
+def union_box(boxes) -> tuple[float, float, float, float]:
+    """The box (left, top, right, bottom) holding every one of ``boxes``."""
+    lefts, tops, rights, bottoms = zip(*boxes)
+    return min(lefts), min(tops), max(rights), max(bottoms)
 
 
 def _any_overlap(boxes) -> bool:

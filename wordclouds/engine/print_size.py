@@ -4,7 +4,9 @@ fit on when they do not (docs/engine.md, "Printed size")."""
 
 import math
 
-from .layout import WordShapes, _crowding
+import numpy as np
+
+from .advances import unit_boxes
 from .mask import load_mask
 from .names import read_names
 from .params import parse_params
@@ -54,7 +56,7 @@ def sheet_sizes(width: int, height: int):
 def fitting_sheet(names, shapes, mask, params):
     """The smallest A size on which every name would fit at MIN_NAME_PT (size_advice's
     estimate): (name, width mm, height mm), or None when none would."""
-    smallest = size_advice(names, shapes, mask, params)["smallest"]
+    smallest = size_advice(names, shapes.typeface, mask, params)["smallest"]
     return smallest and (smallest["name"], smallest["width_mm"], smallest["height_mm"])
 
 
@@ -70,23 +72,31 @@ def print_figures(params, width: int, height: int, sizes) -> dict:
     }
 
 
-def _largest_smallest_px(names, shapes, mask, margin: int) -> float:
-    """The largest smallest font (px) at which the names stay within MOST_CROWDING:
-    bisection, crowding growing with the size."""
-    low, high = 0.0, float(min(mask.width, mask.height))
-    for _ in range(40):
-        middle = (low + high) / 2
-        crowded = _crowding(names, shapes, middle, margin) / mask.area > MOST_CROWDING
-        low, high = (low, middle) if crowded else (middle, high)
-    return low
+def _largest_smallest_px(names, typeface, mask, params) -> float:
+    """The largest smallest font (px) at which the names stay within MOST_CROWDING, the
+    crowding of every name horizontal at that size with its margin (the layout's own measure,
+    see layout._crowding), from the names' ink boxes measured without outlines
+    (advances.unit_boxes): the positive root of sum((s w + m)(s h + m)) = MOST_CROWDING ×
+    the shape's area, at most the shape's shorter side."""
+    widths, heights = unit_boxes([name.text for name in names], typeface, params.locale)
+    margin = math.ceil(params.margin)
+    room = MOST_CROWDING * mask.area - len(names) * margin * margin
+    square, linear = float(np.sum(widths * heights)), margin * float(np.sum(widths + heights))
+    if room <= 0:
+        return 0.0
+    if square <= 0:
+        largest = room / linear if linear > 0 else math.inf
+    else:
+        largest = (-linear + math.sqrt(linear * linear + 4 * square * room)) / (2 * square)
+    return min(largest, float(min(mask.width, mask.height)))
 
 
-def size_advice(names, shapes, mask, params) -> dict:
+def size_advice(names, typeface, mask, params) -> dict:
     """Without laying out: for each A size (turned to the canvas), whether every name would
     fit at MIN_NAME_PT and the smallest name to expect there (the largest smallest size the
     names can have, by the same crowding estimate as a failed job's sentence), and the
     smallest size that fits."""
-    largest = _largest_smallest_px(names, shapes, mask, math.ceil(params.margin))
+    largest = _largest_smallest_px(names, typeface, mask, params)
     sizes = []
     for name, width, height in sheet_sizes(mask.width, mask.height):
         scale = min(width / mask.width, height / mask.height)
@@ -119,5 +129,4 @@ def print_size_advice(*, names_path, params: dict, mask_path=None, font_path=Non
     )
     mask = load_mask(mask_path, params=config)
     typeface = check_drawable(names, font_path, config.locale)
-    shapes = WordShapes(typeface, config.vertical_style, config.locale)
-    return size_advice(names, shapes, mask, config)
+    return size_advice(names, typeface, mask, config)

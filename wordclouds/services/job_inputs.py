@@ -148,6 +148,30 @@ class JobInputs:
     font_id: str
 
 
+@dataclass(frozen=True)
+class StagedInputs:
+    """A job's inputs after the cheap checks, their files written into the staging folder:
+    the paths the engine reads (``font_file`` the uploaded font's, ``font_path`` the font to
+    draw with) and the parsed params."""
+
+    inputs: JobInputs
+    parsed: object
+    names_path: Path
+    mask_path: Path | None
+    font_file: Path | None
+    font_path: Path | None
+
+
+@dataclass(frozen=True)
+class Contents:
+    """What the contents' checks read: the names, the mask (None without one), the
+    typeface that draws them."""
+
+    names: list
+    mask: object
+    typeface: object
+
+
 def job_inputs_check(
     *,
     folder: Path,
@@ -160,6 +184,36 @@ def job_inputs_check(
     """Check every input and write the uploads into `folder`; raises InvalidInput (400) or
     TooLarge (413) naming the problem. Cheap checks on names and sizes come before the
     engine reads any file."""
+    staged = job_inputs_staged(
+        folder=folder,
+        params=params,
+        name_list=name_list,
+        mask_image=mask_image,
+        font_file=font_file,
+        font_id=font_id,
+    )
+    # Reading a large (or hostile) spreadsheet, mask or font takes seconds: in a forked child
+    # with the heavy-work limits, so the web process goes on serving others meanwhile.
+    run_heavy("checking the job's files", _contents_checked, staged)
+    return staged.inputs
+
+
+def _contents_checked(staged: StagedInputs) -> None:
+    """:func:`contents_check`, answering nothing: what it read stays in the child."""
+    contents_check(staged)
+
+
+def job_inputs_staged(
+    *,
+    folder: Path,
+    params: str | None,
+    name_list: UploadedFile | None,
+    mask_image: UploadedFile | None,
+    font_file: UploadedFile | None,
+    font_id: str,
+) -> StagedInputs:
+    """The cheap checks of every input (names and sizes, the params), then the uploads
+    written into `folder`; the files' contents are checked by :func:`contents_check`."""
     raw_params = _raw_params(params)
     parsed = _engine_call(engine.parse_params, raw_params, code="params_invalid")
     name_list_upload_check(name_list)
@@ -182,39 +236,40 @@ def job_inputs_check(
     if font_file is not None:
         font_name = "font" + _extension(font_file)
         _save(font_file, folder / font_name)
-    font_path = folder / font_name if font_name else font_id_path(font_id or DEFAULT_FONT_ID)
-    # Reading a large (or hostile) spreadsheet, mask or font takes seconds: in a forked child
-    # with the heavy-work limits, so the web process goes on serving others meanwhile.
-    run_heavy(
-        "checking the job's files",
-        _contents_check,
-        names_path,
-        parsed,
-        mask_path,
-        folder / font_name if font_name else None,
-        font_path,
-    )
-    return JobInputs(
+    inputs = JobInputs(
         params=raw_params,
         name_list=NAME_LIST_FILE,
         mask_image=mask_name,
         font_file=font_name,
         font_id=font_id,
     )
+    return StagedInputs(
+        inputs=inputs,
+        parsed=parsed,
+        names_path=names_path,
+        mask_path=mask_path,
+        font_file=folder / font_name if font_name else None,
+        font_path=folder / font_name if font_name else font_id_path(font_id or DEFAULT_FONT_ID),
+    )
 
 
-def _contents_check(
-    names_path: Path, parsed, mask_path: Path | None, font_file: Path | None, font_path: Path
-) -> None:
-    """The engine's checks of the files' contents (runs in the forked child)."""
-    names = names_read(names_path, parsed)
-    if mask_path is not None:
-        _engine_call(engine.load_mask, mask_path, params=parsed, code="mask_image_invalid")
-    if font_file is not None:
-        _engine_call(engine.check_font, font_file, code="font_file_invalid")
-        font_glyphs_check(font_file, field="font_file")
+def contents_check(staged: StagedInputs) -> Contents:
+    """The engine's checks of the files' contents (run it in a forked child: run_heavy),
+    and what they read."""
+    names = names_read(staged.names_path, staged.parsed)
+    mask = None
+    if staged.mask_path is not None:
+        mask = _engine_call(
+            engine.load_mask, staged.mask_path, params=staged.parsed, code="mask_image_invalid"
+        )
+    if staged.font_file is not None:
+        _engine_call(engine.check_font, staged.font_file, code="font_file_invalid")
+        font_glyphs_check(staged.font_file, field="font_file")
     # A name some character of which no font can draw is refused now, not drawn with a gap.
-    _engine_call(engine.check_drawable, names, font_path, code="names_not_drawable")
+    typeface = _engine_call(
+        engine.check_drawable, names, staged.font_path, code="names_not_drawable"
+    )
+    return Contents(names=names, mask=mask, typeface=typeface)
 
 
 def name_list_upload_check(name_list: UploadedFile | None) -> None:

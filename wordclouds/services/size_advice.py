@@ -5,8 +5,12 @@ from django.core.files.uploadedfile import UploadedFile
 
 from core.isolated import run_heavy
 from wordclouds import engine, storage
-from wordclouds.services.fonts import DEFAULT_FONT_ID
-from wordclouds.services.job_inputs import _engine_call, font_id_path, job_inputs_check
+from wordclouds.services.job_inputs import (
+    StagedInputs,
+    _engine_call,
+    contents_check,
+    job_inputs_staged,
+)
 
 
 def size_advice(
@@ -17,10 +21,11 @@ def size_advice(
     font_file: UploadedFile | None = None,
     font_id: str = "",
 ) -> dict:
-    """The inputs checked as a job's (the same 400s and 413s), then the advice, in a child
-    with the heavy-work limits; nothing is stored."""
+    """The inputs checked as a job's (the same 400s and 413s), then the advice from what the
+    checks read, in one child with the heavy-work limits (the list is read once); nothing is
+    stored."""
     with storage.scratch_dir("advice-") as staging:
-        inputs = job_inputs_check(
+        staged = job_inputs_staged(
             folder=staging,
             params=params,
             name_list=name_list,
@@ -28,18 +33,23 @@ def size_advice(
             font_file=font_file,
             font_id=font_id,
         )
-        font_path = (
-            staging / inputs.font_file
-            if inputs.font_file
-            else font_id_path(inputs.font_id or DEFAULT_FONT_ID)
+        return run_heavy("size advice", _advice, staged)
+
+
+def _advice(staged: StagedInputs) -> dict:
+    """The contents checked as a job's, then engine.size_advice on the names, mask and
+    typeface they read (runs in the forked child)."""
+    contents = contents_check(staged)
+    mask = contents.mask
+    if mask is None:  # the canvas itself
+        mask = _engine_call(
+            engine.load_mask, None, params=staged.parsed, code="size_advice_refused"
         )
-        return run_heavy(
-            "size advice",
-            _engine_call,
-            engine.print_size_advice,
-            names_path=staging / inputs.name_list,
-            params=inputs.params,
-            mask_path=staging / inputs.mask_image if inputs.mask_image else None,
-            font_path=font_path,
-            code="size_advice_refused",
-        )
+    return _engine_call(
+        engine.size_advice,
+        contents.names,
+        contents.typeface,
+        mask,
+        staged.parsed,
+        code="size_advice_refused",
+    )
