@@ -22,6 +22,8 @@ STUDIO_KEYS = (
     "RELATIVE_SCALING",
     "LOCALE",
     "NAME_GAP",  # shown when the engine has it
+    "PRINT_WIDTH_MM",
+    "MIN_NAME_PT",
 )
 LOCALE_LABELS = {
     "zh-Hans": gettext_lazy("Simplified Chinese"),

@@ -97,5 +97,19 @@ def test_the_endpoint_answers_for_a_jobs_inputs(client, tmp_path):
     assert [size["name"] for size in body["sizes"]][:3] == ["A5", "A4", "A3"]
     assert body["sizes"][0]["width_mm"] == 210  # landscape, like the canvas
     assert body["smallest"]["name"] == next(s["name"] for s in body["sizes"] if s["fits"])
+    assert body["printed"] is None  # no printed size asked
+
+    # at a printed width, the smallest name there follows the scale: 297 mm over 800 px,
+    # where A4 turned (297 × 210 mm) fits the 800 × 600 canvas at 210 mm over 600 px
+    with open(names, "rb") as upload:
+        printed = client.post(
+            "/api/jobs/size-advice",
+            {"name_list": upload, "params": '{"WIDTH": 800, "HEIGHT": 600, "PRINT_WIDTH_MM": 297}'},
+        ).json()["printed"]
+    a4 = body["sizes"][1]
+    assert printed["width_mm"] == 297 and printed["height_mm"] == pytest.approx(222.75)
+    expected = a4["expected_smallest_name_pt"] * (297 / 800) / (210 / 600)
+    assert printed["expected_smallest_name_pt"] == pytest.approx(expected, abs=0.02)
+    assert printed["fits"] == (printed["expected_smallest_name_pt"] >= 6)
     refused = client.post("/api/jobs/size-advice", {"params": "{}"})
     assert refused.status_code == 400 and refused.json()["detail"] == "name_list is required"

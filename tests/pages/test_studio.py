@@ -47,6 +47,27 @@ def heart_mask(path):
     return path
 
 
+def shown(value) -> str:
+    """A number as the page writes it in English (Intl.NumberFormat: 1,189; 6.23; 420; at
+    most three decimals)."""
+    return format(round(value, 3), ",g")
+
+
+def shows_report(preflight, report):
+    """The preflight panel shows the service's report: the smallest name in pt and mm, the
+    count under MIN_NAME_PT, the thinnest stroke and the coverage."""
+    expect(preflight.locator("[data-key=smallestName]")).to_have_text(
+        f"{shown(report['smallestNamePt'])} pt ({shown(report['smallestNameMm'])} mm)"
+    )
+    expect(preflight.locator("[data-key=namesUnderMinPt]")).to_have_text(
+        f"{shown(report['namesUnderMinPt'])} of {shown(report['names'])}"
+    )
+    expect(preflight.locator("[data-key=thinnestStroke]")).to_have_text(
+        f"{shown(report['thinnestStrokePt'])} pt"
+    )
+    expect(preflight.locator("[data-key=coverage]")).to_have_text(shown(report["inkBoxCoverage"]))
+
+
 def test_a_poster_made_entirely_in_the_studio(page, tmp_path, tiny_font):
     # given the studio, with every input a file from this machine
     page.add_init_script(RECORD_PERCENTS)
@@ -124,10 +145,33 @@ def test_a_poster_made_entirely_in_the_studio(page, tmp_path, tiny_font):
         "[document.getElementById('poster').naturalWidth, "
         "document.getElementById('poster').naturalHeight]"
     )
-    page.locator("#pdf-size").select_option("210x297")
+    # beside the Print PDF button, the preflight of the sheet chosen: what the service answers
+    preflight = page.locator("#pdf-preflight")
+    with page.expect_response(lambda answer: "preflight=1" in answer.url) as answer:
+        page.locator("#pdf-size").select_option("210x297")
+    report = answer.value.json()
+    printed_size = {report["widthMm"], report["heightMm"]}  # the poster, fitted to the sheet
+    assert max(printed_size) <= 297 and printed_size & {210, 297} and report["names"] >= 60
+    shows_report(preflight, report)
+    expect(preflight).not_to_have_class(re.compile("warning"))
+
+    # names under a larger MIN_NAME_PT are counted, and the report turns to a warning
+    with page.expect_response(lambda answer: "preflight=1" in answer.url) as answer:
+        page.get_by_label("Smallest printed name (pt)").fill("72")
+        page.get_by_label("Smallest printed name (pt)").press("Tab")
+    strict = answer.value.json()
+    assert strict["minNamePt"] == 72 and strict["namesUnderMinPt"] > 0
+    shows_report(preflight, strict)
+    expect(preflight).to_have_class(re.compile("warning"))
+    expect(page.locator("#pdf-preflight-status")).to_contain_text("Too small")
+    page.get_by_label("Smallest printed name (pt)").fill("6")
+    page.get_by_label("Smallest printed name (pt)").press("Tab")
+    expect(preflight).not_to_have_class(re.compile("warning"))
+
     page.locator("#pdf-standard").select_option("x4")
+    printed = lambda answer: "/files/pdf?" in answer.url and "preflight" not in answer.url  # noqa: E731
     with (
-        page.expect_response(lambda answer: "/files/pdf?" in answer.url) as answer,
+        page.expect_response(printed) as answer,
         page.expect_download(timeout=60_000) as download,
     ):
         page.get_by_role("button", name="Print PDF").click()
@@ -252,6 +296,57 @@ def test_weights_locale_and_name_gap_are_set_in_the_studio(page, tmp_path, servi
     sent = json.loads(sent)
     assert (sent["WEIGHT_COL_INDEX"], sent["RELATIVE_SCALING"], sent["LOCALE"]) == (2, 1, "ja")
     assert sent["NAME_GAP"] == 0.5
+
+
+def test_the_size_advice_follows_the_list_the_mask_and_the_printed_width(page, tmp_path):
+    advised = lambda answer: answer.url.endswith("/api/jobs/size-advice")  # noqa: E731
+    panel = page.locator("#size-advice")
+    # given the studio, when a list is chosen (its names column guessed from the preview)
+    page.goto("/")
+    expect(panel).to_be_hidden()
+    with page.expect_response(advised) as answer:
+        page.get_by_label("Name list (.xlsx)").set_input_files(
+            name_list(tmp_path / "class.xlsx", count=400)
+        )
+    assert answer.value.status == 200
+    rectangle = answer.value.json()
+
+    # then the panel shows the smallest A size the service found for it
+    smallest = rectangle["smallest"]
+    expect(panel.locator("[data-key=smallest]")).to_have_text(
+        f"{smallest['name']} ({shown(smallest['width_mm'])} × {shown(smallest['height_mm'])} mm)"
+    )
+    expect(panel.locator("[data-key=printed]")).to_have_count(0)
+
+    # the mask goes with it: the heart holds less than the rectangle, so the names are smaller
+    with page.expect_response(advised) as answer:
+        page.get_by_label("Mask image (optional: .png, .jpg)").set_input_files(
+            heart_mask(tmp_path / "heart.png")
+        )
+    heart = answer.value.json()
+    a4 = [next(s for s in advice["sizes"] if s["name"] == "A4") for advice in (rectangle, heart)]
+    assert a4[1]["expected_smallest_name_pt"] < a4[0]["expected_smallest_name_pt"]
+
+    # a printed width too small for the names: the smallest name there, as a warning
+    with page.expect_response(advised) as answer:
+        page.get_by_label("Printed width (mm)").fill("20")
+    printed = answer.value.json()["printed"]
+    assert printed["width_mm"] == 20 and not printed["fits"]
+    expect(panel.locator("[data-key=printed]")).to_have_text(
+        f"about {shown(printed['expected_smallest_name_pt'])} pt"
+    )
+    expect(panel).to_have_class(re.compile("warning"))
+
+    # and one large enough: no warning
+    with page.expect_response(advised) as answer:
+        page.get_by_label("Printed width (mm)").fill("2000")
+    printed = answer.value.json()["printed"]
+    assert printed["fits"]
+    expect(panel.locator("[data-key=printed]")).to_have_text(
+        f"about {shown(printed['expected_smallest_name_pt'])} pt"
+    )
+    expect(panel).not_to_have_class(re.compile("warning"))
+    expect(page.locator("#size-advice-status")).to_have_text("Every name fits at this width.")
 
 
 def test_on_a_phone_the_studio_is_no_wider_than_the_screen_with_past_jobs(browser, service):

@@ -159,14 +159,24 @@ class _SheetSerializer(serializers.Serializer):
     height_mm = serializers.FloatField()
 
 
-class _SheetAdviceSerializer(_SheetSerializer):
+class _PrintedAdviceSerializer(serializers.Serializer):
+    width_mm = serializers.FloatField()
+    height_mm = serializers.FloatField()
     fits = serializers.BooleanField()
     expected_smallest_name_pt = serializers.FloatField()
+
+
+class _SheetAdviceSerializer(_SheetSerializer, _PrintedAdviceSerializer):
+    pass
 
 
 class SizeAdviceSerializer(serializers.Serializer):
     smallest = _SheetSerializer(allow_null=True, help_text="null: no A size up to 4A0 fits")
     sizes = _SheetAdviceSerializer(many=True)
+    printed = _PrintedAdviceSerializer(
+        allow_null=True,
+        help_text="the same at PRINT_WIDTH_MM / PRINT_HEIGHT_MM; null without a printed size",
+    )
 
 
 @extend_schema(

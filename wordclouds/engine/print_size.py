@@ -95,25 +95,30 @@ def size_advice(names, typeface, mask, params) -> dict:
     """Without laying out: for each A size (turned to the canvas), whether every name would
     fit at MIN_NAME_PT and the smallest name to expect there (the largest smallest size the
     names can have, by the same crowding estimate as a failed job's sentence), and the
-    smallest size that fits."""
+    smallest size that fits; with PRINT_WIDTH_MM or PRINT_HEIGHT_MM, ``printed``: the same
+    for that printed size (else None)."""
     largest = _largest_smallest_px(names, typeface, mask, params)
-    sizes = []
-    for name, width, height in sheet_sizes(mask.width, mask.height):
-        scale = min(width / mask.width, height / mask.height)
+
+    def advice(width, height, scale):
         expected = largest * scale / MM_PER_PT
-        sizes.append(
-            {
-                "name": name,
-                "width_mm": width,
-                "height_mm": height,
-                "fits": expected >= params.min_name_pt,
-                "expected_smallest_name_pt": round(expected, 2),
-            }
-        )
+        return {
+            "width_mm": width,
+            "height_mm": height,
+            "fits": expected >= params.min_name_pt,
+            "expected_smallest_name_pt": round(expected, 2),
+        }
+
+    sizes = [
+        {"name": name, **advice(width, height, min(width / mask.width, height / mask.height))}
+        for name, width, height in sheet_sizes(mask.width, mask.height)
+    ]
     smallest = next((size for size in sizes if size["fits"]), None)
+    scale = mm_per_px(params, mask.width, mask.height)
+    printed = scale and advice(round(mask.width * scale, 2), round(mask.height * scale, 2), scale)
     return {
         "smallest": smallest and {k: smallest[k] for k in ("name", "width_mm", "height_mm")},
         "sizes": sizes,
+        "printed": printed,
     }
 
 

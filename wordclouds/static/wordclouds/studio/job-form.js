@@ -2,6 +2,7 @@
 // params object, and the submit to POST /api/jobs.
 import { apiJson, clearErrors, showError } from "./api.js";
 import { MaskPreview } from "./mask.js";
+import { SizeAdvice } from "./size-advice.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -41,6 +42,13 @@ export class JobForm {
       event.preventDefault();
       this.submit();
     });
+    // The advice follows every change once the list's columns are chosen (the preview shown).
+    this.advice = new SizeAdvice({ body: () => this.body() });
+    for (const kind of ["input", "change"]) {
+      form.addEventListener(kind, () => {
+        if (!$("name-preview").hidden) this.advice.changed();
+      });
+    }
     this.drawSwatches();
     this.loadFonts();
   }
@@ -110,6 +118,7 @@ export class JobForm {
     $("weight-col").replaceChildren(new Option(gettext("none"), ""), ...columnOptions());
     $("name-preview").hidden = false;
     this.markColumn();
+    this.advice.changed();
   }
 
   // A first guess a person then checks: the column with the most cells below the header
@@ -191,6 +200,8 @@ export class JobForm {
       HEIGHT: numberOf("height"),
       MIN_FONT_SIZE: numberOf("min-font"),
       MAX_FONT_SIZE: numberOf("max-font"),
+      PRINT_WIDTH_MM: numberOf("print-width-mm"),
+      MIN_NAME_PT: numberOf("min-name-pt"),
       SEED: numberOf("seed"),
       N_REPETITIONS: numberOf("repetitions"),
       MARGIN: numberOf("margin"),
@@ -213,8 +224,8 @@ export class JobForm {
     return Object.fromEntries(Object.entries(params).filter(([, value]) => value !== undefined));
   }
 
-  async submit() {
-    clearErrors(this.form);
+  // The multipart body of a job (and of its size advice): the files, the font, the params.
+  body() {
     const body = new FormData();
     const files = { name_list: "name-list", mask_image: "mask-image", font_file: "font-file" };
     for (const [field, id] of Object.entries(files)) {
@@ -222,6 +233,12 @@ export class JobForm {
     }
     if (!$("font-file").files[0]) body.append("font_id", $("font-id").value);
     body.append("params", JSON.stringify(this.params()));
+    return body;
+  }
+
+  async submit() {
+    clearErrors(this.form);
+    const body = this.body();
     $("submit").disabled = true;
     try {
       const { job_id: jobId } = await apiJson("/api/jobs", { method: "POST", body });

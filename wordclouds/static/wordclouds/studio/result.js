@@ -2,6 +2,7 @@
 // fills, the .ai export, the print PDF and the line-spacing check at print size.
 import { number } from "/static/i18n.js";
 import { api, apiJson, clearErrors, postJson, saveBlob, showError } from "./api.js";
+import { definitions } from "./terms.js";
 
 const $ = (id) => document.getElementById(id);
 const ZOOM_STEP = 1.5;
@@ -57,6 +58,11 @@ export class JobResult {
     this.bind("custom-form", () => this.previewCustom());
     this.bind("ai-form", () => this.exportAi());
     this.bind("pdf-form", () => this.printPdf());
+    for (const id of ["pdf-size", "pdf-standard", "pdf-marks", "min-name-pt"]) {
+      $(id).addEventListener("change", () => {
+        if (this.jobId && !$("result-panel").hidden) this.preflight();
+      });
+    }
     this.bind("spacing-form", () => this.checkSpacing());
   }
 
@@ -107,6 +113,7 @@ export class JobResult {
     $("spacing-result").hidden = true;
     $("ai-status").textContent = "";
     $("pdf-status").textContent = "";
+    this.preflight();
   }
 
   async showSummary(path) {
@@ -118,16 +125,8 @@ export class JobResult {
     } catch {
       return; // the downloads still offer the file
     }
-    for (const [key, label, value] of SUMMARY) {
-      const shown = value(metrics);
-      if (shown === undefined) continue;
-      const term = document.createElement("dt");
-      const detail = document.createElement("dd");
-      term.textContent = label;
-      detail.textContent = shown;
-      detail.dataset.key = key;
-      $("result-summary").append(term, detail);
-    }
+    const rows = SUMMARY.map(([key, label, value]) => [key, label, value(metrics)]);
+    $("result-summary").append(...definitions(rows.filter(([, , shown]) => shown !== undefined)));
     if (metrics.contrast_warning) {
       $("contrast-warning").textContent = metrics.contrast_warning;
       $("contrast-warning").hidden = false;
@@ -195,9 +194,10 @@ export class JobResult {
     }
   }
 
-  // The print PDF (GET …/files/pdf) on an A-size sheet turned to the poster's orientation,
-  // or at the poster's own size; the service fits the poster inside the sheet.
-  async printPdf() {
+  // The print PDF's query: an A-size sheet turned to the poster's orientation, or the
+  // poster's own size (the service fits the poster inside the sheet); the smallest name the
+  // preflight counts against is the job form's MIN_NAME_PT.
+  pdfQuery() {
     const query = new URLSearchParams({ standard: $("pdf-standard").value });
     if ($("pdf-marks").checked) query.set("marks", "1");
     const size = $("pdf-size").value;
@@ -208,6 +208,57 @@ export class JobResult {
       query.set("width_mm", landscape ? long : short);
       query.set("height_mm", landscape ? short : long);
     }
+    const smallest = $("min-name-pt").value.trim();
+    if (smallest !== "") query.set("min_name_pt", smallest);
+    return query;
+  }
+
+  // The preflight of the print PDF as chosen (GET …/files/pdf?…&preflight=1), beside its
+  // button: the smallest name, how many are under MIN_NAME_PT, the thinnest stroke, the
+  // coverage; in the warning style when names would print too small.
+  async preflight() {
+    const jobId = this.jobId;
+    const asked = (this.preflightAsked = (this.preflightAsked ?? 0) + 1);
+    const panel = $("pdf-preflight");
+    panel.hidden = false;
+    panel.classList.remove("warning");
+    $("pdf-preflight-status").textContent = gettext("checking…");
+    $("pdf-preflight-result").replaceChildren();
+    await $("poster").decode().catch(() => {}); // its orientation turns the sheet
+    const query = this.pdfQuery();
+    query.set("preflight", "1");
+    let report;
+    try {
+      report = await apiJson(`/api/jobs/${jobId}/files/pdf?${query}`);
+    } catch (error) {
+      if (asked === this.preflightAsked) $("pdf-preflight-status").textContent = error.detail;
+      return;
+    }
+    if (asked !== this.preflightAsked) return;
+    const tooSmall = report.namesUnderMinPt > 0;
+    const measure = (value, unit) => (value === null ? "—" : `${number(value)} ${unit}`);
+    $("pdf-preflight-result").replaceChildren(...definitions([
+      ["smallestName", gettext("smallest name"),
+        `${measure(report.smallestNamePt, "pt")} (${measure(report.smallestNameMm, "mm")})`],
+      ["namesUnderMinPt", interpolate(gettext("names under %s pt"), [number(report.minNamePt)]),
+        interpolate(gettext("%(under)s of %(names)s"),
+          { under: number(report.namesUnderMinPt), names: number(report.names) }, true)],
+      ["thinnestStroke", gettext("thinnest stroke"), measure(report.thinnestStrokePt, "pt")],
+      ["coverage", gettext("box coverage"), number(report.inkBoxCoverage)],
+    ]));
+    panel.classList.toggle("warning", tooSmall);
+    $("pdf-preflight-status").textContent = interpolate(
+      tooSmall
+        ? gettext("Too small: some names would print under %(min)s pt at %(width)s × %(height)s mm. Choose a larger size.")
+        : gettext("Every name prints at %(min)s pt or more at %(width)s × %(height)s mm."),
+      { min: number(report.minNamePt), width: number(report.widthMm), height: number(report.heightMm) },
+      true,
+    );
+  }
+
+  // The print PDF (GET …/files/pdf) as pdfQuery() chooses it.
+  async printPdf() {
+    const query = this.pdfQuery();
     $("pdf-status").textContent = gettext("drawing…");
     try {
       const response = await api(`/api/jobs/${this.jobId}/files/pdf?${query}`);
