@@ -172,26 +172,11 @@ class Contents:
     typeface: object
 
 
-def job_inputs_check(
-    *,
-    folder: Path,
-    params: str | None,
-    name_list: UploadedFile | None,
-    mask_image: UploadedFile | None,
-    font_file: UploadedFile | None,
-    font_id: str,
-) -> JobInputs:
-    """Check every input and write the uploads into `folder`; raises InvalidInput (400) or
-    TooLarge (413) naming the problem. Cheap checks on names and sizes come before the
-    engine reads any file."""
-    staged = job_inputs_staged(
-        folder=folder,
-        params=params,
-        name_list=name_list,
-        mask_image=mask_image,
-        font_file=font_file,
-        font_id=font_id,
-    )
+def job_inputs_check(**uploads) -> JobInputs:
+    """Check every input (the keywords of :func:`job_inputs_staged`) and write the uploads
+    into `folder`; raises InvalidInput (400) or TooLarge (413) naming the problem. Cheap
+    checks on names and sizes come before the engine reads any file."""
+    staged = job_inputs_staged(**uploads)
     # Reading a large (or hostile) spreadsheet, mask or font takes seconds: in a forked child
     # with the heavy-work limits, so the web process goes on serving others meanwhile.
     run_heavy("checking the job's files", _contents_checked, staged)
