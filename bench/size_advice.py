@@ -1,8 +1,9 @@
 """Time the size advice on 50,000 names (issue 31: under a second, without laying out):
-`python bench/size_advice.py [--runs N] [--against DIR]`.
+`python bench/size_advice.py [--runs N] [--names chinese|mixed] [--against DIR]`.
 
 50,000 generated Chinese names (bench/engine.py's generator, the engine benchmark's 50,000
-case) in the heart at 7071×7071, MIN_NAME_PT 6, on the bundled font, measured two ways, each
+case; `--names mixed`: tests/names.py's sample_names, 50,000 distinct Latin and Chinese names
+with numbers, "Anna 17", "李雷 18") in the heart at 7071×7071, MIN_NAME_PT 6, on the bundled font, measured two ways, each
 N times (after one warm-up), reporting the median and the range:
 - `POST /api/jobs/size-advice` in-process through Django's test client (a throw-away
   database and media folder): the upload, the inputs' checks and the advice, each in its
@@ -67,6 +68,17 @@ def measure(root: Path, names: Path, runs: int) -> dict:
     return {"timings": timings, "advice": advice}
 
 
+def names_file(path: Path, kind: str) -> Path:
+    """The 50,000-name list: generated Chinese names in column B under a header, or distinct
+    mixed names put there too."""
+    from bench.engine import generated_names
+    from tests.names import sample_names, write_names
+
+    if kind == "chinese":
+        return generated_names(path, COUNT)
+    return write_names(path, sample_names(COUNT), column=PARAMS["DATA_COL_INDEX"])
+
+
 def measured_in(root: Path, names: Path, runs: int) -> dict:
     """measure() in a new process of this interpreter, for the checkout ``root``."""
     command = [sys.executable, __file__, "--measure", str(root), str(names), str(runs)]
@@ -82,6 +94,7 @@ def summary(seconds: list[float]) -> str:
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--names", choices=("chinese", "mixed"), default="chinese")
     parser.add_argument("--against", type=Path, help="another checkout to compare with")
     parser.add_argument("--measure", nargs=3, help=argparse.SUPPRESS)
     arguments = parser.parse_args()
@@ -89,10 +102,8 @@ def main():
         root, names, runs = arguments.measure
         print(json.dumps(measure(Path(root), Path(names), int(runs))))
         return
-    from bench.engine import generated_names
-
     with tempfile.TemporaryDirectory() as folder:
-        names = generated_names(Path(folder) / "names_50000.xlsx", COUNT)
+        names = names_file(Path(folder) / "names_50000.xlsx", arguments.names)
         checkouts = {"this checkout": ROOT}
         if arguments.against:
             checkouts = {"other checkout": arguments.against.resolve(), **checkouts}
@@ -107,7 +118,7 @@ def main():
     for label, timings in results.items():
         smallest = advice[label]["smallest"]
         expected = {s["name"]: s["expected_smallest_name_pt"] for s in advice[label]["sizes"]}
-        print(f"{label}: {COUNT:,} names, heart 7071×7071, MIN_NAME_PT 6")
+        print(f"{label}: {COUNT:,} {arguments.names} names, heart 7071×7071, MIN_NAME_PT 6")
         print(f"  POST /api/jobs/size-advice  {summary(timings['endpoint'])}")
         print(f"  engine.print_size_advice    {summary(timings['engine'])}")
         print(f"  smallest that fits: {smallest and smallest['name']}; expected pt: {expected}")
