@@ -236,14 +236,17 @@ export class JobResult {
     }
     if (asked !== this.preflightAsked) return;
     const tooSmall = report.namesUnderMinPt > 0;
-    const measure = (value, unit) => (value === null ? "—" : `${number(value)} ${unit}`);
+    const smallest = report.smallestNamePt === null ? "—" : interpolate(
+      gettext("%(pt)s pt (%(mm)s mm)"),
+      { pt: number(report.smallestNamePt), mm: number(report.smallestNameMm) }, true);
+    const thinnest = report.thinnestStrokePt === null
+      ? "—" : interpolate(gettext("%s pt"), [number(report.thinnestStrokePt)]);
     $("pdf-preflight-result").replaceChildren(...definitions([
-      ["smallestName", gettext("smallest name"),
-        `${measure(report.smallestNamePt, "pt")} (${measure(report.smallestNameMm, "mm")})`],
+      ["smallestName", gettext("smallest name"), smallest],
       ["namesUnderMinPt", interpolate(gettext("names under %s pt"), [number(report.minNamePt)]),
         interpolate(gettext("%(under)s of %(names)s"),
           { under: number(report.namesUnderMinPt), names: number(report.names) }, true)],
-      ["thinnestStroke", gettext("thinnest stroke"), measure(report.thinnestStrokePt, "pt")],
+      ["thinnestStroke", gettext("thinnest stroke"), thinnest],
       ["coverage", gettext("box coverage"), number(report.inkBoxCoverage)],
     ]));
     panel.classList.toggle("warning", tooSmall);
