@@ -12,19 +12,20 @@ import re
 import numpy as np
 
 from .outlines import glyph_box, union_box
-from .shaping import _HAN, name_language, shape_text
+from .shaping import HAN_CLASS, name_language, shape_text
 
 # The names the table measures: ideographs, spaces, and Latin (Basic Latin to Latin
-# Extended-B), Greek and Cyrillic letters, digits and punctuation, no control character.
-_ALPHABETS = "\u0020-\u007e\u00a1-\u024f\u0370-\u03ff\u0400-\u04ff"
-TABLE_NAME = re.compile(f"[{_ALPHABETS}{_HAN}]+")
+# Extended-B), Greek and Cyrillic letters, digits and punctuation; no control character, soft
+# hyphen (HarfBuzz drops it) or combining mark (the Cyrillic ones at U+0483-0489).
+ALPHABETS_CLASS = "\u0020-\u007e\u00a1-\u00ac\u00ae-\u024f\u0370-\u0482\u048a-\u04ff"
+TABLE_NAME = re.compile(f"[{ALPHABETS_CLASS}{HAN_CLASS}]+")
 # How far a name's box from the table may be from its shaped one (relative): kerning pulls
 # pairs such as "AV" together, a digit or letter in a run of ideographs takes the run's
 # regional form; names of ideographs and spaces are exact. The names' total area, which the
 # advice rests on, is within AREA_ERROR on the test lists.
 BOX_ERROR = 0.05
 AREA_ERROR = 0.01
-_HAN_CHARACTER = re.compile(f"[{_HAN}]")
+HAN_CHARACTER = re.compile(f"[{HAN_CLASS}]")
 
 
 def unit_boxes(texts, typeface, locale: str) -> tuple[np.ndarray, np.ndarray]:
@@ -37,21 +38,21 @@ def unit_boxes(texts, typeface, locale: str) -> tuple[np.ndarray, np.ndarray]:
     )
     texts = list(distinct)
     primary = typeface.for_language(locale).primary
-    plain = [
+    tabled = [
         i
         for i, text in enumerate(texts)
         if TABLE_NAME.fullmatch(text) and not text.isspace() and primary.covers(text)
     ]
     widths, heights = np.zeros(len(texts)), np.zeros(len(texts))
-    if plain:
-        widths[plain], heights[plain] = _plain_boxes([texts[i] for i in plain], primary, locale)
-    for i in sorted(set(range(len(texts))) - set(plain)):
+    if tabled:
+        widths[tabled], heights[tabled] = _table_boxes([texts[i] for i in tabled], primary, locale)
+    for i in sorted(set(range(len(texts))) - set(tabled)):
         left, top, right, bottom = shaped_bounds(texts[i], typeface, locale)
         widths[i], heights[i] = right - left, bottom - top
     return widths[inverse], heights[inverse]
 
 
-def _plain_boxes(texts, face, language) -> tuple[np.ndarray, np.ndarray]:
+def _table_boxes(texts, face, language) -> tuple[np.ndarray, np.ndarray]:
     """The ink boxes of names TABLE_NAME matches, set in ``face``: each character at the pen
     position its predecessors' advances reach, the box joining its glyphs' bounds."""
     codes = np.frombuffer("".join(texts).encode("utf-32-le"), "<u4")
@@ -77,7 +78,7 @@ def _character_table(codes, face, language):
     ``language`` (its regional form), any other the nominal one."""
     table = np.empty((5, len(codes)))
     for k, code in enumerate(codes.tolist()):
-        gid, advance = face.nominal(code, language if _HAN_CHARACTER.match(chr(code)) else None)
+        gid, advance = face.nominal(code, language if HAN_CHARACTER.match(chr(code)) else None)
         glyph = face.glyph(gid)
         bounds = glyph.bounds if glyph.codes.size else (np.inf, np.inf, -np.inf, -np.inf)
         table[:, k] = (advance, *bounds)

@@ -55,9 +55,10 @@ IGNORABLE_CODES = frozenset(code for low, high in IGNORABLE for code in range(lo
 # what HarfBuzz gives them with the default features (a test compares the two; kana and
 # Hangul are kerned, so they are shaped). Chinese lists, the common case, skip itemizing.
 PLAIN_HAN = ((0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF), (0x20000, 0x3134F))
-_HAN = "".join(f"{chr(low)}-{chr(high)}" for low, high in PLAIN_HAN)
+# The ideographs as the body of a regular-expression character class.
+HAN_CLASS = "".join(f"{chr(low)}-{chr(high)}" for low, high in PLAIN_HAN)
 # At least one ideograph, and spaces: one match per name instead of a test per character.
-PLAIN_NAME = re.compile(f"[ {_HAN}]*[{_HAN}][ {_HAN}]*")
+PLAIN_NAME = re.compile(f"[ {HAN_CLASS}]*[{HAN_CLASS}][ {HAN_CLASS}]*")
 
 
 def _within(code: int, ranges) -> bool:
