@@ -38,7 +38,9 @@ $(WARM): $(INSTALLED) $(wildcard wordclouds/engine/*.py)
 # and account servers) is the S3-compatible store the storage tests run against
 # (deploy/swift/run.sh); Inkscape (its DXF import, run as its dxf_input extension with
 # Debian's python3 and cssselect) and rsvg-convert read the laser files (tests/exports/laser/).
-# GNU gettext compiles and updates the translations (docs/i18n.md).
+# GNU gettext compiles and updates the translations (docs/i18n.md). npm (for axe-core) only
+# where the machine has none: Debian's npm conflicts with a Node.js installed from elsewhere
+# (NodeSource's nodejs brings its own npm).
 system-deps:
 	@command -v gs >/dev/null && command -v scribus >/dev/null && command -v chromium >/dev/null \
 		&& command -v msgfmt >/dev/null && command -v pg_dump >/dev/null \
@@ -48,13 +50,14 @@ system-deps:
 		&& /usr/bin/python3 -c "import cssselect, numpy" 2>/dev/null \
 		&& command -v swift-proxy-server >/dev/null && command -v swift-object-server >/dev/null \
 		&& command -v npm >/dev/null || { \
-		echo "installing ghostscript, scribus, chromium, pango-view, hb-shape, qpdf, poppler-utils, inkscape, rsvg-convert, swift, gettext, postgresql-client and npm from Debian's packages"; \
+		echo "installing ghostscript, scribus, chromium, pango-view, hb-shape, qpdf, poppler-utils, inkscape, rsvg-convert, swift, gettext, postgresql-client and (without one) npm from Debian's packages"; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		NPM=$$(command -v npm >/dev/null || echo npm); \
 		$$SUDO apt-get -o DPkg::Lock::Timeout=600 update -q && \
 		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -q \
 			ghostscript scribus chromium pango1.0-tools libharfbuzz-bin qpdf poppler-utils \
 			inkscape python3-cssselect python3-numpy python3-lxml librsvg2-bin \
-			swift-proxy swift-object swift-container swift-account gettext postgresql-client npm >/dev/null; }
+			swift-proxy swift-object swift-container swift-account gettext postgresql-client $$NPM >/dev/null; }
 
 # axe-core, which the accessibility tests (tests/pages/test_accessibility.py) put into the pages
 # they check; from the npm registry, pinned, kept under var/ (never served by the service).
