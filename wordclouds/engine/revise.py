@@ -483,9 +483,12 @@ def _revised(parent, out_dir, edits, mask_path, font_path, report, parent_id, pa
             break
         homes[outcome] = victim
     if len(outcome) != 3:
+        rng = np.random.default_rng([seed, len(parent.rows), 30])
+        missed = arrangement.arrange(added, homes, rng, keep_going=True)
         raise LayoutError(
-            "a name did not fit, even with the smallest nearby words moved aside; make a new "
-            "layout of the revised list (a new job) instead"
+            f"{missed} {'name' if missed == 1 else 'names'} did not fit, even with the "
+            "smallest nearby words moved aside; make a new layout of the revised list (a new "
+            "job) instead"
         )
     placements, displaced, added_ids = outcome
     next_id = max(parent.rows) + 1
@@ -613,10 +616,13 @@ class Arrangement:
             min((p.font_size for p in placements.values()), default=DEFAULT_MIN_FONT_SIZE),
         )
 
-    def arrange(self, added, homes, rng):
-        """(placements, displaced ids, added placements), or the index of the added name
-        that found no room, or None when a displaced word found none."""
+    def arrange(self, added, homes, rng, keep_going=False):
+        """(placements, displaced ids, added placements), or (kind, key) of the first name
+        that found no room: ("add", index of the added name) or ("word", id). With
+        ``keep_going``, the names that found no room are passed over and their number is
+        returned instead."""
         config, placements = self.config, dict(self.placements)
+        misses = 0
         layout = Layout(self.carved, config.margin, config.name_gap, rng, occupied=False)
         displaced = self.displaced | self.aside
         moving = displaced | set(self.pinned) | set(self.renamed)
@@ -643,14 +649,16 @@ class Arrangement:
                 outline, style = self.shapes.get(name.text, False)
                 fresh = Placement(name, 1, size, False, style, outline, (0, 0, 0, 0), (0, 0, 0, 0))
                 news[key] = _place_near(layout, fresh, centre, self.min_size)
-                if news[key] is None:
+                if news[key] is None and not keep_going:
                     return kind, key
+                misses += news[key] is None
             else:
                 placements[key] = homed[key] = _place_near(
                     layout, self.shaped(placements[key]), centre, self.min_size
                 )
-                if placements[key] is None:
+                if placements[key] is None and not keep_going:
                     return kind, key
+                misses += placements[key] is None
         order = sorted(
             displaced - set(self.pinned) - set(homed), key=lambda i: (-placements[i].font_size, i)
         )
@@ -658,16 +666,17 @@ class Arrangement:
             old = self.shaped(placements[word_id])
             centre = (old.box[0] + old.box[2] / 2, old.box[1] + old.box[3] / 2)
             placements[word_id] = _place_near(layout, old, centre, self.min_size)
-            if placements[word_id] is None:
+            if placements[word_id] is None and not keep_going:
                 return "word", word_id
+            misses += placements[word_id] is None
         for k, (name, size) in enumerate(added):
-            if news[k] is None:
-                news[k] = _place_anywhere(
-                    layout, self.shapes, name, size, self.min_size, config, rng
-                )
-                if news[k] is None:
-                    return "add", k
-        return placements, displaced, news
+            if news[k] is not None or ("add", k) in homes:  # placed, or missed near its home
+                continue
+            news[k] = _place_anywhere(layout, self.shapes, name, size, self.min_size, config, rng)
+            if news[k] is None and not keep_going:
+                return "add", k
+            misses += news[k] is None
+        return misses if keep_going else (placements, displaced, news)
 
     def victim(self, outline, vertical):
         """The centre of the smallest word that stays whose ink box could hold ``outline``
