@@ -8,8 +8,8 @@ bucket), and the service started again on it.
 Through HTTP: every job lists with its status, every artifact downloads with the same
 SHA-256, the lookups answer the same, the asset and the project are the same, every order,
 payment and refund is as it was at one moment of the backup, and the ledger's invariant
-holds. The job running at backup time is failed by the stale-job rule, as docs/deploy.md
-says."""
+holds. The job running at backup time is failed by the stale-job rule and the one queued
+behind it is run by the restored worker, as docs/deploy.md says."""
 
 import json
 import os
@@ -223,10 +223,12 @@ def test_a_backup_made_while_the_service_works_restores_onto_a_fresh_set_up(
     big = original.submit(write_names(tmp_path / "big.xlsx", sample_names(20000)), BIG)
     running = original.wait_for(big, lambda job: job["status"] != "queued", timeout=120)
     assert running["status"] == "running", running
+    waiting = original.submit(names, PARAMS)  # behind it: the worker runs one job at a time
+    assert original.job(waiting)["status"] == "queued"
 
     listed = jobs_listed(original)
     before = {
-        "jobs": {job_id: job for job_id, job in listed.items() if job_id != big},
+        "jobs": {job_id: job for job_id, job in listed.items() if job_id not in (big, waiting)},
         "files": {job_id: original.digests(job_id) for job_id in finished},
         "lookups": {job_id: lookups(original, job_id, people[:5]) for job_id in finished},
         "asset": httpx.get(f"{original.url}/api/assets/{asset_id}", timeout=30).json(),
@@ -257,13 +259,14 @@ def test_a_backup_made_while_the_service_works_restores_onto_a_fresh_set_up(
     output, _ = making.communicate(timeout=600)
     assert making.returncode == 0, output
     assert set(answers) == {204}, answers
-    assert original.job(big)["status"] == "running"  # all through the backup
+    # all through the backup
+    assert (original.job(big)["status"], original.job(waiting)["status"]) == ("running", "queued")
     assert wait_until(
         lambda: staff.call("GET", f"/api/orders/{paid_during}").json()["status"] == "PAID"
     )
     commerce_after = commerce_state(staff)
     manifest = json.loads((backup / "manifest.json").read_text())
-    assert manifest["rows"]["wordclouds.Job"] == 5 and manifest["files"]
+    assert manifest["rows"]["wordclouds.Job"] == 6 and manifest["files"]
 
     # Wiped: the service stopped, its database dropped, its media folder removed (with a
     # store, the fresh set-up has a new, empty bucket of its own).
@@ -279,9 +282,13 @@ def test_a_backup_made_while_the_service_works_restores_onto_a_fresh_set_up(
     staff = Api(restored.url, admin_token_issue())
 
     listed = jobs_listed(restored)
-    assert {job_id: job for job_id, job in listed.items() if job_id != big} == before["jobs"]
+    assert {
+        job_id: job for job_id, job in listed.items() if job_id not in (big, waiting)
+    } == before["jobs"]
     stale = restored.wait_for(big, lambda job: job["status"] != "running", timeout=60)
     assert (stale["status"], stale["error"]) == ("failed", STALE_ERROR)
+    restored.finished(waiting)  # put on the broker again by the restored worker at its start
+    assert set(restored.digests(waiting)) == set(before["files"][posters[0]])
     assert {job_id: restored.digests(job_id) for job_id in finished} == before["files"]
     assert {job_id: lookups(restored, job_id, people[:5]) for job_id in finished} == before[
         "lookups"
