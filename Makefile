@@ -38,7 +38,9 @@ $(WARM): $(INSTALLED) $(wildcard wordclouds/engine/*.py)
 # and account servers) is the S3-compatible store the storage tests run against
 # (deploy/swift/run.sh); Inkscape (its DXF import, run as its dxf_input extension with
 # Debian's python3 and cssselect) and rsvg-convert read the laser files (tests/exports/laser/).
-# GNU gettext compiles and updates the translations (docs/i18n.md).
+# GNU gettext compiles and updates the translations (docs/i18n.md). npm (for axe-core) only
+# where the machine has none: Debian's npm conflicts with a Node.js installed from elsewhere
+# (NodeSource's nodejs brings its own npm).
 system-deps:
 	@command -v gs >/dev/null && command -v scribus >/dev/null && command -v chromium >/dev/null \
 		&& command -v msgfmt >/dev/null && command -v pg_dump >/dev/null \
@@ -48,13 +50,14 @@ system-deps:
 		&& /usr/bin/python3 -c "import cssselect, numpy" 2>/dev/null \
 		&& command -v swift-proxy-server >/dev/null && command -v swift-object-server >/dev/null \
 		&& command -v npm >/dev/null || { \
-		echo "installing ghostscript, scribus, chromium, pango-view, hb-shape, qpdf, poppler-utils, inkscape, rsvg-convert, swift, gettext, postgresql-client and npm from Debian's packages"; \
+		echo "installing ghostscript, scribus, chromium, pango-view, hb-shape, qpdf, poppler-utils, inkscape, rsvg-convert, swift, gettext, postgresql-client and (without one) npm from Debian's packages"; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		NPM=$$(command -v npm >/dev/null || echo npm); \
 		$$SUDO apt-get -o DPkg::Lock::Timeout=600 update -q && \
 		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -q \
 			ghostscript scribus chromium pango1.0-tools libharfbuzz-bin qpdf poppler-utils \
 			inkscape python3-cssselect python3-numpy python3-lxml librsvg2-bin \
-			swift-proxy swift-object swift-container swift-account gettext postgresql-client npm >/dev/null; }
+			swift-proxy swift-object swift-container swift-account gettext postgresql-client $$NPM >/dev/null; }
 
 # axe-core, which the accessibility tests (tests/pages/test_accessibility.py) put into the pages
 # they check; from the npm registry, pinned, kept under var/ (never served by the service).
@@ -123,10 +126,11 @@ lint: setup
 # cores (pytest-xdist), each e2e module on one worker whole (tests/conftest.py groups them),
 # so that its service starts once (each worker has its own ports, databases, media folders,
 # queue names and store bucket); then alone the serial ones (latency, shared node ids). MARKS
-# narrows both steps (.ci/run's second pass: MARKS=backend).
+# narrows both steps (.ci/run's second pass: MARKS=backend). The engine is compiled first
+# ($(WARM)), so that no test's process pays numba's compilation, several of them at once.
 MARKS ?=
 only = $(if $(MARKS), and ($(MARKS)))
-test: lint system-deps profiles static axe
+test: lint system-deps profiles static axe $(WARM)
 	$(PY) -m pytest -m "not serial$(only)" -n 2 --dist loadgroup
 	$(PY) -m pytest -m "serial$(only)"
 

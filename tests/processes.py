@@ -1,6 +1,7 @@
 """Real processes for end-to-end tests and benchmarks: the daphne web server and the
 django-q2 worker on loopback, each service on a database of its own."""
 
+import hashlib
 import json
 import os
 import re
@@ -26,6 +27,10 @@ needs_postgres_and_redis = pytest.mark.skipif(
     not (os.environ.get("DATABASE_URL", "").startswith("postgres") and os.environ.get("REDIS_URL")),
     reason="needs PostgreSQL (DATABASE_URL) and Redis (REDIS_URL)",
 )
+
+
+# The files the engine writes for a finished job (GET /api/jobs/{id}/files/{kind}).
+ARTIFACT_KINDS = ("png", "svg", "svg_stroke", "db", "metrics")
 
 
 class Service:
@@ -128,6 +133,16 @@ class Service:
         with sqlite3.connect(":memory:") as connection:
             connection.deserialize(data)
             return {row[0]: row for row in connection.execute("SELECT * FROM words")}
+
+    def sha256(self, path: str) -> str:
+        """The SHA-256 of what GET `path` answers (through the store's redirect, if any)."""
+        answer = httpx.get(f"{self.url}{path}", timeout=60, follow_redirects=True)
+        assert answer.status_code == 200, (path, answer.status_code)
+        return hashlib.sha256(answer.content).hexdigest()
+
+    def digests(self, job_id: str) -> dict[str, str]:
+        """The SHA-256 of each file the engine wrote for the job, by kind."""
+        return {kind: self.sha256(f"/api/jobs/{job_id}/files/{kind}") for kind in ARTIFACT_KINDS}
 
     def wait_for(self, job_id: str, condition, timeout: float) -> dict:
         deadline = time.monotonic() + timeout

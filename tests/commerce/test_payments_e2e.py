@@ -3,23 +3,23 @@ platform in its own process, HTTP only. After every test the ledger must square:
 order, successful payments minus successful refunds is its total when PAID (or later) and 0
 otherwise, once reconciliation has run; and every flagged payment is listed for staff."""
 
-import base64
 import json
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-import httpx
 import pytest
-from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from wechatpayv3 import utils as wechatpay
 
 from core.admin_token import admin_token_issue
 from tests.commerce.clients import SHENZHEN, Api, new_customer
 from tests.commerce.payments_world import (
     MCH_ID,
-    MCH_SERIAL,
     PAY_WINDOW,
     Standin,
+    ledger_squares,
+    notify_post,
+    notify_signed,
+    platform_transaction,
     reconcile,
     start_service,
     wait_until,
@@ -84,113 +84,7 @@ def shop(world, identity_platform_server):
     world[1].control("reset", {})
     yield Shop(world, identity_platform_server)
     world[1].control("reset", {})
-    _ledger_squares(world[0], world[2])
-
-
-def _all(staff: Api, path: str) -> list[dict]:
-    items, page = [], 1
-    while True:
-        answer = staff.call("GET", f"{path}{'&' if '?' in path else '?'}page={page}&pageSize=100")
-        items += answer.json()["list"]
-        if len(items) >= answer.json()["total"]:
-            return items
-        page += 1
-
-
-def _ledger_problems(staff: Api) -> list[str]:
-    payments = _all(staff, "/api/payments")
-    net: dict[int, int] = {}
-    for payment in payments:
-        if payment["orderId"] is None:
-            continue
-        paid = payment["amount"] if payment["status"] == "SUCCESS" else 0
-        refunded = sum(r["amount"] for r in payment["refunds"] if r["status"] == "SUCCESS")
-        net[payment["orderId"]] = net.get(payment["orderId"], 0) + paid - refunded
-    problems = []
-    for order in _all(staff, "/api/orders"):
-        owed = order["totalAmount"] if order["status"] in ("PAID", "SHIPPED", "COMPLETED") else 0
-        if net.get(order["id"], 0) != owed:
-            problems.append(f"order {order['id']} {order['status']}: {net.get(order['id'])}")
-    flagged = {p["id"] for p in payments if p["needsAttention"]}
-    listed = {p["id"] for p in _all(staff, "/api/payments?needsAttention=true")}
-    if flagged != listed:
-        problems.append(f"flagged {flagged} but listed {listed}")
-    return problems
-
-
-def _ledger_squares(service, staff: Api) -> None:
-    """The ledger squares, at once or once a reconciliation round has run (a round in a
-    process of its own costs seconds: only when the ledger does not square without it)."""
-    if wait_until(lambda: not _ledger_problems(staff), timeout=2, every=0.3):
-        return
-    reconcile(service)
-    assert wait_until(lambda: not _ledger_problems(staff), timeout=10), _ledger_problems(staff)
-
-
-def _notify(
-    standin: Standin,
-    record: dict,
-    *,
-    timestamp: int | None = None,
-    serial: str | None = None,
-    apiv3_key: str | None = None,
-) -> tuple[dict, str]:
-    """A notify signed with the platform's key by the independent implementation."""
-    key = (apiv3_key or standin.keys.apiv3_key).encode()
-    nonce = "0123456789ab"
-    ciphertext = AESGCM(key).encrypt(nonce.encode(), json.dumps(record).encode(), b"transaction")
-    body = json.dumps(
-        {
-            "id": "EV-1",
-            "create_time": "2026-11-25T10:00:00+08:00",
-            "resource_type": "encrypt-resource",
-            "event_type": "TRANSACTION.SUCCESS",
-            "summary": "paid",
-            "resource": {
-                "original_type": "transaction",
-                "algorithm": "AEAD_AES_256_GCM",
-                "ciphertext": base64.b64encode(ciphertext).decode(),
-                "associated_data": "transaction",
-                "nonce": nonce,
-            },
-        }
-    )
-    stamp = str(timestamp or int(time.time()))
-    private = wechatpay.load_private_key(standin.keys.platform_private.read_text())
-    headers = {
-        "Wechatpay-Timestamp": stamp,
-        "Wechatpay-Nonce": "N1",
-        "Wechatpay-Signature": wechatpay.rsa_sign(private, f"{stamp}\nN1\n{body}\n"),
-        "Wechatpay-Serial": serial or standin.keys.key_id,
-        "Wechatpay-Signature-Type": "WECHATPAY2-SHA256-RSA2048",
-        "Content-Type": "application/json",
-    }
-    return headers, body
-
-
-def _platform_transaction(standin: Standin, out_trade_no: str) -> dict:
-    """The platform's record, asked by a request the independent implementation signs; its
-    answer's signature checked by it too."""
-    path = f"/v3/pay/transactions/out-trade-no/{out_trade_no}?mchid={MCH_ID}"
-    private = wechatpay.load_private_key(standin.keys.merchant_private.read_text())
-    authorization = wechatpay.build_authorization(path, "GET", MCH_ID, MCH_SERIAL, private)
-    answer = httpx.get(standin.url + path, headers={"Authorization": authorization}, timeout=10)
-    public = wechatpay.load_public_key(standin.keys.platform_public.read_text())
-    assert answer.status_code == 200, answer.text
-    assert wechatpay.rsa_verify(
-        answer.headers["Wechatpay-Timestamp"],
-        answer.headers["Wechatpay-Nonce"],
-        answer.text,
-        answer.headers["Wechatpay-Signature"],
-        public,
-    )
-    return answer.json()
-
-
-def _post_notify(service, headers: dict, body: str) -> httpx.Response:
-    return httpx.post(
-        f"{service.url}/api/payments/wechat/notify", content=body, headers=headers, timeout=30
-    )
+    ledger_squares(world[0], world[2])
 
 
 def test_pay_then_notify_makes_the_order_paid(shop):
@@ -286,7 +180,7 @@ def test_a_notify_that_does_not_check_out_is_401_and_changes_nothing(shop, forge
     out_trade_no = shop.pay(order_id)["outTradeNo"]
     # What a forger claims: the platform's record of the unpaid attempt, marked paid.
     record = {
-        **_platform_transaction(shop.standin, out_trade_no),
+        **platform_transaction(shop.standin, out_trade_no),
         "trade_state": "SUCCESS",
         "transaction_id": "4200000000000000000",
         "success_time": "2026-11-25T10:00:00+08:00",
@@ -296,7 +190,7 @@ def test_a_notify_that_does_not_check_out_is_401_and_changes_nothing(shop, forge
         "serial": {"serial": "PUB_KEY_ID_0000SOMEONEELSE"},
         "apiv3-key": {"apiv3_key": "another-apiv3-key-of-32-chars-00"},
     }.get(forgery, {})
-    headers, body = _notify(shop.standin, record, **kwargs)
+    headers, body = notify_signed(shop.standin, record, **kwargs)
     if forgery == "signature":
         headers["Wechatpay-Signature"] = wechatpay.rsa_sign(
             wechatpay.load_private_key(shop.standin.keys.merchant_private.read_text()),
@@ -305,7 +199,7 @@ def test_a_notify_that_does_not_check_out_is_401_and_changes_nothing(shop, forge
     if forgery == "probe":
         headers["Wechatpay-Signature"] = "WECHATPAY/SIGNTEST/" + headers["Wechatpay-Signature"]
 
-    response = _post_notify(shop.service, headers, body)
+    response = notify_post(shop.service, headers, body)
 
     assert response.status_code == 401
     assert response.json()["code"] == "FAIL" and response.json()["message"]
@@ -424,12 +318,14 @@ def test_cancel_racing_a_notify_always_ends_square(shop):
         order_id = shop.order()
         out_trade_no = shop.pay(order_id)["outTradeNo"]
         shop.standin.control("pay", shop.pay(order_id)["payParams"])
-        return order_id, _notify(shop.standin, _platform_transaction(shop.standin, out_trade_no))
+        return order_id, notify_signed(
+            shop.standin, platform_transaction(shop.standin, out_trade_no)
+        )
 
     def race(order_id, notify):
         with ThreadPoolExecutor(2) as pool:
             cancel = pool.submit(shop.customer.call, "POST", f"/api/orders/{order_id}/cancel")
-            delivered = pool.submit(_post_notify, shop.service, *notify)
+            delivered = pool.submit(notify_post, shop.service, *notify)
             return cancel.result().status_code, delivered.result().status_code
 
     # Several races at once against the one running service (each its own order).

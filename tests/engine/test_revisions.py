@@ -6,6 +6,7 @@ the mask and the keep-out shapes hold; every name is placed; the same input give
 bytes."""
 
 import random
+import re
 import sqlite3
 
 import numpy as np
@@ -14,7 +15,15 @@ from PIL import Image, ImageDraw
 
 from tests.engine.name_gap_rule import measure
 from tests.names import latin_names, sample_names, write_names
-from wordclouds.engine import InputError, check_edits, generate, load_mask, parse_params, revise
+from wordclouds.engine import (
+    InputError,
+    LayoutError,
+    check_edits,
+    generate,
+    load_mask,
+    parse_params,
+    revise,
+)
 from wordclouds.engine.mask import keep_out_pixels
 from wordclouds.engine.revise import LIST_BOUNDS
 
@@ -214,6 +223,25 @@ def test_a_revision_of_a_revision(parents, tmp_path):
     )
     assert second["changes"]["removed"] == first["changes"]["added"]
     assert rows(tmp_path / "two") == rows(parent)  # the added name removed again: the parent's rows
+
+
+def test_a_revision_with_no_room_fails_saying_how_many_names_did_not_fit(parents, tmp_path):
+    """A keep-out box over most of the poster and forty names more: more names than the
+    rest of the canvas holds. The revision writes nothing and names the count."""
+    parent, mask = parents[3]
+    edits = {
+        "keepOut": [{"shape": "rect", "x": 40, "y": 40, "width": 520, "height": 520}],
+        "add": [f"Newcomer Number {k}" for k in range(40)],
+    }
+    with pytest.raises(LayoutError) as refused:
+        revise(parent_dir=parent, out_dir=tmp_path / "out", edits=edits, mask_path=mask)
+    count = re.fullmatch(
+        r"(\d+) names? did not fit, even with the smallest nearby words moved aside; make a "
+        r"new layout of the revised list \(a new job\) instead",
+        str(refused.value),
+    )
+    assert count and 1 < int(count[1]) <= len(rows(parent)) + 40
+    assert not (tmp_path / "out").exists()
 
 
 def test_a_new_job_keeps_its_keep_out_shapes_free(tmp_path):

@@ -156,6 +156,7 @@ def test_a_revision_is_ordered_and_printed(shop):
     answer = httpx.post(
         f"{service.url}/api/jobs/{job}/revisions", json={"add": ["Zoë"], "remove": [1]}, timeout=60
     )
+    assert answer.status_code == 201, answer.text
     revision = answer.json()["job_id"]
     finished = service.wait_for(revision, lambda j: j["status"] in ("success", "failed"), 120)
     assert (finished["status"], finished["parent_job_id"]) == ("success", job)

@@ -2,7 +2,6 @@
 revision of a revision, two revisions of one parent at once, what every unchanged word keeps,
 the proof, the chain, a revision printed, and every refusal answered with nothing created."""
 
-import hashlib
 import io
 
 import httpx
@@ -14,7 +13,6 @@ from tests.processes import Service
 
 pytestmark = [pytest.mark.e2e, pytest.mark.backend]
 PARAMS = {"WIDTH": 900, "HEIGHT": 600, "SEED": 7}
-KINDS = ("png", "svg", "svg_stroke", "db", "metrics")
 
 
 @pytest.fixture(scope="module")
@@ -47,20 +45,9 @@ def paths(service, job_id, kind) -> dict[str, str]:
     return {line.split('"')[1]: line for line in text.splitlines() if line.startswith("<path")}
 
 
-def digests(service, job_id) -> dict[str, str]:
-    return {
-        kind: hashlib.sha256(
-            httpx.get(
-                f"{service.url}/api/jobs/{job_id}/files/{kind}", timeout=30, follow_redirects=True
-            ).content
-        ).hexdigest()
-        for kind in KINDS
-    }
-
-
 def test_a_revision_keeps_every_word_it_need_not_move(service, poster):
     before = service.words(poster)
-    parent_files = digests(service, poster)
+    parent_files = service.digests(poster)
     edits = {
         "add": ["Zoë Newcomer", {"name": "李明", "weight": 2}],
         "remove": [3, 4],
@@ -114,7 +101,7 @@ def test_a_revision_keeps_every_word_it_need_not_move(service, poster):
     )
     assert proof.headers["content-type"] == "image/png"
     assert Image.open(io.BytesIO(proof.content)).size == (900, 600)
-    assert digests(service, poster) == parent_files
+    assert service.digests(poster) == parent_files
 
     # what reads a finished poster reads a revision: the occupancy mask, custom.svg, the page
     revised = child["job_id"]
@@ -140,7 +127,7 @@ def test_a_revision_keeps_every_word_it_need_not_move(service, poster):
 
 
 def test_two_revisions_of_one_parent_at_once(service, poster):
-    parent_files = digests(service, poster)
+    parent_files = service.digests(poster)
     first = revise(service, poster, {"remove": [10]})
     second = revise(service, poster, {"recolor": [{"id": 11, "color": "#1E8449"}]})
     assert first.status_code == second.status_code == 201
@@ -148,7 +135,7 @@ def test_two_revisions_of_one_parent_at_once(service, poster):
     assert one["parent_job_id"] == two["parent_job_id"] == poster
     assert 10 not in service.words(one["job_id"]) and 10 in service.words(two["job_id"])
     assert service.words(two["job_id"])[11][5] == "#1E8449"
-    assert digests(service, poster) == parent_files
+    assert service.digests(poster) == parent_files
 
 
 REFUSALS = [

@@ -1,9 +1,14 @@
 """Admin for jobs and their events: read-only, with the poster, the artifacts, the studio's
-view of the job and a re-run action."""
+view of the job and a re-run action; and the page of the store's use by kind and of what the
+next retention run deletes, linked from the job list."""
 
 import json
 
 from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.template.response import TemplateResponse
+from django.urls import path
+from django.utils.formats import number_format
 from django.utils.html import format_html, format_html_join
 from django.utils.timezone import localtime
 from django.utils.translation import gettext
@@ -14,8 +19,17 @@ from core.errors import ServiceError
 from wordclouds.models import Job
 from wordclouds.selectors import artifact_url
 from wordclouds.services.jobs import job_rerun
+from wordclouds.services.retention import retention_plan
+from wordclouds.services.store_use import store_use
 
 INLINE_KINDS = ("png", "svg", "svg_stroke")
+STORE_KINDS = {
+    "inputs": _("job inputs"),
+    "artifacts": _("artifacts"),
+    "assets": _("assets"),
+    "fonts": _("fonts"),
+    "other": _("other (production files and the rest)"),
+}
 
 
 @admin.register(Job)
@@ -62,6 +76,45 @@ class JobAdmin(admin.ModelAdmin):
     )
     readonly_fields = fields
     actions = ["rerun", "keep_forever", "let_expire"]
+    change_list_template = "admin/wordclouds/job/change_list.html"
+
+    def get_urls(self):
+        store = path(
+            "store/",
+            self.admin_site.admin_view(self.store_view),
+            name="wordclouds_job_store",
+        )
+        return [store, *super().get_urls()]
+
+    def store_view(self, request):
+        """The store's use by kind, and what the next retention run deletes (the dry run's
+        own list): for staff who may see jobs."""
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        use = store_use()
+        plan = retention_plan()
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": gettext("The store's use"),
+            "kinds": [
+                (STORE_KINDS[kind], row["files"], size_shown(row["bytes"]))
+                for kind, row in use.items()
+            ],
+            "total": (
+                sum(row["files"] for row in use.values()),
+                size_shown(sum(row["bytes"] for row in use.values())),
+            ),
+            "plan": [
+                (entry["job_id"], entry["created_at"], entry["files"], size_shown(entry["bytes"]))
+                for entry in plan
+            ],
+            "plan_total": (
+                sum(entry["files"] for entry in plan),
+                size_shown(sum(entry["bytes"] for entry in plan)),
+            ),
+        }
+        return TemplateResponse(request, "admin/wordclouds/job/store.html", context)
 
     def has_add_permission(self, request):
         return False
@@ -192,3 +245,8 @@ class JobAdmin(admin.ModelAdmin):
                     gettext("Job %(job)s re-run as %(new)s") % {"job": job.id, "new": new_job.id},
                     messages.SUCCESS,
                 )
+
+
+def size_shown(size: int) -> str:
+    """Bytes as staff read them: the exact count, grouped by thousands."""
+    return gettext("%s bytes") % number_format(size, force_grouping=True)

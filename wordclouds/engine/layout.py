@@ -57,8 +57,11 @@ class Placement:
 class Layout:
     """The state of one placement attempt: occupancy, free area and failed box sizes."""
 
-    def __init__(self, mask: Mask, margin: float, name_gap: float, rng):
-        self.runs, self.row_max, self.row_start, self.cell_max = new_occupancy(~mask.inside)
+    def __init__(self, mask: Mask, margin: float, name_gap: float, rng, occupied=True):
+        """``occupied`` False: the caller sets the occupancy grid itself (a revision builds
+        it with the words that stay, restamp.py), so it is not built empty first."""
+        if occupied:
+            self.runs, self.row_max, self.row_start, self.cell_max = new_occupancy(~mask.inside)
         self.hopeless = new_hopeless(mask.height)
         # Whose ink each pixel is, as slots of ``boxes`` (ink box and orientation): see
         # occupancy.ears_clear.
@@ -151,7 +154,12 @@ class Layout:
         ``NAME_GAP × size``. Only the later word pads, since ``a ≥ min(a, b)`` whatever the
         earlier word's size, and words come roughly largest first, so the pad is mostly
         that of the smaller word."""
-        return max(0, math.ceil(self.name_gap * size - self.margin))
+        return reading_pad(size, self.margin, self.name_gap)
+
+
+def reading_pad(size: float, margin: int, name_gap: float) -> int:
+    """:meth:`Layout.pad` of a layout with this (whole) ``margin`` and ``name_gap``."""
+    return max(0, math.ceil(name_gap * size - margin))
 
 
 class WordShapes:

@@ -93,7 +93,7 @@ def decode_path(data):
     return codes[:n_codes], tenths[:n_points].astype(np.float64) / 10
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # two threads stamp two halves of the words at once
 def ink_paths(ink, words, boxes, data, ends, inks, kinds, first_slot, threshold):
     """Mark word k's ink (path data ``data[ends[k-1]:ends[k]]``, ink box ``inks[k]``,
     coverage above ``threshold``) in the canvas-sized ``ink``, owned by slot

@@ -16,6 +16,7 @@ import math
 import os
 import sqlite3
 import statistics
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from functools import cached_property
 from pathlib import Path
@@ -41,6 +42,7 @@ from .layout import (
     Layout,
     Placement,
     WordShapes,
+    reading_pad,
 )
 from .mask import keep_out_pixels, load_mask, without
 from .names import MAX_NAME_LENGTH, Name, clean_cell
@@ -137,6 +139,7 @@ class Parent:
         self.params = parse_params(json.loads(self.meta["params"]))
         self.width = int(self.meta["canvas_width"])
         self.height = int(self.meta["canvas_height"])
+        self.made = {}  # what the checks and the revision both use, made once (mask, shaper)
 
     @cached_property
     def lines(self) -> dict:
@@ -272,7 +275,7 @@ def _checked(edits, parent: Parent, mask_path, font_path) -> dict:
 def _check_spots(clean, parent, mask_path, font_path) -> None:
     """A moved or resized word must lie on the canvas, its ink inside the mask, clear of
     every keep-out shape."""
-    mask = load_mask(mask_path, params=parent.params)
+    mask = _mask(parent, mask_path)
     kept_out = keep_out_pixels(clean["keepOut"], parent.height, parent.width)
     shapes = _shapes(parent, font_path)
     for kind in ("move", "resize"):
@@ -302,8 +305,20 @@ def _typeface(parent: Parent, font_path):
 
 
 def _shapes(parent: Parent, font_path) -> WordShapes:
-    locale = parent.meta.get("locale", "zh-Hans")
-    return WordShapes(_typeface(parent, font_path), parent.meta["vertical_style"], locale)
+    """The parent's word shaper, made once for the checks and the revision."""
+    if font_path not in parent.made:
+        locale = parent.meta.get("locale", "zh-Hans")
+        typeface = _typeface(parent, font_path)
+        parent.made[font_path] = WordShapes(typeface, parent.meta["vertical_style"], locale)
+    return parent.made[font_path]
+
+
+def _mask(parent: Parent, mask_path):
+    """The parent's mask, read once for the checks and the revision."""
+    key = ("mask", mask_path)
+    if key not in parent.made:
+        parent.made[key] = load_mask(mask_path, params=parent.params)
+    return parent.made[key]
 
 
 def _vertical(parent: Parent, word_id: int) -> bool:
@@ -329,14 +344,37 @@ def _ink_box_at(outline, size: float, centre) -> tuple[int, int, int, int]:
     return x, y, width, height
 
 
-def _boxes_touch(a, b, gap: int) -> bool:
-    """Whether boxes (x, y, w, h) come closer than ``gap`` pixels."""
+def _boxes_touch(a: np.ndarray, b, gap) -> np.ndarray:
+    """Whether each box (x, y, w, h) of ``a`` (rows) comes closer than ``gap`` pixels (one
+    each, or one for all) to box ``b``."""
+    x, y, w, h = a.T
     return (
-        a[0] < b[0] + b[2] + gap
-        and b[0] < a[0] + a[2] + gap
-        and a[1] < b[1] + b[3] + gap
-        and b[1] < a[1] + a[3] + gap
+        (x < b[0] + b[2] + gap)
+        & (b[0] < x + w + gap)
+        & (y < b[1] + b[3] + gap)
+        & (b[1] < y + h + gap)
     )
+
+
+def _displaced(placements, pinned, kept_out, config) -> set:
+    """The words an edit needs the space of: ink under a keep-out shape, or within the gap
+    (MARGIN, or the name gap where it is wider, by the larger of the two words' sizes) of a
+    pinned (moved or resized) word."""
+    reach = math.ceil(config.margin)
+    ids = np.array([i for i in placements if i not in pinned], dtype=np.int64)
+    boxes = np.array([placements[i].ink_box for i in ids], dtype=np.int64).reshape(-1, 4)
+    sizes, which = np.unique([placements[i].font_size for i in ids], return_inverse=True)
+    hit = np.zeros(len(ids), dtype=bool)
+    for pin in pinned.values():
+        pads = [reading_pad(max(pin.font_size, s), reach, config.name_gap) for s in sizes]
+        hit |= _boxes_touch(boxes, pin.ink_box, np.maximum(reach, pads)[which] + reach)
+    rows, columns = np.flatnonzero(kept_out.any(axis=1)), np.flatnonzero(kept_out.any(axis=0))
+    if rows.size:  # only the words whose ink box meets the keep-out shapes' box are looked at
+        span = (columns[0], rows[0], columns[-1] + 1 - columns[0], rows[-1] + 1 - rows[0])
+        for k in np.flatnonzero(_boxes_touch(boxes, span, 0) & ~hit):
+            x, y, w, h = boxes[k]
+            hit[k] = kept_out[y : y + h, x : x + w].any()
+    return {int(i) for i in ids[hit]}
 
 
 def revise(
@@ -356,9 +394,19 @@ def revise(
     report = Progress(progress, REVISION_STAGES)
     report.begin("reading_parent", "reading the poster to revise")
     parent = Parent(parent_dir)
+    # Two threads beside this one: the parent's PNG decoded while the words are placed (zlib
+    # lets go of Python's lock, the compiled placing does not need it back), then the revised
+    # PNG and the proof written while the SVGs and the database are.
+    with ThreadPoolExecutor(max_workers=1) as painter:
+        pixels = painter.submit(_parent_pixels, parent)
+        return _revised(parent, out_dir, edits, mask_path, font_path, report, parent_id,
+                        painter, pixels)  # fmt: skip
+
+
+def _revised(parent, out_dir, edits, mask_path, font_path, report, parent_id, painter, pixels):
     clean = _checked(edits, parent, mask_path, font_path)
     config = parent.params
-    mask = load_mask(mask_path, params=config)
+    mask = _mask(parent, mask_path)
     if (mask.width, mask.height) != (parent.width, parent.height):
         raise InputError("the mask image is not the one the poster was made with")
     kept_out = keep_out_pixels(clean["keepOut"], parent.height, parent.width)
@@ -368,26 +416,22 @@ def revise(
     rng = np.random.default_rng([seed, len(parent.rows), 30])
 
     placements = {}  # word id → Placement; outlines shaped only for the words that move
-    for word_id in parent.rows:
-        vertical = _vertical(parent, word_id)
-        name = Name(
-            parent.value(word_id, "name"),
-            parent.value(word_id, "row"),
-            parent.value(word_id, "weight"),
-        )
-        ink = tuple(parent.value(word_id, c) for c in ("ink_x", "ink_y", "ink_width", "ink_height"))
-        box = tuple(parent.value(word_id, c) for c in ("box_x", "box_y", "box_width", "box_height"))
+    at = parent.column
+    name_at = (at["name"], at["row"], at["weight"])
+    ink_at = (at["ink_x"], at["ink_y"], at["ink_width"], at["ink_height"])
+    box_at = (at["box_x"], at["box_y"], at["box_width"], at["box_height"])
+    for word_id, row in parent.rows.items():
         placements[word_id] = Placement(
-            name,
-            parent.value(word_id, "repetition"),
-            parent.value(word_id, "font_size"),
-            vertical,
+            Name(*(row[k] for k in name_at)),
+            row[at["repetition"]],
+            row[at["font_size"]],
+            row[at["orientation"]] == "vertical",
             "",
             None,
-            ink,
-            box,
+            tuple(row[k] for k in ink_at),
+            tuple(row[k] for k in box_at),
         )
-    colors = {word_id: parent.value(word_id, "color") for word_id in parent.rows}
+    colors = {word_id: row[at["color"]] for word_id, row in parent.rows.items()}
     parent_placements = dict(placements)
 
     def shaped(placement: Placement) -> Placement:
@@ -439,9 +483,12 @@ def revise(
             break
         homes[outcome] = victim
     if len(outcome) != 3:
+        rng = np.random.default_rng([seed, len(parent.rows), 30])
+        missed = arrangement.arrange(added, homes, rng, keep_going=True)
         raise LayoutError(
-            "a name did not fit, even with the smallest nearby words moved aside; make a new "
-            "layout of the revised list (a new job) instead"
+            f"{missed} {'name' if missed == 1 else 'names'} did not fit, even with the "
+            "smallest nearby words moved aside; make a new layout of the revised list (a new "
+            "job) instead"
         )
     placements, displaced, added_ids = outcome
     next_id = max(parent.rows) + 1
@@ -467,11 +514,12 @@ def revise(
         shaped(parent_placements[i])
         for i in sorted((removed | changed_ids) & parent_placements.keys())
     ]
-    canvas = _repainted(parent, gone, [placements[i] for i in sorted(changed_ids)],
-                        [colors[i] for i in sorted(changed_ids)], config)  # fmt: skip
-    with _atomic(out_dir / ARTIFACTS["png"]) as png:
-        write_png(png, canvas)
-    _write_proof(out_dir, canvas, placements, changed_ids - displaced, displaced - set(renamed))
+    changed = sorted(changed_ids)
+    drawn = painter.submit(
+        _write_pngs, out_dir, pixels.result(), gone, [placements[i] for i in changed],
+        [colors[i] for i in changed], config, placements, changed_ids - displaced,
+        displaced - set(renamed),
+    )  # fmt: skip
     _write_svgs(parent, out_dir, ids, placements, colors, changed_ids, config)
 
     report.begin("writing_artifacts", "writing files")
@@ -506,6 +554,7 @@ def revise(
     ]
     metrics = _metrics(parent, ordered, ordered_colors, config, mask, seed)
     metrics["scripts"] = _scripts_after(metrics["scripts"], gone_names, new_names, shapes)
+    drawn.result()
     report.finish("done")
     metrics["changes"] = changes
     metrics["stage_seconds"] = report.seconds
@@ -520,18 +569,29 @@ MAX_VICTIMS = 50  # words moved aside for added names that find no room, at most
 
 def _stamp_staying(layout, ids, placements, paths, blocked) -> None:
     """The words that stay stamped from their path data in the parent's SVG (the very
-    points the PNG was painted from, no shaping), all at once: their ink marked in one
-    compiled pass (restamp.py), grown by MARGIN, and the occupancy grid built from it and the
-    ``blocked`` pixels (outside the shape). Must come before any other stamp."""
+    points the PNG was painted from, no shaping), all at once: their ink marked by the
+    compiled pass of restamp.py, in two halves on two threads where each word keeps a slot
+    of its own (their pixels never meet), grown by MARGIN, and the occupancy grid built from
+    it and the ``blocked`` pixels (outside the shape). Must come before any other stamp."""
     ink = np.zeros(blocked.shape, dtype=bool)
-    if ids:
-        data = [paths[i] for i in ids]
+    halves = [ids] if layout.placed + len(ids) > layout.boxes.shape[0] else [
+        ids[: len(ids) // 2], ids[len(ids) // 2 :]
+    ]  # fmt: skip
+    firsts = [layout.placed, layout.placed + len(halves[0])]
+
+    def stamp(half, first_slot):
+        if not half:
+            return
+        data = [paths[i] for i in half]
         ends = np.cumsum([len(d) for d in data])
-        inks = np.array([placements[i].ink_box for i in ids], dtype=np.int64)
-        kinds = np.array([2 if placements[i].vertical else 1 for i in ids], dtype=np.int64)
+        inks = np.array([placements[i].ink_box for i in half], dtype=np.int64)
+        kinds = np.array([2 if placements[i].vertical else 1 for i in half], dtype=np.int64)
         ink_paths(ink, layout.words, layout.boxes, np.frombuffer(b"".join(data), dtype=np.uint8),
-                  ends, inks, kinds, layout.placed, INK_THRESHOLD)  # fmt: skip
-        layout.placed += len(ids)
+                  ends, inks, kinds, first_slot, INK_THRESHOLD)  # fmt: skip
+
+    with ThreadPoolExecutor(max_workers=len(halves)) as pool:
+        list(pool.map(stamp, halves, firsts))
+    layout.placed += len(ids)
     occupancy = new_occupancy(blocked | grown(ink, layout.margin))
     layout.runs, layout.row_max, layout.row_start, layout.cell_max = occupancy
 
@@ -550,29 +610,20 @@ class Arrangement:
         self.paths, self.shaped = paths, shaped
         self.placements, self.pinned, self.renamed = placements, pinned, renamed
         self.aside = set()  # words moved aside for added names
-        probe = Layout(carved, config.margin, config.name_gap, None)
-        reach = probe.margin
-        self.displaced = set()
-        for word_id, placement in placements.items():
-            if word_id in pinned:
-                continue
-            x, y, w, h = placement.ink_box
-            if kept_out[y : y + h, x : x + w].any():
-                self.displaced.add(word_id)
-            for pin in pinned.values():
-                gap = max(reach, probe.pad(max(pin.font_size, placement.font_size))) + reach
-                if _boxes_touch(placement.ink_box, pin.ink_box, gap):
-                    self.displaced.add(word_id)
+        self.displaced = _displaced(placements, pinned, kept_out, config)
         self.min_size = min(
             config.min_font_size or DEFAULT_MIN_FONT_SIZE,
             min((p.font_size for p in placements.values()), default=DEFAULT_MIN_FONT_SIZE),
         )
 
-    def arrange(self, added, homes, rng):
-        """(placements, displaced ids, added placements), or the index of the added name
-        that found no room, or None when a displaced word found none."""
+    def arrange(self, added, homes, rng, keep_going=False):
+        """(placements, displaced ids, added placements), or (kind, key) of the first name
+        that found no room: ("add", index of the added name) or ("word", id). With
+        ``keep_going``, the names that found no room are passed over and their number is
+        returned instead."""
         config, placements = self.config, dict(self.placements)
-        layout = Layout(self.carved, config.margin, config.name_gap, rng)
+        misses = 0
+        layout = Layout(self.carved, config.margin, config.name_gap, rng, occupied=False)
         displaced = self.displaced | self.aside
         moving = displaced | set(self.pinned) | set(self.renamed)
         staying = [i for i in placements if i not in moving]
@@ -598,14 +649,16 @@ class Arrangement:
                 outline, style = self.shapes.get(name.text, False)
                 fresh = Placement(name, 1, size, False, style, outline, (0, 0, 0, 0), (0, 0, 0, 0))
                 news[key] = _place_near(layout, fresh, centre, self.min_size)
-                if news[key] is None:
+                if news[key] is None and not keep_going:
                     return kind, key
+                misses += news[key] is None
             else:
                 placements[key] = homed[key] = _place_near(
                     layout, self.shaped(placements[key]), centre, self.min_size
                 )
-                if placements[key] is None:
+                if placements[key] is None and not keep_going:
                     return kind, key
+                misses += placements[key] is None
         order = sorted(
             displaced - set(self.pinned) - set(homed), key=lambda i: (-placements[i].font_size, i)
         )
@@ -613,16 +666,17 @@ class Arrangement:
             old = self.shaped(placements[word_id])
             centre = (old.box[0] + old.box[2] / 2, old.box[1] + old.box[3] / 2)
             placements[word_id] = _place_near(layout, old, centre, self.min_size)
-            if placements[word_id] is None:
+            if placements[word_id] is None and not keep_going:
                 return "word", word_id
+            misses += placements[word_id] is None
         for k, (name, size) in enumerate(added):
-            if news[k] is None:
-                news[k] = _place_anywhere(
-                    layout, self.shapes, name, size, self.min_size, config, rng
-                )
-                if news[k] is None:
-                    return "add", k
-        return placements, displaced, news
+            if news[k] is not None or ("add", k) in homes:  # placed, or missed near its home
+                continue
+            news[k] = _place_anywhere(layout, self.shapes, name, size, self.min_size, config, rng)
+            if news[k] is None and not keep_going:
+                return "add", k
+            misses += news[k] is None
+        return misses if keep_going else (placements, displaced, news)
 
     def victim(self, outline, vertical):
         """The centre of the smallest word that stays whose ink box could hold ``outline``
@@ -778,34 +832,47 @@ def _write_svgs(parent, out_dir, ids, placements, colors, changed_ids, config) -
     median = statistics.median(parent.value(i, "font_size") for i in parent.rows)
     for kind, which in (("svg", 0), ("svg_stroke", 1)):
         head, own = parent.lines[kind]
+        lines = list(head)
+        for word_id in ids:
+            if word_id in changed_ids:
+                placement = placements[word_id]
+                line = stroke_width(placement.font_size, median, config)
+                lines.append(path_elements(word_id, placement, colors[word_id], line)[which])
+            else:
+                lines.append(own[word_id])
+        lines.append(SVG_END)
         with _atomic(out_dir / ARTIFACTS[kind], "w") as out:
-            out.writelines(head)
-            for word_id in ids:
-                if word_id in changed_ids:
-                    placement = placements[word_id]
-                    line = stroke_width(placement.font_size, median, config)
-                    out.write(path_elements(word_id, placement, colors[word_id], line)[which])
-                else:
-                    out.write(own[word_id])
-            out.write(SVG_END)
+            out.write("".join(lines))  # one write: 50,000 small ones took a quarter second
 
 
-def _repainted(parent, gone, changed, colors, config) -> np.ndarray:
-    """The parent's PNG with the ink of the ``gone`` placements (removed, or drawn anew)
-    cleared to the background and the ``changed`` ones painted in ``colors``: the same
-    pixels as painting the revision whole, since no two words' ink shares a pixel."""
-    canvas = read_png(parent.folder / ARTIFACTS["png"])
-    if canvas is None:  # not written by this engine
+def _parent_pixels(parent: Parent) -> np.ndarray:
+    """The parent's PNG as a pixel array."""
+    pixels = read_png(parent.folder / ARTIFACTS["png"])
+    if pixels is None:  # not written by this engine
         with Image.open(parent.folder / ARTIFACTS["png"]) as image:
-            canvas = np.array(image)
+            pixels = np.array(image)
+    return pixels
+
+
+def _write_pngs(out_dir, canvas, gone, changed, colors, config, placements, edited, displaced):
+    """The revised PNG: the parent's pixels ``canvas`` with the ink of the ``gone``
+    placements (removed, or drawn anew) cleared to the background and the ``changed`` ones
+    painted in ``colors`` (the same pixels as painting the revision whole, since no two
+    words' ink shares a pixel); then its proof, the ``edited`` and ``displaced`` words
+    outlined."""
     if gone:
         height, width = canvas.shape[:2]
-        marks = np.zeros((height, width, 4), dtype=np.uint8)
+        marks = np.zeros((height, width, 4), dtype=np.uint8)  # touched only where painted
         paint_placements(marks, gone, ["#000000"] * len(gone))
-        erased = marks[:, :, 3] > 0
-        canvas[erased] = 0 if config.transparent else to_rgb(config.background_color)
+        background = 0 if config.transparent else to_rgb(config.background_color)
+        for placement in gone:  # within each word's ink box, not over the whole canvas
+            x, y, w, h = placement.ink_box
+            area = canvas[y : y + h, x : x + w]
+            area[marks[y : y + h, x : x + w, 3] > 0] = background
     paint_placements(canvas, changed, colors)
-    return canvas
+    with _atomic(out_dir / ARTIFACTS["png"]) as png:
+        write_png(png, canvas)
+    _write_proof(out_dir, canvas, placements, edited, displaced)
 
 
 PROOF_SIDE = 2000  # a larger poster's proof is scaled down (by whole steps) to this side

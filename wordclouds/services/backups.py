@@ -2,13 +2,17 @@
 (docs/deploy.md, "Backup and restore"); `manage.py backup DEST` and `manage.py restore SRC`.
 
 The database first, by its own consistent snapshot: SQLite's online backup API (pages copied
-while the service runs) or `pg_dump --format=custom` (one transaction's view). Then every
-stored file, through the storage layer (local MEDIA_ROOT or the S3 bucket): a file is
-written before the row that names it and never changed after, so copying the files after
-the snapshot gives every file the snapshot names (a file newer than the snapshot is copied
-too, harmlessly). DEST/manifest.json records the rows per model and each file's size and
-SHA-256; restore checks the files against it before it changes anything, and the rows
-after."""
+while the service runs) or `pg_dump --format=custom` reading an exported snapshot. The rows
+the manifest counts are counted in that same moment (in the copy, or in the transaction whose
+snapshot pg_dump reads), never in the live database, where a running job's events and a
+payment's notify go on being written. Then every stored file, through the storage layer
+(local MEDIA_ROOT or the S3 bucket), listed after the snapshot: a file is written before the
+row that names it and never changed after, so the listing holds every file the snapshot
+names (a file newer than the snapshot is copied too, harmlessly). A file deleted between the
+listing and its copy (retention, the orphan sweep, a deleted font or asset) is left out and
+named in the manifest's `vanished`. DEST/manifest.json records the rows per model and each
+file's size and SHA-256; restore checks the files against it before it changes anything, and
+the rows after."""
 
 import hashlib
 import json
@@ -16,10 +20,11 @@ import os
 import sqlite3
 import subprocess
 import time
+from contextlib import closing
 from pathlib import Path
 
 from django.apps import apps
-from django.db import connection
+from django.db import connection, transaction
 from django.utils import timezone
 from prometheus_client.core import GaugeMetricFamily
 
@@ -53,17 +58,14 @@ def backup_make(dest: Path) -> dict:
     dest.mkdir(parents=True, exist_ok=True)
     kind = _database_kind()
     created = timezone.now()
-    if kind == "sqlite":
-        _sqlite_copy(connection, dest / "db.sqlite3")
-    else:
-        _pg_run("pg_dump", "--format=custom", "--file", str(dest / "db.dump"))
-    counts = _row_counts()
-    files = [_file_copy(key, dest / "files" / key) for key in stored_keys()]
+    counts = _database_snapshot(dest, kind)
+    files, vanished = _files_copy(dest / "files")
     manifest = {
         "created": created.isoformat(),
         "database": kind,
         "rows": counts,
         "files": files,
+        "vanished": vanished,
     }
     (dest / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True))
     storage.save(LAST_SUCCESS_KEY, str(time.time()).encode(), worker=True)
@@ -110,10 +112,12 @@ def backup_restore(src: Path, *, force: bool = False) -> dict:
     storage.delete(keys, worker=True)
     for entry in manifest["files"]:
         storage.save(entry["key"], src / "files" / entry["key"], worker=True)
+    with connection.cursor() as cursor:
+        restored = _row_counts(cursor)
     differences = [
         f"{label}: {count} in the backup, {actual} restored"
         for label, count in manifest["rows"].items()
-        if (actual := _row_counts().get(label)) != count
+        if (actual := restored.get(label)) != count
     ]
     if differences:
         raise BackupRefused(
@@ -166,6 +170,39 @@ def _database_kind() -> str:
     return "sqlite" if connection.vendor == "sqlite" else "postgresql"
 
 
+def _database_snapshot(dest: Path, kind: str) -> dict[str, int]:
+    """The database copied into `dest` as one moment, and the rows of every model counted in
+    that same moment: in the copy (SQLite), or in the repeatable-read transaction whose
+    exported snapshot pg_dump reads (PostgreSQL)."""
+    if kind == "sqlite":
+        target = dest / "db.sqlite3"
+        _sqlite_copy(connection, target)
+        with closing(sqlite3.connect(target)) as copy:
+            return _row_counts(copy.cursor())
+    connection.ensure_connection()
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        cursor.execute("SELECT pg_export_snapshot()")
+        [snapshot] = cursor.fetchone()
+        dump = str(dest / "db.dump")
+        _pg_run("pg_dump", "--format=custom", f"--snapshot={snapshot}", "--file", dump)
+        return _row_counts(cursor)
+
+
+def _files_copy(folder: Path) -> tuple[list[dict], list[str]]:
+    """Every file of the store, listed now (after the database's snapshot), copied under
+    `folder`: the manifest's entries, and the keys deleted between the listing and their
+    copy."""
+    copied, vanished = [], []
+    for key in stored_keys():
+        try:
+            copied.append(_file_copy(key, folder / key))
+        except FileNotFoundError:
+            (folder / key).unlink(missing_ok=True)
+            vanished.append(key)
+    return copied, vanished
+
+
 def _sqlite_copy(source_connection, target: Path) -> None:
     source_connection.ensure_connection()
     copy = sqlite3.connect(target)
@@ -197,12 +234,17 @@ def _pg_run(program: str, *args: str) -> None:
         )
 
 
-def _row_counts() -> dict[str, int]:
-    return {
-        model._meta.label: model._base_manager.count()
-        for model in apps.get_models(include_auto_created=True)
-        if model._meta.managed and not model._meta.proxy
-    }
+def _row_counts(cursor) -> dict[str, int]:
+    """The rows of every model (`app.Model`: count), counted through `cursor`: a DB-API
+    cursor on the live database, a snapshot's transaction or a SQLite copy."""
+    counts = {}
+    for model in apps.get_models(include_auto_created=True):
+        if model._meta.managed and not model._meta.proxy:
+            cursor.execute(
+                f"SELECT COUNT(*) FROM {connection.ops.quote_name(model._meta.db_table)}"
+            )
+            counts[model._meta.label] = cursor.fetchone()[0]
+    return counts
 
 
 def _has_rows(label: str) -> bool:

@@ -1,10 +1,11 @@
-"""Two tiny jobs (a plain canvas and a mask) through the engine and the tile pyramid, and
-their outlines through the compiled path-data reader (custom.svg, line spacing; the web
-process loads it at start-up), so the first real job or request pays neither numba's
-compilation (cached on disk: `__pycache__` beside the engine, or NUMBA_CACHE_DIR) nor a
-process's first loads (compiled code from that cache, fonts, readers). `manage.py
-warm_engine` runs it once per install or image build; each worker process runs it as it
-starts (wordclouds/tasks.py)."""
+"""Two tiny jobs (a plain canvas and a mask) through the engine, a revision of each and the
+tile pyramid, and their outlines through the compiled path-data reader (custom.svg, line
+spacing; the web process loads it at start-up), so the first real job or request pays
+neither numba's compilation (cached on disk: `__pycache__` beside the engine, or
+NUMBA_CACHE_DIR) nor a process's first loads (compiled code from that cache, fonts,
+readers). `manage.py warm_engine` runs it once per install or image build (and `make test`
+before the suite, whose processes would otherwise compile at once); each worker process
+runs it as it starts (wordclouds/tasks.py)."""
 
 import tempfile
 import time
@@ -41,4 +42,10 @@ def engine_warm() -> float:
             tiles_make(job_folder=folder / mode)
             svg = (folder / mode / "wordcloud.svg").read_text(encoding="utf-8")
             path_segments(list(engine.svg_outlines(svg).values()))
+            engine.revise(  # the revision's own compiled stamping and PNG strips
+                parent_dir=folder / mode,
+                out_dir=folder / f"{mode}-revised",
+                edits={"add": ["王芳"], "remove": [1]},
+                mask_path=mask_path,
+            )
     return time.perf_counter() - started
