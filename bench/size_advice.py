@@ -1,9 +1,10 @@
 """Time the size advice on 50,000 names (issue 31: under a second, without laying out):
-`python bench/size_advice.py [--runs N] [--names chinese|mixed] [--against DIR]`.
+`python bench/size_advice.py [--runs N] [--names chinese|mixed|kana] [--against DIR]`.
 
 50,000 generated Chinese names (bench/engine.py's generator, the engine benchmark's 50,000
 case; `--names mixed`: tests/names.py's sample_names, 50,000 distinct Latin and Chinese names
-with numbers, "Anna 17", "李雷 18") in the heart at 7071×7071, MIN_NAME_PT 6, on the bundled font, measured two ways, each
+with numbers, "Anna 17", "李雷 18"; `--names kana`: 50,000 distinct Japanese names, a kanji
+surname and a given name in hiragana) in the heart at 7071×7071, MIN_NAME_PT 6, on the bundled font, measured two ways, each
 N times (after one warm-up), reporting the median and the range:
 - `POST /api/jobs/size-advice` in-process through Django's test client (a throw-away
   database and media folder): the upload, the inputs' checks and the advice, each in its
@@ -18,6 +19,7 @@ nothing; the figures are in docs/benchmarks.md, "Printed size".
 
 import argparse
 import json
+import random
 import statistics
 import subprocess
 import sys
@@ -70,19 +72,36 @@ def measure(root: Path, names: Path, runs: int) -> dict:
 
 def names_file(path: Path, kind: str) -> Path:
     """The 50,000-name list: generated Chinese names in column B under a header, or distinct
-    mixed names put there too."""
+    mixed or Japanese names put there too."""
     from bench.engine import generated_names
     from tests.names import sample_names, write_names
 
     if kind == "chinese":
         return generated_names(path, COUNT)
-    return write_names(path, sample_names(COUNT), column=PARAMS["DATA_COL_INDEX"])
+    names = sample_names(COUNT) if kind == "mixed" else kana_names()
+    return write_names(path, names, column=PARAMS["DATA_COL_INDEX"])
+
+
+def kana_names() -> list[str]:
+    """COUNT distinct Japanese names: a kanji surname, a space, two to four hiragana."""
+    surnames = (
+        "佐藤 鈴木 高橋 田中 伊藤 渡辺 山本 中村 小林 加藤 吉田 山田 佐々木 山口 松本".split()
+    )
+    hiragana = "あいうえおかきくけこさしすせそたちつてとなにぬねのはひふへほまみむめもやゆよらりるれろわんがぎぐげごゃゅょっ"
+    rng = random.Random(COUNT)
+    names = {}
+    while len(names) < COUNT:
+        given = "".join(rng.choices(hiragana, k=rng.choice((2, 3, 4))))
+        names[f"{rng.choice(surnames)} {given}"] = None
+    return list(names)
 
 
 def measured_in(root: Path, names: Path, runs: int) -> dict:
     """measure() in a new process of this interpreter, for the checkout ``root``."""
     command = [sys.executable, __file__, "--measure", str(root), str(names), str(runs)]
-    output = subprocess.run(command, cwd=root, capture_output=True, text=True, check=True)
+    output = subprocess.run(command, cwd=root, capture_output=True, text=True)
+    if output.returncode:
+        raise SystemExit(f"measuring in {root} failed:\n{output.stderr[-3000:]}")
     return json.loads(output.stdout.strip().splitlines()[-1])
 
 
@@ -94,7 +113,7 @@ def summary(seconds: list[float]) -> str:
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--names", choices=("chinese", "mixed"), default="chinese")
+    parser.add_argument("--names", choices=("chinese", "mixed", "kana"), default="chinese")
     parser.add_argument("--against", type=Path, help="another checkout to compare with")
     parser.add_argument("--measure", nargs=3, help=argparse.SUPPRESS)
     arguments = parser.parse_args()

@@ -53,20 +53,32 @@ def test_the_advice_is_within_one_a_step_of_what_fits(tmp_path, case):
     assert advised < 2 or not fits(advised - 2)
 
 
-# Names the table of advances does not measure (joining, reordering, kana and Hangul, other
-# faces, ignorables, nothing to ink) beside names of ideographs and spaces it measures exactly.
+# Names the table of advances does not measure (joining, reordering, conjoining jamo and
+# combining marks, other faces, ignorables, nothing to ink) beside names of ideographs and
+# spaces, and Hangul syllables, which it measures exactly.
 SCRIPTS = [
     "李 雷",
     "欧阳 娜娜",
+    "김민수",
     "محمد علي",
     "नमस्ते राम",
-    "さくら",
-    "김민수",
+    "\u1100\u1161\u11a8 \u1102\u1161",  # 각 나 in conjoining jamo
+    "か\u3099す",  # が with a combining sound mark
     "😀 Bob",
     "Anna\u00adMaria",  # a soft hyphen, which shaping drops
     "   ",
 ]
-KERNED = ["AVA Wave", "Tomás Łukasik", "Γιώργος", "Дмитрий", "Zoë 王 3"]
+KERNED = [
+    "AVA Wave",
+    "Tomás Łukasik",
+    "Γιώργος",
+    "Дмитрий",
+    "Zoë 王 3",
+    "さくら",
+    "ぴょん吉",
+    "カタカナ ルーシー",
+    "山田 はなこ",
+]
 # How far those boxes may be from the layout's outlines' (relative): they differ only where
 # glyphs overlap, whose merged outline has its own control points.
 EXACT = 1e-6
