@@ -25,6 +25,8 @@ and sharing its rows (:func:`ears_clear`). Slots are reused after WORD_SLOTS wor
 whose slot's box no longer holds it counts as such ink (the safe side).
 """
 
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 
 from .compiled import njit
@@ -123,10 +125,22 @@ def _refresh_cells(runs, cell_max, first_row, last_row, first_column, last_colum
             cell_max[cy, cx] = longest
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
+def _occupancy_rows(blocked, runs, row_max, row_start, cell_max, first, last):
+    """Rows ``first`` to ``last`` (excluded) of :func:`new_occupancy`'s grid, and the cells
+    holding them; rows and cells of other bands are neither read nor written."""
+    width = blocked.shape[1]
+    for y in range(first, last):
+        for x in range(width):
+            runs[y, x] = -1 if blocked[y, x] else 1
+        _row_runs(runs, row_max, row_start, y, 0, width - 1)
+    if last > first:
+        _refresh_cells(runs, cell_max, first, last - 1, 0, width - 1)
+
+
 def new_occupancy(blocked):
     """Run lengths, longest free runs per row and per cell for a grid where ``blocked``
-    pixels are occupied."""
+    pixels are occupied: two bands of whole cells' rows filled on two threads at once."""
     height, width = blocked.shape
     runs = np.empty((height, width), dtype=np.int16)
     row_max = np.full(height, 1, dtype=np.int32)  # so the first pass measures every row
@@ -134,11 +148,10 @@ def new_occupancy(blocked):
     cell_max = np.zeros(
         ((height + CELL_H - 1) // CELL_H, (width + CELL_W - 1) // CELL_W), dtype=np.int16
     )
-    for y in range(height):
-        for x in range(width):
-            runs[y, x] = -1 if blocked[y, x] else 1
-        _row_runs(runs, row_max, row_start, y, 0, width - 1)
-    _refresh_cells(runs, cell_max, 0, height - 1, 0, width - 1)
+    middle = min(height, (height // 2 + CELL_H - 1) // CELL_H * CELL_H)
+    grid = (blocked, runs, row_max, row_start, cell_max)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        list(pool.map(lambda band: _occupancy_rows(*grid, *band), ((0, middle), (middle, height))))
     return runs, row_max, row_start, cell_max
 
 
