@@ -58,7 +58,7 @@ from .params import (
     parse_shape,
 )
 from .png import read_png, write_png
-from .positions import placement_row, read_meta, write_rows
+from .positions import placement_row, read_meta, write_revised_rows
 from .raster import coverage
 from .render import SVG_END, contrast_background, paint_placements, path_elements, stroke_width
 from .restamp import grown, ink_paths
@@ -523,13 +523,15 @@ def _revised(parent, out_dir, edits, mask_path, font_path, report, parent_id, pa
     _write_svgs(parent, out_dir, ids, placements, colors, changed_ids, config)
 
     report.begin("writing_artifacts", "writing files")
-    rows = (
-        parent.rows[i] if i not in changed_ids else placement_row(i, placements[i], colors[i])
-        for i in ids
-    )
     partial_db = out_dir / (ARTIFACTS["db"] + ".part")
     partial_db.unlink(missing_ok=True)
-    write_rows(partial_db, rows, {**parent.meta, "seed": seed})
+    write_revised_rows(
+        parent.db,
+        partial_db,
+        removed | changed_ids & parent.rows.keys(),
+        [placement_row(i, placements[i], colors[i]) for i in changed],
+        {"seed": seed},
+    )
     os.replace(partial_db, out_dir / ARTIFACTS["db"])
     changes = {
         "parent": parent_id,
