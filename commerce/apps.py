@@ -11,7 +11,8 @@ class CommerceConfig(AppConfig):
 
         source_register(payments_and_refunds)
 
-        from commerce.selectors import design_list_job_ids
-        from wordclouds.services.designs import job_references_register
+        from commerce.selectors import design_list_job_ids, product_sizes
+        from wordclouds.services.designs import job_references_register, shop_sizes_register
 
         job_references_register(design_list_job_ids)
+        shop_sizes_register(product_sizes)

@@ -147,3 +147,12 @@ def design_list_job_ids() -> set[str]:
         if isinstance(design, dict) and design.get("jobId")
     }
     return ids
+
+
+def product_sizes() -> list[tuple]:
+    """(name, width mm or None, height mm or None) of every active product with a size:
+    the shop's own sizes, which wordclouds' size advice weighs beside the A sizes."""
+    sized = Product.objects.filter(active=True).filter(
+        Q(width_mm__isnull=False) | Q(height_mm__isnull=False)
+    )
+    return [(p.name, p.width_mm, p.height_mm) for p in sized.order_by("id")]

@@ -135,3 +135,58 @@ def test_the_endpoint_answers_for_a_jobs_inputs(client, tmp_path):
     assert printed["fits"] == (printed["expected_smallest_name_pt"] >= 6)
     refused = client.post("/api/jobs/size-advice", {"params": "{}"})
     assert refused.status_code == 400 and refused.json()["detail"] == "name_list is required"
+
+
+def test_a_size_the_shop_sells_is_advised_and_named_when_it_is_the_smallest_that_fits(tmp_path):
+    """A shop size just large enough (a print between the fitting A size and the one below
+    it) is the advice's smallest, and a job too small for its names says so."""
+    names_path = write_names(tmp_path / "names.xlsx", latin_names(300, 5))
+    params = {"WIDTH": 800, "HEIGHT": 600, "SEED": 5, "MIN_NAME_PT": 18}
+    plain = print_size_advice(names_path=names_path, params=params)
+    fitting = next(size for size in plain["sizes"] if size["fits"])
+    # the width at which the smallest name prints at 18 pt, and 2% more
+    width = round(fitting["width_mm"] * 18 / fitting["expected_smallest_name_pt"] * 1.02, 1)
+    assert width < fitting["width_mm"]
+    height = round(600 * (width / 800), 1)  # as production prints it: at its width
+    shop = [("Poster S", width, None), ("Banner", 3000.0, None), ("Tall", None, 100.0)]
+
+    advice = print_size_advice(names_path=names_path, params=params, shop_sizes=shop)
+    assert advice["smallest"] == {
+        "name": "Poster S",
+        "width_mm": width,
+        "height_mm": height,
+        "shop": True,
+    }
+    scales = [size["width_mm"] / 800 for size in advice["sizes"]]
+    assert scales == sorted(scales)  # the smallest print first, A sizes and the shop's
+    assert {"Banner", "Tall"} <= {size["name"] for size in advice["sizes"] if size["shop"]}
+    assert all(not size["shop"] for size in plain["sizes"])
+
+    with pytest.raises(LayoutError) as failed:
+        generate(
+            names_path=names_path,
+            out_dir=tmp_path / "small",
+            params={**params, "PRINT_WIDTH_MM": 100},
+            shop_sizes=shop,
+        )
+    assert str(failed.value).endswith(
+        f"the smallest size the shop sells that would fit is Poster S ({width:g} × {height:g} mm)"
+    )
+
+
+@pytest.mark.django_db
+def test_the_endpoint_weighs_the_shops_active_sizes(client, tmp_path):
+    from commerce.models import Product
+
+    Product.objects.create(name="Poster 50", price=100, width_mm=500)
+    Product.objects.create(name="Old", price=100, height_mm=300, active=False)
+    Product.objects.create(name="No size", price=100)
+    names = write_names(tmp_path / "names.xlsx", latin_names(100, 2))
+    with open(names, "rb") as upload:
+        body = client.post(
+            "/api/jobs/size-advice",
+            {"name_list": upload, "params": '{"WIDTH": 800, "HEIGHT": 600}'},
+        ).json()
+    shop = [size for size in body["sizes"] if size["shop"]]
+    assert [(s["name"], s["width_mm"], s["height_mm"]) for s in shop] == [("Poster 50", 500, 375)]
+    assert body["smallest"]["shop"] is False  # 100 names fit on A5 already

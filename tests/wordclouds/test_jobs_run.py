@@ -8,7 +8,8 @@ import time
 import pytest
 
 from core.errors import Conflict
-from tests.names import sample_names
+from tests.names import sample_names, write_names
+from wordclouds.engine import print_size_advice
 from wordclouds.models import Font, Job
 from wordclouds.services.job_run import (
     FONT_GONE,
@@ -80,6 +81,32 @@ def test_names_that_do_not_fit_fail_with_the_engines_sentence(queued_job):
     assert re.match(r"\d+ of 400 names did not fit; use a larger canvas", job.error)
     assert "Traceback" not in job.error
     assert job.events.order_by("seq").last().message == job.error
+
+
+def test_a_poster_too_small_for_its_names_names_a_size_the_shop_sells(queued_job, tmp_path):
+    """The shop's active products with a size are weighed beside the A sizes (commerce
+    registers them): one a little larger than the names need, smaller than the A size that
+    would fit, is the size the failure names; an inactive one never is."""
+    from commerce.models import Product
+
+    params = {"WIDTH": 600, "HEIGHT": 400, "SEED": 3, "PRINT_WIDTH_MM": 20}
+    names = sample_names(400)
+    plain = print_size_advice(names_path=write_names(tmp_path / "names.xlsx", names), params=params)
+    fitting = next(size for size in plain["sizes"] if size["fits"])
+    width = round(fitting["width_mm"] * 6 / fitting["expected_smallest_name_pt"] * 1.02, 1)
+    assert width < fitting["width_mm"]
+    Product.objects.create(name="Poster S", price=100, width_mm=width)
+    Product.objects.create(name="Retired", price=100, width_mm=width - 1, active=False)
+    job_id = queued_job(names, params)
+
+    job_run(job_id)
+
+    error = Job.objects.get(id=job_id).error
+    assert "with every name at least 6 pt at 20 × 13.33 mm" in error, error
+    height = round(400 * (width / 600), 1)
+    assert error.endswith(
+        f"the smallest size the shop sells that would fit is Poster S ({width:g} × {height:g} mm)"
+    ), error
 
 
 def test_an_unexpected_error_fails_with_a_generic_sentence(queued_job, monkeypatch):

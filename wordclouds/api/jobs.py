@@ -157,6 +157,7 @@ class _SheetSerializer(serializers.Serializer):
     name = serializers.CharField()
     width_mm = serializers.FloatField()
     height_mm = serializers.FloatField()
+    shop = serializers.BooleanField(help_text="one of the shop's product sizes (else an A size)")
 
 
 class _PrintedAdviceSerializer(serializers.Serializer):
@@ -171,7 +172,9 @@ class _SheetAdviceSerializer(_SheetSerializer, _PrintedAdviceSerializer):
 
 
 class SizeAdviceSerializer(serializers.Serializer):
-    smallest = _SheetSerializer(allow_null=True, help_text="null: no A size up to 4A0 fits")
+    smallest = _SheetSerializer(
+        allow_null=True, help_text="null: no A size up to 4A0 and no product size fits"
+    )
     sizes = _SheetAdviceSerializer(many=True)
     printed = _PrintedAdviceSerializer(
         allow_null=True,

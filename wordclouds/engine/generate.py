@@ -131,24 +131,31 @@ def _contrast_figures(colors, config) -> dict:
     return figures
 
 
-def _too_small_sentence(error, names, shapes, mask, config) -> str:
-    """Why a poster with a printed size failed, and the smallest A size that would fit."""
+def _too_small_sentence(error, names, shapes, mask, config, shop_sizes) -> str:
+    """Why a poster with a printed size failed, and the smallest A size or size of the
+    shop's that would fit."""
     printed = print_figures(config, mask.width, mask.height, [0.0])
     sentence = (
         f"{str(error).split(';')[0]} with every name at least {config.min_name_pt:g} pt at "
         f"{printed['width_mm']:g} × {printed['height_mm']:g} mm"
     )
-    sheet = fitting_sheet(names, shapes, mask, config)
+    sheet = fitting_sheet(names, shapes, mask, config, shop_sizes)
     if sheet is None:
         return sentence + "; no standard size up to 4A0 would hold them at that size"
-    name, width, height = sheet
-    return (
-        f"{sentence}; the smallest standard size that would fit is {name} ({width} × {height} mm)"
-    )
+    name, width, height, shop = sheet
+    kind = "size the shop sells" if shop else "standard size"
+    return f"{sentence}; the smallest {kind} that would fit is {name} ({width:g} × {height:g} mm)"
 
 
 def generate(
-    *, names_path, out_dir, params: dict, mask_path=None, font_path=None, progress=None
+    *,
+    names_path,
+    out_dir,
+    params: dict,
+    mask_path=None,
+    font_path=None,
+    progress=None,
+    shop_sizes=(),
 ) -> dict:
     """Make a word cloud and write wordcloud.png, wordcloud.svg, wordcloud-stroke.svg,
     positions.db and metrics.json into ``out_dir`` (each written under a temporary name and
@@ -157,7 +164,9 @@ def generate(
     ``progress(stage, percent, message)`` is called through the stages reading_names,
     preparing_mask, loading_font, placing_words, rendering, writing_artifacts with a
     percent that never decreases. Raises :class:`InputError` for bad input and
-    :class:`LayoutError` when not every name fits.
+    :class:`LayoutError` when not every name fits; with a printed size, its sentence names
+    the smallest A size or of the shop's ``shop_sizes`` (name, width mm or None, height mm
+    or None) that would hold them.
     """
     report = Progress(progress)
     report.begin("reading_names", "reading names")
@@ -207,7 +216,9 @@ def generate(
     except LayoutError as error:
         if smallest is None:
             raise
-        raise LayoutError(_too_small_sentence(error, names, shapes, mask, config)) from None
+        raise LayoutError(
+            _too_small_sentence(error, names, shapes, mask, config, shop_sizes)
+        ) from None
     placements.sort(key=lambda p: (p.name.row, p.repetition))
 
     report.begin("rendering", f"drawing {len(placements)} words")

@@ -53,11 +53,28 @@ def sheet_sizes(width: int, height: int):
         yield (name, long, short) if width > height else (name, short, long)
 
 
-def fitting_sheet(names, shapes, mask, params):
-    """The smallest A size on which every name would fit at MIN_NAME_PT (size_advice's
-    estimate): (name, width mm, height mm), or None when none would."""
-    smallest = size_advice(names, shapes.typeface, mask, params)["smallest"]
-    return smallest and (smallest["name"], smallest["width_mm"], smallest["height_mm"])
+def _sheets(width: int, height: int, shop_sizes) -> list[tuple]:
+    """(name, width mm, height mm, mm a canvas px prints at, the shop's) of every sheet the
+    advice weighs, the smallest print first: the A sizes, the poster fitted inside each, and
+    the shop's own sizes ``shop_sizes`` (name, width mm or None, height mm or None), printed
+    as a paid order's files are: at the width, or at the height where no width is given."""
+    sheets = [
+        (name, w, h, min(w / width, h / height), False) for name, w, h in sheet_sizes(width, height)
+    ]
+    for name, w, h in shop_sizes:
+        scale = w / width if w else h / height
+        sheets.append(
+            (name, w or round(width * scale, 1), h or round(height * scale, 1), scale, True)
+        )
+    return sorted(sheets, key=lambda sheet: sheet[3])
+
+
+def fitting_sheet(names, shapes, mask, params, shop_sizes=()):
+    """The smallest sheet (an A size or one of ``shop_sizes``) on which every name would fit
+    at MIN_NAME_PT (size_advice's estimate): (name, width mm, height mm, the shop's), or None
+    when none would."""
+    smallest = size_advice(names, shapes.typeface, mask, params, shop_sizes)["smallest"]
+    return smallest and tuple(smallest[k] for k in ("name", "width_mm", "height_mm", "shop"))
 
 
 def print_figures(params, width: int, height: int, sizes) -> dict:
@@ -91,12 +108,13 @@ def _largest_smallest_px(names, typeface, mask, params) -> float:
     return min(largest, float(min(mask.width, mask.height)))
 
 
-def size_advice(names, typeface, mask, params) -> dict:
-    """Without laying out: for each A size (turned to the canvas), whether every name would
-    fit at MIN_NAME_PT and the smallest name to expect there (the largest smallest size the
-    names can have, by the same crowding estimate as a failed job's sentence), and the
-    smallest size that fits; with PRINT_WIDTH_MM or PRINT_HEIGHT_MM, ``printed``: the same
-    for that printed size (else None)."""
+def size_advice(names, typeface, mask, params, shop_sizes=()) -> dict:
+    """Without laying out: for each A size (turned to the canvas) and each of the shop's
+    ``shop_sizes`` (name, width mm or None, height mm or None), the smallest print first,
+    whether every name would fit at MIN_NAME_PT and the smallest name to expect there (the
+    largest smallest size the names can have, by the same crowding estimate as a failed
+    job's sentence), and the smallest sheet that fits; with PRINT_WIDTH_MM or
+    PRINT_HEIGHT_MM, ``printed``: the same for that printed size (else None)."""
     largest = _largest_smallest_px(names, typeface, mask, params)
 
     def advice(width, height, scale):
@@ -109,20 +127,23 @@ def size_advice(names, typeface, mask, params) -> dict:
         }
 
     sizes = [
-        {"name": name, **advice(width, height, min(width / mask.width, height / mask.height))}
-        for name, width, height in sheet_sizes(mask.width, mask.height)
+        {"name": name, **advice(width, height, scale), "shop": shop}
+        for name, width, height, scale, shop in _sheets(mask.width, mask.height, shop_sizes)
     ]
     smallest = next((size for size in sizes if size["fits"]), None)
     scale = mm_per_px(params, mask.width, mask.height)
     printed = scale and advice(round(mask.width * scale, 2), round(mask.height * scale, 2), scale)
     return {
-        "smallest": smallest and {k: smallest[k] for k in ("name", "width_mm", "height_mm")},
+        "smallest": smallest
+        and {k: smallest[k] for k in ("name", "width_mm", "height_mm", "shop")},
         "sizes": sizes,
         "printed": printed,
     }
 
 
-def print_size_advice(*, names_path, params: dict, mask_path=None, font_path=None) -> dict:
+def print_size_advice(
+    *, names_path, params: dict, mask_path=None, font_path=None, shop_sizes=()
+) -> dict:
     """size_advice for a job's inputs (its names file, params, mask and font), read as a job
     reads them; InputError as a job's."""
     config = parse_params(params)
@@ -134,4 +155,4 @@ def print_size_advice(*, names_path, params: dict, mask_path=None, font_path=Non
     )
     mask = load_mask(mask_path, params=config)
     typeface = check_drawable(names, font_path, config.locale)
-    return size_advice(names, typeface, mask, config)
+    return size_advice(names, typeface, mask, config, shop_sizes)

@@ -37,6 +37,7 @@ from wordclouds.services.custom_svg import CUSTOM_SVG, custom_svg_options, custo
 from wordclouds.services.jobs import job_create, job_input_key
 from wordclouds.services.projects import project_render
 from wordclouds.services.retention import job_references_register  # noqa: F401 (the face)
+from wordclouds.services.sheets import shop_sizes_register  # noqa: F401 (the face)
 
 __all__ = [
     "CUSTOM_SVG",

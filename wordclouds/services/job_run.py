@@ -35,6 +35,7 @@ from wordclouds.services.jobs import (
 )
 from wordclouds.services.placements import placements_store, positions_file_read
 from wordclouds.services.revisions import revision_run
+from wordclouds.services.sheets import shop_sizes
 
 logger = logging.getLogger(__name__)
 
@@ -95,6 +96,7 @@ def job_execute(*, job_id: str) -> None:
                     mask_path=inputs / job.mask_image if job.mask_image else None,
                     font_path=font_path,
                     progress=progress,
+                    shop_sizes=shop_sizes(),
                 )
             tiles_make(job_folder=out_dir)  # the lookup page's zoom pyramid, made once
             timer.enter("storing_outputs")

@@ -11,6 +11,7 @@ from wordclouds.services.job_inputs import (
     contents_check,
     job_inputs_staged,
 )
+from wordclouds.services.sheets import shop_sizes
 
 
 def size_advice(
@@ -33,12 +34,12 @@ def size_advice(
             font_file=font_file,
             font_id=font_id,
         )
-        return run_heavy("size advice", _advice, staged)
+        return run_heavy("size advice", _advice, staged, shop_sizes())
 
 
-def _advice(staged: StagedInputs) -> dict:
+def _advice(staged: StagedInputs, sizes) -> dict:
     """The contents checked as a job's, then engine.size_advice on the names, mask and
-    typeface they read (runs in the forked child)."""
+    typeface they read and the shop's ``sizes`` (runs in the forked child)."""
     contents = contents_check(staged)
     mask = contents.mask
     if mask is None:  # the canvas itself
@@ -51,5 +52,6 @@ def _advice(staged: StagedInputs) -> dict:
         contents.typeface,
         mask,
         staged.parsed,
+        sizes,
         code="size_advice_refused",
     )
