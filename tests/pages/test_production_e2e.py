@@ -16,8 +16,14 @@ from playwright.sync_api import expect
 from core.admin_token import admin_token_issue
 from tests.commerce.clients import SHENZHEN, Api, new_customer
 from tests.commerce.conftest import identity_platform_server  # noqa: F401
-from tests.commerce.payments_world import Standin, start_service, wait_until
-from tests.commerce.test_payments_e2e import _notify, _platform_transaction, _post_notify
+from tests.commerce.payments_world import (
+    Standin,
+    notify_post,
+    notify_signed,
+    platform_transaction,
+    start_service,
+    wait_until,
+)
 from tests.names import write_names
 
 pytestmark = [pytest.mark.e2e, pytest.mark.backend]
@@ -143,8 +149,8 @@ def test_staff_download_the_paid_orders_files_at_the_products_sizes(page, shop):
     # The platform says it again: the order stays paid and nothing is prepared again.
     order_id, out_trade_no = orders["engrave"]
     before = production(staff, order_id)
-    headers, body = _notify(standin, _platform_transaction(standin, out_trade_no))
-    assert _post_notify(service, headers, body).status_code in (200, 204)
+    headers, body = notify_signed(standin, platform_transaction(standin, out_trade_no))
+    assert notify_post(service, headers, body).status_code in (200, 204)
     assert staff.call("GET", f"/api/orders/{order_id}").json()["status"] == "PAID"
     assert unsigned(production(staff, order_id)) == unsigned(before)
     again = httpx.get(service.url + before[0]["files"][0]["url"], timeout=30, follow_redirects=True)
