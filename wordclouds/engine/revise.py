@@ -2,13 +2,13 @@
 recoloured, areas kept free, while every word no edit needs keeps its place, its row in the
 position database and its ``<path>`` in both SVGs byte for byte.
 
-The parent's occupancy is rebuilt from its own rows (each outline shaped again from the font,
-which gives the very outline the parent drew), every word an edit needs is taken out, and
-those are placed again: pinned words (moved, resized) where asked, renamed words where they
-were when the new name fits there, displaced words (under a pinned word or a keep-out shape,
-or a renamed word that no longer fits) as near as possible to where they were, added names
-wherever there is room. The files are written from the parent's own lines and rows, with
-new ones only for what changed.
+The parent's occupancy is rebuilt from the path data of the words that stay (the very points
+its PNG was painted from, restamp.py; only the words that move are shaped again), and the
+words an edit needs are placed again: pinned words (moved, resized) where asked, renamed
+words where they were when the new name fits there, displaced words (under a pinned word or
+a keep-out shape, or a renamed word that no longer fits) as near as possible to where they
+were, added names wherever there is room. The files are written from the parent's own lines
+and rows, with new ones only for what changed.
 """
 
 import json
@@ -256,7 +256,7 @@ def _checked(edits, parent: Parent, mask_path, font_path) -> dict:
         parse_shape(v, f"keepOut[{k}]") for k, v in enumerate(edits.get("keepOut", []))
     ]
     check_shapes(clean["keepOut"], "keepOut", parent.width, parent.height)
-    typeface = _typeface(parent, font_path)
+    typeface = _shapes(parent, font_path).typeface
     for where, entries in (("add", clean["add"]), ("rename", clean["rename"])):
         for k, entry in enumerate(entries):
             missing = undrawable(entry["name"], typeface)
@@ -298,17 +298,13 @@ def _check_spots(clean, parent, mask_path, font_path) -> None:
                 raise InputError(f"{where}: the word would lie over a keepOut shape")
 
 
-def _typeface(parent: Parent, font_path):
-    """The face the parent was drawn with (its position database says which of the font
-    file's faces) and the fallback chain."""
-    return load_typeface(font_path, int(parent.meta["font_face"]))
-
-
 def _shapes(parent: Parent, font_path) -> WordShapes:
-    """The parent's word shaper, made once for the checks and the revision."""
+    """The parent's word shaper, made once for the checks and the revision: the face the
+    parent was drawn with (its position database says which of the font file's faces) and
+    the fallback chain."""
     if font_path not in parent.made:
         locale = parent.meta.get("locale", "zh-Hans")
-        typeface = _typeface(parent, font_path)
+        typeface = load_typeface(font_path, int(parent.meta["font_face"]))
         parent.made[font_path] = WordShapes(typeface, parent.meta["vertical_style"], locale)
     return parent.made[font_path]
 
