@@ -1,5 +1,6 @@
 """The drawable shape: a rectangle, or the inside of a mask image scaled onto the canvas."""
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -107,14 +108,18 @@ def keep_out_pixels(shapes, height: int, width: int) -> np.ndarray:
     """The canvas pixels the keep-out ``shapes`` cover (a pixel counts when its centre lies
     in the shape)."""
     covered = np.zeros((height, width), dtype=bool)
-    ys, xs = np.ogrid[:height, :width]
     for shape in shapes:
         x, y, w, h = shape["x"], shape["y"], shape["width"], shape["height"]
+        # only the pixels of the shape's box can have their centre in it
+        top, bottom = max(0, math.floor(y)), min(height, math.ceil(y + h) + 1)
+        left, right = max(0, math.floor(x)), min(width, math.ceil(x + w) + 1)
+        ys, xs = np.ogrid[top:bottom, left:right]
         if shape["shape"] == "rect":
-            covered |= (xs + 0.5 >= x) & (xs + 0.5 <= x + w) & (ys + 0.5 >= y) & (ys + 0.5 <= y + h)
+            inside = (xs + 0.5 >= x) & (xs + 0.5 <= x + w) & (ys + 0.5 >= y) & (ys + 0.5 <= y + h)
         else:
             rx, ry = w / 2, h / 2
-            covered |= ((xs + 0.5 - x - rx) / rx) ** 2 + ((ys + 0.5 - y - ry) / ry) ** 2 <= 1
+            inside = ((xs + 0.5 - x - rx) / rx) ** 2 + ((ys + 0.5 - y - ry) / ry) ** 2 <= 1
+        covered[top:bottom, left:right] |= inside
     return covered
 
 

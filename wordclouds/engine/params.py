@@ -29,8 +29,8 @@ DEFAULT_PALETTE = (
 MAX_PALETTE = 256
 COLOR_PATTERN = re.compile(r"#[0-9A-Fa-f]{6}")
 LOCALES = ("zh-Hans", "zh-Hant", "ja", "ko")
-SHOWN_KEY_CHARS = 40
-MAX_KEEP_OUT = 20  # keep-out shapes of a job or a revision  # a detail text never echoes more of an unknown key than this
+SHOWN_KEY_CHARS = 40  # a detail text never echoes more of an unknown key than this
+MAX_KEEP_OUT = 20  # keep-out shapes of a job or a revision
 
 
 @dataclass(frozen=True)
