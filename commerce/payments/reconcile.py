@@ -74,7 +74,7 @@ def _close(payment: Payment) -> None:
         ledger.log(Kind.CLOSE, order=payment.order, payment=payment, outcome=error.detail)
         if error.platform_code == "ORDERPAID":
             payment_query_apply(payment)
-        if error.code != "ORDER_NOT_EXIST":  # never prepaid: nothing to close there
+        if error.platform_code != "ORDER_NOT_EXIST":  # never prepaid: nothing to close there
             return
     with transaction.atomic():
         order, payment = ledger.lock_rows(payment.pk, payment.order_id)

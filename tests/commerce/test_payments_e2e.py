@@ -285,16 +285,19 @@ def test_cancel_of_a_paid_order_refunds_it_with_one_out_refund_no_through_a_500(
 
 
 def test_the_pay_window_closes_unpaid_attempts_and_a_late_success_wins(shop):
-    unpaid, late = shop.order(), shop.order()
+    unpaid, late, never_prepaid = shop.order(), shop.order(), shop.order()
     shop.pay(unpaid)
+    shop.standin.switches(fail={"jsapi": 1})  # an attempt the platform never heard of
+    assert shop.customer.call("POST", f"/api/orders/{never_prepaid}/pay").status_code == 502
     shop.standin.switches(suppress_notify=True)
     shop.standin.control("pay", shop.pay(late)["payParams"])
 
     time.sleep(PAY_WINDOW + 1)
     reconcile(shop.service)
 
-    assert shop.order_record(unpaid)["status"] == "CANCELLED"
-    assert shop.payments(unpaid)[0]["status"] == "CLOSED"
+    for order_id in (unpaid, never_prepaid):  # closing one it never heard of: ORDER_NOT_EXIST
+        assert shop.order_record(order_id)["status"] == "CANCELLED"
+        assert shop.payments(order_id)[0]["status"] == "CLOSED"
     assert shop.order_record(late)["status"] == "PAID"
     assert shop.customer.call("POST", f"/api/orders/{unpaid}/pay").status_code == 409
 
