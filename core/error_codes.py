@@ -201,16 +201,6 @@ CODES: tuple[ErrorCode, ...] = (
 REGISTRY = {entry.code: entry for entry in CODES}
 
 
-def known(code: str) -> ErrorCode:
-    """The declared code; KeyError with what to do when a raise site names a new one."""
-    try:
-        return REGISTRY[code]
-    except KeyError:
-        raise KeyError(
-            f"error code {code!r} is not declared in core/error_codes.py CODES"
-        ) from None
-
-
 def generic(status: int) -> str:
     """The code of an error whose raiser named none."""
     return GENERIC.get(status, "internal_error" if status >= 500 else "bad_request")

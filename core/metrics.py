@@ -30,6 +30,7 @@ from prometheus_client import (
 from prometheus_client.core import Metric
 
 from core.admin_token import request_has_admin_token
+from core.errors import error_body
 
 HTTP_METHODS = {"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}
 
@@ -154,11 +155,13 @@ def metrics_view(request):
     """GET /metrics: with the admin token (Authorization: Bearer) or from an address of
     METRICS_ALLOWED_IPS; 403 otherwise."""
     if request.method not in ("GET", "HEAD"):
-        return JsonResponse({"detail": f"method {request.method[:20]} not allowed"}, status=405)
+        return JsonResponse(
+            error_body(f"method {request.method[:20]} not allowed", 405), status=405
+        )
     if not (
         request_has_admin_token(request) or address_allowed(request.META.get("REMOTE_ADDR", ""))
     ):
-        body = {"detail": "invalid or missing token", "code": "metrics_forbidden"}
+        body = error_body("invalid or missing token", 403, "metrics_forbidden")
         return JsonResponse(body, status=403)
     return HttpResponse(metrics_text(), content_type=CONTENT_TYPE_LATEST)
 

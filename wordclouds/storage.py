@@ -128,6 +128,24 @@ def read_bytes(key: str, *, worker: bool = False) -> bytes:
         return stream.read()
 
 
+def keys_under(folder: str = "", *, worker: bool = True) -> list[str]:
+    """Every stored key under ``folder`` ("": the whole store), sorted; none for a local
+    folder that was never written to."""
+    store = files(worker=worker)
+    keys, folders = [], [folder]
+    while folders:
+        current = folders.pop()
+        try:
+            with answers("list"):
+                subfolders, names = store.listdir(current)
+        except FileNotFoundError:
+            continue
+        prefix = f"{current}/" if current else ""
+        folders.extend(prefix + name for name in subfolders)
+        keys.extend(prefix + name for name in names)
+    return sorted(keys)
+
+
 def exists(key: str, *, worker: bool = False) -> bool:
     with answers("exists"):
         return files(worker=worker).exists(key)

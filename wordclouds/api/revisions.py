@@ -12,6 +12,9 @@ from core.errors import InvalidInput
 from core.schema import upload_names
 from core.serializers import UtcDateTimeField
 from wordclouds import storage
+from wordclouds.engine.layout import FLOOR_FONT_SIZE
+from wordclouds.engine.names import MAX_NAME_LENGTH
+from wordclouds.engine.params import COLOR_PATTERN
 from wordclouds.selectors import job_get
 from wordclouds.serializers.jobs import JobCreatedSerializer
 from wordclouds.services.revisions import job_words, proof_key, revision_chain, revision_create
@@ -22,7 +25,7 @@ class _Word(serializers.Serializer):
 
 
 class _Rename(_Word):
-    name = serializers.CharField(max_length=100)
+    name = serializers.CharField(max_length=MAX_NAME_LENGTH)
 
 
 class _Move(_Word):
@@ -31,11 +34,11 @@ class _Move(_Word):
 
 
 class _Resize(_Word):
-    fontSize = serializers.FloatField(min_value=4)  # noqa: N815 - the API's name
+    fontSize = serializers.FloatField(min_value=FLOOR_FONT_SIZE)  # noqa: N815 - the API's name
 
 
 class _Recolor(_Word):
-    color = serializers.RegexField(r"^#[0-9A-Fa-f]{6}$")
+    color = serializers.RegexField(f"^{COLOR_PATTERN.pattern}$")
 
 
 class _Shape(serializers.Serializer):
@@ -49,7 +52,9 @@ class _Shape(serializers.Serializer):
 class RevisionEditsSerializer(serializers.Serializer):
     """The edits of a revision (docs/engine.md, "Revisions": the rules and the bounds)."""
 
-    add = serializers.ListField(child=serializers.CharField(max_length=100), required=False)
+    add = serializers.ListField(
+        child=serializers.CharField(max_length=MAX_NAME_LENGTH), required=False
+    )
     remove = serializers.ListField(child=serializers.IntegerField(min_value=1), required=False)
     rename = _Rename(many=True, required=False)
     move = _Move(many=True, required=False)

@@ -130,24 +130,11 @@ def backup_restore(src: Path, *, force: bool = False) -> dict:
 def stored_keys() -> list[str]:
     """Every key of the store, sorted, but the backups' own record and hidden names (a
     checkout's `media/.gitkeep`: the service never writes a key starting with ".")."""
-    files = storage.files(worker=True)
-    keys = []
-    folders = [""]
-    while folders:
-        folder = folders.pop()
-        try:
-            with storage.answers("list"):
-                subfolders, names = files.listdir(folder)
-        except FileNotFoundError:  # a local store that was never written to
-            continue
-        prefix = f"{folder}/" if folder else ""
-        folders.extend(prefix + name for name in subfolders)
-        keys.extend(prefix + name for name in names)
-    return sorted(
+    return [
         key
-        for key in keys
+        for key in storage.keys_under()
         if key != LAST_SUCCESS_KEY and not key.rsplit("/", 1)[-1].startswith(".")
-    )
+    ]
 
 
 def last_success_metrics():

@@ -55,17 +55,7 @@ def jobs_expired(*, now: datetime | None = None) -> list[Job]:
 
 def job_keys(job_id: str) -> list[str]:
     """Every stored key under the job's folder."""
-    files = storage.files(worker=True)
-    keys, folders = [], [job_key(job_id, "").rstrip("/")]
-    with storage.answers("list"):
-        while folders:
-            folder = folders.pop()
-            if not files.exists(folder) and storage.is_local(files):
-                continue
-            subfolders, names = files.listdir(folder)
-            keys += [f"{folder}/{name}" for name in names]
-            folders += [f"{folder}/{name}" for name in subfolders]
-    return sorted(keys)
+    return storage.keys_under(job_key(job_id, "").rstrip("/"))
 
 
 def retention_plan(*, now: datetime | None = None) -> list[dict]:

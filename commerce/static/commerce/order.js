@@ -149,14 +149,12 @@ async function showPayments() {
   document.getElementById("payments").replaceChildren(...page.list.map(payment));
 }
 
-const t = (text) => (window.gettext || ((s) => s))(text);
-
 // A paid order's production files (docs/commerce.md): per product and design, the files at
 // the product's size with their signed links and preflight, or the failure's sentence and a
 // retry.
 function preparation(record) {
   const row = document.createElement("tr");
-  const design = record.design.jobId ? `${t("Poster")} ${record.design.jobId}` : `${t("Project")} ${record.design.projectId}`;
+  const design = record.design.jobId ? `${gettext("Poster")} ${record.design.jobId}` : `${gettext("Project")} ${record.design.projectId}`;
   const size = `${record.kind} · ${record.widthMm ?? "–"} × ${record.heightMm ?? "–"} mm`;
   const files = document.createElement("td");
   for (const file of record.files) {
@@ -172,7 +170,7 @@ function preparation(record) {
     sentence.textContent = record.error;
     const retry = document.createElement("button");
     retry.type = "button";
-    retry.textContent = t("Retry");
+    retry.textContent = gettext("Retry");
     retry.addEventListener("click", async () => {
       try {
         await staffFetch(`/api/orders/${orderId}/production/${record.id}/retry`, { method: "POST" });
@@ -191,7 +189,7 @@ function preparation(record) {
 async function showProduction() {
   const records = await (await staffFetch(`/api/orders/${orderId}/production`)).json();
   document.getElementById("production-empty").hidden = records.length > 0;
-  const element = table([t("Design"), t("Product size"), t("Status"), t("Files")], []);
+  const element = table([gettext("Design"), gettext("Product size"), gettext("Status"), gettext("Files")], []);
   element.tBodies[0].append(...records.map(preparation));
   document.getElementById("production").replaceChildren(...(records.length ? [element] : []));
 }

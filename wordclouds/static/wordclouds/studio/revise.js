@@ -4,6 +4,7 @@
 // (POST /api/jobs/<id>/revisions) and the new job is watched like any other. The revisions
 // of the poster are listed with their proofs; each opens again.
 import { api, apiJson, clearErrors, showError } from "./api.js";
+import { statusText } from "./progress.js";
 
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
@@ -319,7 +320,7 @@ export class Reviser {
       const changes = CHANGE_SIGNS
         .filter(([key]) => entry.changes && entry.changes[key])
         .map(([key, sign]) => `${sign}${entry.changes[key]}`).join(" ");
-      const cells = [String(entry.revision), open, gettext(entry.status), changes || "—"];
+      const cells = [String(entry.revision), open, statusText(entry.status), changes || "—"];
       if (entry.status === "success") {
         const proof = document.createElement("a");
         proof.href = `/api/jobs/${entry.job_id}/proof.png?inline=1`;
