@@ -49,21 +49,18 @@ def production_files(
             f"engraving files are made from a job; project {design['projectId']} is not one",
             code="unprocessable",  # made by the worker; staff read the sentence
         )
-    files = []
-    for laser_kind in ("dxf", "laser.svg"):
-        made = job_laser(job_id=design["jobId"], kind=laser_kind, query=size)
-        files.append(
-            ProductionFile(
-                made.filename,
-                made.content,
-                made.content_type,
-                {
-                    "widthMm": round(made.width_mm, 2),
-                    "heightMm": round(made.height_mm, 2),
-                    "names": made.names,
-                    "thinNames": made.thin_names,
-                    "beamMm": made.beam_mm,
-                },
-            )
+    return [
+        ProductionFile(
+            made.filename,
+            made.content,
+            made.content_type,
+            {
+                "widthMm": round(made.width_mm, 2),
+                "heightMm": round(made.height_mm, 2),
+                "names": made.names,
+                "thinNames": made.thin_names,
+                "beamMm": made.beam_mm,
+            },
         )
-    return files
+        for made in job_laser(job_id=design["jobId"], kinds=("dxf", "laser.svg"), query=size)
+    ]

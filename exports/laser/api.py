@@ -69,7 +69,7 @@ def _schema(kind: str, description: str):
 )
 @api_view(["GET"])
 def job_file_dxf(request, job_id: str):
-    return laser_response(job_laser(job_id=job_id, kind="dxf", query=request.query_params))
+    return laser_response(job_laser(job_id=job_id, kinds=("dxf",), query=request.query_params)[0])
 
 
 @_schema(
@@ -80,7 +80,9 @@ def job_file_dxf(request, job_id: str):
 )
 @api_view(["GET"])
 def job_file_laser_svg(request, job_id: str):
-    return laser_response(job_laser(job_id=job_id, kind="laser.svg", query=request.query_params))
+    return laser_response(
+        job_laser(job_id=job_id, kinds=("laser.svg",), query=request.query_params)[0]
+    )
 
 
 urlpatterns = [

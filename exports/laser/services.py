@@ -79,21 +79,24 @@ class LaserFile:
     height_mm: float
 
 
-def job_laser(*, job_id: str, kind: str, query: Mapping) -> LaserFile:
-    """The job's `dxf` or `laser.svg` at the asked width. 400 with a code for a bad option;
-    404 for a job that is not there."""
+def job_laser(*, job_id: str, kinds: tuple[str, ...], query: Mapping) -> list[LaserFile]:
+    """The job's laser files of ``kinds`` (`dxf`, `laser.svg`) at the asked width, drawn
+    once for all of them. 400 with a code for a bad option; 404 for a job that is not
+    there."""
     options = LASER_OPTIONS.parse(query)
     line_fill = {name: query.get(name) for name in ("fill", *LINE_OPTIONS)}
     # Only the fill and its line options: no stroke (a second outline of each word).
     svg = custom_svg_render(job_id=job_id, options=custom_svg_options(line_fill))
     inside = job_mask(job_id=job_id)
     return run_heavy(
-        f"{kind} export", laser_file, svg, inside, options, kind, f"wordcloud-{job_id}"
-    )
+        f"{' and '.join(kinds)} export", laser_files, svg, inside, options, kinds,
+        f"wordcloud-{job_id}",
+    )  # fmt: skip
 
 
-def laser_file(svg: str, inside, options: LaserOptions, kind: str, stem: str) -> LaserFile:
-    """The laser file of a custom.svg document and the drawable shape (None: the canvas)."""
+def laser_files(svg: str, inside, options: LaserOptions, kinds, stem: str) -> list[LaserFile]:
+    """The laser files of a custom.svg document and the drawable shape (None: the canvas),
+    one per kind, from one drawing of the piece."""
     width, height = _canvas(svg)
     drawn = piece(
         word_paths(svg),
@@ -101,22 +104,28 @@ def laser_file(svg: str, inside, options: LaserOptions, kind: str, stem: str) ->
         width_mm=options.width_mm,
         height_mm=options.height_mm,
     )
-    if kind == "dxf":
-        content = dxf_document(drawn, hatch=options.hatch)
-    else:
-        content = svg_document(drawn, hairline=options.hairline)
-    content_type, extension = KINDS[kind]
     inked = drawn.strokes_mm[[bool(contours) for contours in drawn.words]]
-    return LaserFile(
-        content=content,
-        filename=f"{stem}-{round(drawn.width_mm, 1):g}x{round(drawn.height_mm, 1):g}mm.{extension}",
-        content_type=content_type,
-        names=len(inked),
-        thin_names=int((inked < options.beam_mm).sum()),
-        beam_mm=options.beam_mm,
-        width_mm=drawn.width_mm,
-        height_mm=drawn.height_mm,
-    )
+    size = f"{round(drawn.width_mm, 1):g}x{round(drawn.height_mm, 1):g}mm"
+    made = []
+    for kind in kinds:
+        if kind == "dxf":
+            content = dxf_document(drawn, hatch=options.hatch)
+        else:
+            content = svg_document(drawn, hairline=options.hairline)
+        content_type, extension = KINDS[kind]
+        made.append(
+            LaserFile(
+                content=content,
+                filename=f"{stem}-{size}.{extension}",
+                content_type=content_type,
+                names=len(inked),
+                thin_names=int((inked < options.beam_mm).sum()),
+                beam_mm=options.beam_mm,
+                width_mm=drawn.width_mm,
+                height_mm=drawn.height_mm,
+            )
+        )
+    return made
 
 
 def _canvas(svg: str) -> tuple[float, float]:
