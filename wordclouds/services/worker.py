@@ -13,7 +13,7 @@ import time
 from datetime import UTC, datetime
 
 from django.conf import settings
-from django.db.models import Count, Max, Min
+from django.db.models import Count, Max, Min, Q
 from django.utils import timezone
 
 from wordclouds.models import Job, WorkerBeat
@@ -50,21 +50,31 @@ def worker_last_alive() -> float | None:
     return max(beats) if beats else None
 
 
+def queue_figures() -> dict:
+    """The queue in one query: jobs ``queued`` and ``running``, and when the ``oldest``
+    queued one was made (None when none waits)."""
+    queued = Q(status=Job.Status.QUEUED)
+    waiting = Job.objects.filter(status__in=(Job.Status.QUEUED, Job.Status.RUNNING))
+    return waiting.aggregate(
+        queued=Count("id", filter=queued),
+        running=Count("id", filter=Q(status=Job.Status.RUNNING)),
+        oldest=Min("created_at", filter=queued),
+    )
+
+
 def worker_status() -> dict:
     """What /api/health reports of the worker: alive (seen within WORKER_DEAD_SECONDS, or the
     service younger than that), the last heartbeat, the queue length and the age of the
     oldest queued job."""
     now = time.time()
     last = worker_last_alive()
-    queued = Job.objects.filter(status=Job.Status.QUEUED).aggregate(
-        count=Count("id"), oldest=Min("created_at")
-    )
+    queued = queue_figures()
     limit = settings.WORKER_DEAD_SECONDS
     alive = (last is not None and now - last < limit) or now - _STARTED < limit
     return {
         "alive": alive,
         "last_heartbeat": datetime.fromtimestamp(last, UTC) if last else None,
-        "queued": queued["count"],
+        "queued": queued["queued"],
         "oldest_queued_seconds": (
             round((timezone.now() - queued["oldest"]).total_seconds(), 1)
             if queued["oldest"]
