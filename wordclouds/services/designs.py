@@ -8,8 +8,8 @@ module of it they import (its engine, a library without Django, aside: CONTRIBUT
   (`custom_svg_render`, with the options declared in `CUSTOM_SVG` and read by
   `custom_svg_options`) and a project's
   render.svg (`project_svg`);
-- what a laser file cuts along: a job's drawable shape (`job_mask`); how large a job's names
-  are drawn (`job_name_sizes`, for a production file's preflight);
+- what a laser file cuts along: a job's drawable shape (`job_mask`); what a print's
+  preflight measures: its names' sizes, its strokes and its ink (`job_print_figures`);
 - another app's files in the service's store (`file_store`, `file_download`): commerce's
   production files."""
 
@@ -52,7 +52,7 @@ __all__ = [
     "job_artifact",
     "job_create",
     "job_mask",
-    "job_name_sizes",
+    "job_print_figures",
     "project_svg",
 ]
 
@@ -158,21 +158,13 @@ def job_print_figures(*, job_id: str) -> tuple[float, float, list[float], list[f
     font size (px) of each placed name, the stroke widths (px) of its stroked SVG and the
     share of its canvas inked (metrics' ink box coverage); 404 `job not found` / `artifact
     not ready`."""
-    width, height, sizes = job_name_sizes(job_id=job_id)
     stroked = job_artifact(job_id=job_id, kind="svg_stroke")
     strokes = [float(value) for value in STROKE_WIDTH.findall(stroked)]
     metrics = json.loads(job_artifact(job_id=job_id, kind="metrics"))
+    with positions_db(artifact_path(job_id, "db")) as connection:
+        width, height = canvas_size(connection)
+        sizes = [row[0] for row in connection.execute("SELECT font_size FROM words")]
     return width, height, sizes, strokes, metrics.get("ink_box_coverage", 0.0)
 
 
 STROKE_WIDTH = re.compile(rb'stroke-width="([0-9.eE+-]+)"')
-
-
-def job_name_sizes(*, job_id: str) -> tuple[float, float, list[float]]:
-    """A finished job's canvas (width, height, px) and the font size (px) of each placed
-    name; 404 `job not found` / `artifact not ready`."""
-    job_get(job_id)
-    with positions_db(artifact_path(job_id, "db")) as connection:
-        width, height = canvas_size(connection)
-        sizes = [row[0] for row in connection.execute("SELECT font_size FROM words")]
-    return width, height, sizes
