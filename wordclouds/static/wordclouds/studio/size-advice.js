@@ -15,6 +15,12 @@ function sheet(size) {
     { name: size.name, width: number(size.width_mm), height: number(size.height_mm) }, true);
 }
 
+// What a multipart body asks: its fields, and each file by name, size and time.
+function signature(body) {
+  return JSON.stringify([...body.entries()].map(([key, value]) =>
+    [key, value instanceof File ? [value.name, value.size, value.lastModified] : value]));
+}
+
 export class SizeAdvice {
   // `body` gives the job form's multipart body (the list, mask, font and params).
   constructor({ body }) {
@@ -30,23 +36,29 @@ export class SizeAdvice {
   }
 
   async ask() {
+    const body = this.body();
+    const question = signature(body);
+    if (question === this.question) return;  // a change event after the same edit's input
+    this.question = question;
     const asked = ++this.asked;
     $("size-advice").hidden = false;
     $("size-advice").classList.remove("warning");
     $("size-advice-status").textContent = gettext("estimating…");
     $("size-advice-result").replaceChildren();
     try {
-      const advice = await apiJson("/api/jobs/size-advice", { method: "POST", body: this.body() });
+      const advice = await apiJson("/api/jobs/size-advice", { method: "POST", body });
       if (asked === this.asked) this.show(advice);
     } catch (error) {
-      if (asked === this.asked) $("size-advice-status").textContent = error.detail;
+      if (asked !== this.asked) return;
+      this.question = null;  // the same inputs may be asked again
+      $("size-advice-status").textContent = error.detail;
     }
   }
 
   show(advice) {
     const rows = [[
       "smallest",
-      gettext("smallest A size that fits"),
+      gettext("smallest size that fits"),
       advice.smallest ? sheet(advice.smallest) : gettext("none up to 4A0"),
     ]];
     const printed = advice.printed;
