@@ -78,8 +78,10 @@ def test_every_name_is_placed(run):
 
 
 def test_the_five_artifacts_are_complete(run):
+    """The five artifacts, and the words' ink kept for revisions (restamp.INKS)."""
     files = sorted(p.name for p in run["out"].iterdir())
     assert files == [
+        "inks.npz",
         "metrics.json",
         "positions.db",
         "wordcloud-stroke.svg",

@@ -4,6 +4,7 @@ grid as measuring it afresh would), and a box slid left by the run starts stops 
 it a column at a time would."""
 
 import numpy as np
+import pytest
 
 from wordclouds.engine.occupancy import find_fit, new_hopeless, new_occupancy, settle, stamp
 
@@ -65,3 +66,21 @@ def test_a_box_slides_left_to_the_nearest_ink():
             assert slid == (_slid_left(blocked, x, y, width, height), y)
             checked += 1
     assert checked > 100
+
+
+@pytest.mark.parametrize("margin", [0, 1, 2, 5])
+def test_ink_grown_into_the_grid_is_the_square_neighbourhood(margin):
+    """new_occupancy's growing of ``ink`` (two bands on two threads) occupies exactly the
+    pixels within ``margin`` of ink in both directions, across the bands' seam too."""
+    rng = np.random.default_rng(margin)
+    ink = rng.random((83, 70)) < 0.01
+    blocked = rng.random((83, 70)) < 0.05
+    padded = np.pad(ink, margin)
+    near = np.zeros_like(ink)
+    for dy in range(2 * margin + 1):
+        for dx in range(2 * margin + 1):
+            near |= padded[dy : dy + ink.shape[0], dx : dx + ink.shape[1]]
+    expected = new_occupancy(blocked | near)
+    grown = new_occupancy(blocked.copy(), ink, margin)
+    for made, wanted in zip(grown, expected):
+        assert np.array_equal(made, wanted)

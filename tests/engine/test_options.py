@@ -220,7 +220,7 @@ def test_command_line(tmp_path, names_file, capsys):
         )
         == 0
     )
-    assert len(list((tmp_path / "cli").iterdir())) == 5
+    assert len(list((tmp_path / "cli").iterdir())) == 6  # five artifacts and the kept ink
     assert gc.isenabled()  # the cycle collector is paused during a run only
     assert main([str(names), "--params", '{"SEED": "x"}', "--out", str(tmp_path / "bad")]) == 2
     assert gc.isenabled()

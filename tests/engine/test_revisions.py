@@ -7,6 +7,7 @@ bytes."""
 
 import random
 import re
+import shutil
 import sqlite3
 
 import numpy as np
@@ -25,6 +26,7 @@ from wordclouds.engine import (
     revise,
 )
 from wordclouds.engine.mask import keep_out_pixels
+from wordclouds.engine.restamp import INKS, read_inks
 from wordclouds.engine.revise import LIST_BOUNDS
 
 FILES = ("wordcloud.png", "wordcloud.svg", "wordcloud-stroke.svg", "positions.db", "proof.png")
@@ -128,8 +130,45 @@ def valid(edits, parent, mask):
 @pytest.mark.parametrize(("parent_index", "mix"), CASES)
 def test_a_revision_keeps_what_no_edit_needs(parents, tmp_path, parent_index, mix):
     parent, mask = parents[parent_index]
+    metrics = revision_checked(parent, mask, PARENTS[parent_index][2], mix, tmp_path)
+
+    kept = read_inks(tmp_path / "a" / INKS, ink_boxes(tmp_path / "a"))
+    assert kept is not None  # the revision keeps the ink of every word, for its own revisions
+    parent_kept = read_inks(parent / INKS, ink_boxes(parent))
+    changes = metrics["changes"]
+    moved = {
+        i for kind in ("added", "renamed", "moved", "resized", "displaced") for i in changes[kind]
+    }
+    for word_id, start, end in zip(*kept[:3]):
+        if word_id in moved:
+            continue
+        at = np.searchsorted(parent_kept[0], word_id)
+        old = parent_kept[3][parent_kept[1][at] : parent_kept[2][at]]
+        assert np.array_equal(kept[3][start:end], old), word_id
+
+
+@pytest.mark.parametrize("parent_index", range(len(PARENTS)))
+def test_a_parent_that_kept_no_ink_is_revised_by_the_same_rules(parents, tmp_path, parent_index):
+    """A layout made before the words' ink was kept beside it: its words are drawn again
+    from its SVG's path data, and every promise holds as well."""
+    parent, mask = parents[parent_index]
+    older = tmp_path / "older"
+    shutil.copytree(parent, older)
+    (older / INKS).unlink()
+    revision_checked(older, mask, PARENTS[parent_index][2], 5, tmp_path)
+    assert not (tmp_path / "a" / INKS).exists()
+
+
+def ink_boxes(folder) -> dict:
+    with sqlite3.connect(folder / "positions.db") as connection:
+        query = "SELECT id, ink_x, ink_y, ink_width, ink_height FROM words"
+        return {row[0]: row[1:] for row in connection.execute(query)}
+
+
+def revision_checked(parent, mask, size, mix, tmp_path) -> dict:
+    """The parent revised twice (into tmp_path/a and /b) by the generated edit mix ``mix``,
+    every promise checked; the revision's metrics."""
     before = rows(parent)
-    size = PARENTS[parent_index][2]
     edits = valid(edit_mix(before, mix, size), parent, mask)
 
     metrics = revise(parent_dir=parent, out_dir=tmp_path / "a", edits=edits, mask_path=mask)
@@ -175,6 +214,7 @@ def test_a_revision_keeps_what_no_edit_needs(parents, tmp_path, parent_index, mi
     for word_id in named - set(changes["removed"]):
         x, y, w, h = after[word_id][13:17]
         assert not kept_out[y : y + h, x : x + w].any() or word_id in changes["recolored"]
+    return metrics
 
 
 @pytest.mark.parametrize(

@@ -19,6 +19,7 @@ from .path_data import path_contours
 from .positions import placement_outlines, read_meta
 from .print_size import print_size_advice, size_advice
 from .render import svg_outlines
+from .restamp import INKS
 from .revise import PROOF, REVISION_STAGES, check_edits, revise
 from .shaping import check_drawable
 
@@ -26,6 +27,7 @@ __all__ = [
     "ARTIFACTS",
     "CHAIN_COVERAGE",
     "DEFAULT_FACE",
+    "INKS",
     "PROOF",
     "REVISION_STAGES",
     "STAGES",

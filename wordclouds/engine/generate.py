@@ -24,6 +24,7 @@ from .params import check_shapes, parse_params
 from .positions import write_positions
 from .print_size import fitting_sheet, print_figures, smallest_px
 from .render import contrast_background, render_png, word_colors, write_svgs
+from .restamp import INKS, write_inks
 from .shaping import check_drawable
 
 STAGES = {  # stage: (percent at its start, percent at its end)
@@ -260,6 +261,8 @@ def generate(
         partial_db.unlink(missing_ok=True)
         write_positions(partial_db, placements, colors, meta)
         os.replace(partial_db, out_dir / ARTIFACTS["db"])
+        with _atomic(out_dir / INKS) as inks:  # what a revision stamps the words from
+            write_inks(inks, range(1, len(placements) + 1), [p.ink for p in placements])
         sizes = [p.font_size for p in placements]
         weights = [name.weight for name in names]
         metrics = {

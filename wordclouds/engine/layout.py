@@ -52,6 +52,9 @@ class Placement:
     outline: WordOutline
     ink_box: tuple[int, int, int, int]
     box: tuple[int, int, int, int]  # the typographic box joined with the ink box, on canvas
+    # The pixels of ink_box that are ink, row by row, packed eight to a byte (np.packbits),
+    # as stamped; None for a word not stamped in this layout (a revision's parent words).
+    ink: np.ndarray | None = None
 
 
 class Layout:
@@ -96,9 +99,10 @@ class Layout:
         return x0, y0, x1 - x0, y1 - y0
 
     def try_place(self, outline: WordOutline, size: float, vertical: bool):
-        """Place ``outline`` at ``size`` px if a spot exists and return its ink box, else
-        None. Of a few spots found from random points, each slid in a random direction until
-        it touches something, the snuggest wins: that keeps the free space in few pieces.
+        """Place ``outline`` at ``size`` px if a spot exists and return its ink box and ink
+        (:meth:`stamp_word`), else None. Of a few spots found from random points, each slid
+        in a random direction until it touches something, the snuggest wins: that keeps the
+        free space in few pieces.
 
         The box searched is the ink box widened along the reading direction (across for a
         horizontal word, down the column for a vertical one) by :meth:`pad` on each side, so
@@ -133,7 +137,8 @@ class Layout:
 
     def stamp_word(self, outline: WordOutline, size: float, vertical: bool, x: int, y: int):
         """Mark ``outline`` at ``size`` px placed with its ink box's top-left at (x, y) as
-        occupied (its ink grown by MARGIN, and owned by a new slot); return the ink box."""
+        occupied (its ink grown by MARGIN, and owned by a new slot); return the ink box and
+        its ink pixels packed (:attr:`Placement.ink`)."""
         left, top, width, height = outline.box(size)
         pad = self.pad(size)
         pad_x, pad_y = (0, pad) if vertical else (pad, 0)
@@ -146,7 +151,7 @@ class Layout:
         stamp(*occupancy, slot + 1, ink, x, y, self.margin)
         # Neighbours share the gap between them, so each word takes one pad's worth of it.
         self.free -= (width + pad_x + self.margin) * (height + pad_y + self.margin)
-        return x, y, width, height
+        return (x, y, width, height), np.packbits(ink)
 
     def pad(self, size: float) -> int:
         """Extra room on each side along a word's reading direction: with the MARGIN grown
@@ -348,10 +353,13 @@ def _place_one(name, repetition, vertical, size, min_size, shapes, layout, param
     while True:
         for orientation in orientations:
             outline, style = shapes.get(name.text, orientation)
-            ink_box = layout.try_place(outline, size, orientation)
-            if ink_box is not None:
+            stamped = layout.try_place(outline, size, orientation)
+            if stamped is not None:
+                ink_box, ink = stamped
                 box = layout.clip(outline.frame_box(size, ink_box[0], ink_box[1]))
-                return Placement(name, repetition, size, orientation, style, outline, ink_box, box)
+                return Placement(
+                    name, repetition, size, orientation, style, outline, ink_box, box, ink
+                )
         if size <= min_size:
             return None
         size = round(max(min_size, size * SHRINK), 2)

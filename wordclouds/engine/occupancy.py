@@ -138,9 +138,28 @@ def _occupancy_rows(blocked, runs, row_max, row_start, cell_max, first, last):
         _refresh_cells(runs, cell_max, first, last - 1, 0, width - 1)
 
 
-def new_occupancy(blocked):
+@njit(cache=True, nogil=True)
+def _grown_rows(ink, blocked, margin, first, last):
+    """Rows ``first`` to ``last`` (excluded) of ``blocked`` marked wherever ``ink`` is
+    within ``margin`` pixels in both directions (a square neighbourhood, as :func:`stamp`
+    grows a word's ink); ``ink`` is only read."""
+    height, width = ink.shape
+    column = np.zeros(width, dtype=np.bool_)  # ink within margin rows of this one, by column
+    for y in range(first, last):
+        column[:] = False
+        for r in range(max(0, y - margin), min(height, y + margin + 1)):
+            for x in range(width):
+                column[x] |= ink[r, x]
+        for x in range(width):
+            if column[x]:
+                for c in range(max(0, x - margin), min(width, x + margin + 1)):
+                    blocked[y, c] = True
+
+
+def new_occupancy(blocked, ink=None, margin=0):
     """Run lengths, longest free runs per row and per cell for a grid where ``blocked``
-    pixels are occupied: two bands of whole cells' rows filled on two threads at once."""
+    pixels are occupied, and ``ink`` (if given) grown by ``margin`` pixels, which are marked
+    in ``blocked`` too: two bands of whole cells' rows filled on two threads at once."""
     height, width = blocked.shape
     runs = np.empty((height, width), dtype=np.int16)
     row_max = np.full(height, 1, dtype=np.int32)  # so the first pass measures every row
@@ -150,8 +169,14 @@ def new_occupancy(blocked):
     )
     middle = min(height, (height // 2 + CELL_H - 1) // CELL_H * CELL_H)
     grid = (blocked, runs, row_max, row_start, cell_max)
+
+    def band(rows):
+        if ink is not None:
+            _grown_rows(ink, blocked, margin, *rows)
+        _occupancy_rows(*grid, *rows)
+
     with ThreadPoolExecutor(max_workers=2) as pool:
-        list(pool.map(lambda band: _occupancy_rows(*grid, *band), ((0, middle), (middle, height))))
+        list(pool.map(band, ((0, middle), (middle, height))))
     return runs, row_max, row_start, cell_max
 
 

@@ -61,7 +61,7 @@ from .png import read_png, write_png
 from .positions import placement_row, read_meta, write_revised_rows
 from .raster import coverage
 from .render import SVG_END, contrast_background, paint_placements, path_elements, stroke_width
-from .restamp import grown, ink_paths
+from .restamp import INKS, ink_bits, ink_paths, read_inks, write_inks
 from .shaping import undrawable
 
 REVISION_STAGES = {  # stage: (percent at its start, percent at its end)
@@ -163,6 +163,16 @@ class Parent:
             word_id: line[line.rindex(' d="') + 4 : line.rindex('"')].encode("ascii")
             for word_id, line in self.lines["svg"][1].items()
         }
+
+    @cached_property
+    def inks(self):
+        """The ink each word was stamped with (restamp.read_inks), or None where the parent
+        has no such file (made before it was kept) or one not of these words."""
+        path = self.folder / INKS
+        if not path.is_file():
+            return None
+        at = [self.column[c] for c in ("ink_x", "ink_y", "ink_width", "ink_height")]
+        return read_inks(path, {i: [row[k] for k in at] for i, row in self.rows.items()})
 
     def value(self, word_id: int, column: str):
         return self.rows[word_id][self.column[column]]
@@ -461,7 +471,7 @@ def _revised(parent, out_dir, edits, mask_path, font_path, report, parent_id, pa
         for k, entry in enumerate(clean["add"])
     ]
     arrangement = Arrangement(
-        carved, kept_out, config, shapes, placements, pinned, renamed, parent.paths, shaped
+        carved, kept_out, config, shapes, placements, pinned, renamed, parent, shaped
     )
     homes = {}  # ("add", index) or ("word", id) → the centre of a word moved aside for it
     for _ in range(MAX_VICTIMS + 1):
@@ -529,6 +539,7 @@ def _revised(parent, out_dir, edits, mask_path, font_path, report, parent_id, pa
         {"seed": seed},
     )
     os.replace(partial_db, out_dir / ARTIFACTS["db"])
+    _write_inks(out_dir, parent, ids, placements)
     changes = {
         "parent": parent_id,
         "added": added_ids,
@@ -565,12 +576,13 @@ def _revised(parent, out_dir, edits, mask_path, font_path, report, parent_id, pa
 MAX_VICTIMS = 50  # words moved aside for added names that find no room, at most
 
 
-def _stamp_staying(layout, ids, placements, paths, blocked) -> None:
-    """The words that stay stamped from their path data in the parent's SVG (the very
-    points the PNG was painted from, no shaping), all at once: their ink marked by the
-    compiled pass of restamp.py, in two halves on two threads where each word keeps a slot
-    of its own (their pixels never meet), grown by MARGIN, and the occupancy grid built from
-    it and the ``blocked`` pixels (outside the shape). Must come before any other stamp."""
+def _stamp_staying(layout, ids, placements, parent, blocked) -> None:
+    """The words that stay stamped from the ink the parent kept of them (or, for a parent
+    made before it kept it, from their path data in its SVG, the very points its PNG was
+    painted from), no shaping, all at once: their ink marked by the compiled passes of
+    restamp.py, in two halves on two threads where each word keeps a slot of its own (their
+    pixels never meet), grown by MARGIN, and the occupancy grid built from it and the
+    ``blocked`` pixels (outside the shape). Must come before any other stamp."""
     ink = np.zeros(blocked.shape, dtype=bool)
     halves = [ids] if layout.placed + len(ids) > layout.boxes.shape[0] else [
         ids[: len(ids) // 2], ids[len(ids) // 2 :]
@@ -580,17 +592,22 @@ def _stamp_staying(layout, ids, placements, paths, blocked) -> None:
     def stamp(half, first_slot):
         if not half:
             return
-        data = [paths[i] for i in half]
-        ends = np.cumsum([len(d) for d in data])
         inks = np.array([placements[i].ink_box for i in half], dtype=np.int64)
         kinds = np.array([2 if placements[i].vertical else 1 for i in half], dtype=np.int64)
+        if parent.inks is not None:
+            kept_ids, starts, _, bits = parent.inks
+            starts = starts[np.searchsorted(kept_ids, half)]
+            ink_bits(ink, layout.words, layout.boxes, bits, starts, inks, kinds, first_slot)
+            return
+        data = [parent.paths[i] for i in half]
+        ends = np.cumsum([len(d) for d in data])
         ink_paths(ink, layout.words, layout.boxes, np.frombuffer(b"".join(data), dtype=np.uint8),
                   ends, inks, kinds, first_slot, INK_THRESHOLD)  # fmt: skip
 
     with ThreadPoolExecutor(max_workers=len(halves)) as pool:
         list(pool.map(stamp, halves, firsts))
     layout.placed += len(ids)
-    occupancy = new_occupancy(blocked | grown(ink, layout.margin))
+    occupancy = new_occupancy(blocked, ink, layout.margin)
     layout.runs, layout.row_max, layout.row_start, layout.cell_max = occupancy
 
 
@@ -602,10 +619,10 @@ class Arrangement:
     an added name finds no room."""
 
     def __init__(
-        self, carved, kept_out, config, shapes, placements, pinned, renamed, paths, shaped
+        self, carved, kept_out, config, shapes, placements, pinned, renamed, parent, shaped
     ):
         self.carved, self.config, self.shapes = carved, config, shapes
-        self.paths, self.shaped = paths, shaped
+        self.parent, self.shaped = parent, shaped
         self.placements, self.pinned, self.renamed = placements, pinned, renamed
         self.aside = set()  # words moved aside for added names
         self.displaced = _displaced(placements, pinned, kept_out, config)
@@ -625,18 +642,18 @@ class Arrangement:
         displaced = self.displaced | self.aside
         moving = displaced | set(self.pinned) | set(self.renamed)
         staying = [i for i in placements if i not in moving]
-        _stamp_staying(layout, staying, placements, self.paths, ~self.carved.inside)
+        _stamp_staying(layout, staying, placements, self.parent, ~self.carved.inside)
         for word_id, placement in self.pinned.items():
-            layout.stamp_word(placement.outline, placement.font_size, placement.vertical,
-                              *placement.ink_box[:2])  # fmt: skip
-            placements[word_id] = _framed(layout, placement, placement.ink_box)
+            stamped = layout.stamp_word(placement.outline, placement.font_size,
+                                        placement.vertical, *placement.ink_box[:2])  # fmt: skip
+            placements[word_id] = _framed(layout, placement, stamped)
         for word_id in self.renamed.keys() - self.pinned.keys() - self.aside:
             new = placements[word_id]  # in place when the new name fits there
             centre = (new.box[0] + new.box[2] / 2, new.box[1] + new.box[3] / 2)
             spot = _ink_box_at(new.outline, new.font_size, centre)
             if _fits_at(layout, new.outline, new.font_size, new.vertical, spot):
-                layout.stamp_word(new.outline, new.font_size, new.vertical, *spot[:2])
-                placements[word_id] = _framed(layout, new, spot)
+                stamped = layout.stamp_word(new.outline, new.font_size, new.vertical, *spot[:2])
+                placements[word_id] = _framed(layout, new, stamped)
             else:
                 displaced = displaced | {word_id}
         news = [None] * len(added)
@@ -695,10 +712,11 @@ class Arrangement:
         return box[0] + box[2] / 2, box[1] + box[3] / 2
 
 
-def _framed(layout, placement, ink) -> Placement:
-    x, y = ink[0], ink[1]
-    box = layout.clip(placement.outline.frame_box(placement.font_size, x, y))
-    return replace(placement, ink_box=tuple(int(v) for v in ink), box=box)
+def _framed(layout, placement, stamped) -> Placement:
+    """``placement`` where ``stamped`` (Layout.stamp_word's ink box and ink) put it."""
+    ink_box, ink = stamped
+    box = layout.clip(placement.outline.frame_box(placement.font_size, *ink_box[:2]))
+    return replace(placement, ink_box=tuple(int(v) for v in ink_box), box=box, ink=ink)
 
 
 def _search(layout, outline, size, vertical):
@@ -744,10 +762,10 @@ def _place_near(layout, placement, centre, min_size):
             x, y = find_fit(layout.runs, layout.row_max, layout.cell_max, layout.hopeless,
                             search_w, search_h, max(0, start_x), start_y, top, bottom, ears)  # fmt: skip
             if x >= 0:
-                ink = layout.stamp_word(
+                stamped = layout.stamp_word(
                     placement.outline, size, placement.vertical, int(x + pad_x), int(y + pad_y)
                 )
-                return _framed(layout, replace(placement, font_size=size), ink)
+                return _framed(layout, replace(placement, font_size=size), stamped)
             if top == layout.top and bottom == layout.bottom:
                 break
         if size <= min_size:
@@ -762,10 +780,11 @@ def _place_anywhere(layout, shapes, name, size, min_size, config, rng):
     size = round(size, 2)
     while True:
         outline, style = shapes.get(name.text, vertical)
-        ink = layout.try_place(outline, size, vertical)
-        if ink is not None:
-            placement = Placement(name, 1, size, vertical, style, outline, ink, ink)
-            return _framed(layout, placement, ink)
+        stamped = layout.try_place(outline, size, vertical)
+        if stamped is not None:
+            ink_box = stamped[0]
+            placement = Placement(name, 1, size, vertical, style, outline, ink_box, ink_box)
+            return _framed(layout, placement, stamped)
         if size <= min_size:
             return None
         size = round(max(min_size, size * SHRINK), 2)
@@ -841,6 +860,18 @@ def _write_svgs(parent, out_dir, ids, placements, colors, changed_ids, config) -
         lines.append(SVG_END)
         with _atomic(out_dir / ARTIFACTS[kind], "w") as out:
             out.write("".join(lines))  # one write: 50,000 small ones took a quarter second
+
+
+def _write_inks(out_dir, parent, ids, placements) -> None:
+    """The revision's own INKS, for its own revisions: the ink of each word stamped here
+    (``Placement.ink``), the parent's of each other one; none when the parent kept none."""
+    if parent.inks is None:
+        return
+    kept_ids, starts, ends, bits = parent.inks
+    kept = dict(zip(kept_ids.tolist(), zip(starts.tolist(), ends.tolist())))
+    inks = [bits[slice(*kept[i])] if placements[i].ink is None else placements[i].ink for i in ids]
+    with _atomic(out_dir / INKS) as out:
+        write_inks(out, ids, inks)
 
 
 def _parent_pixels(parent: Parent) -> np.ndarray:

@@ -108,6 +108,10 @@ def revision_run(job: Job, work: Path, font_path, progress) -> Path:
     parent_dir = work / "parent"
     for kind, (name, _, _) in ARTIFACTS.items():
         storage.fetch(artifact_key(job.parent_id, kind), parent_dir / name, worker=True)
+    try:  # the words' ink, so they are not drawn again: none kept for an older parent
+        storage.fetch(job_key(job.parent_id, engine.INKS), parent_dir / engine.INKS, worker=True)
+    except FileNotFoundError:
+        pass
     out_dir = work / "out"
     engine.revise(
         parent_dir=parent_dir,
