@@ -6,10 +6,14 @@ import io
 
 import httpx
 import pytest
+from django.conf import settings
 from PIL import Image
 
 from tests.names import latin_names
 from tests.processes import Service
+from wordclouds import storage
+from wordclouds.engine import INKS
+from wordclouds.selectors import job_key
 
 pytestmark = [pytest.mark.e2e, pytest.mark.backend]
 PARAMS = {"WIDTH": 900, "HEIGHT": 600, "SEED": 7}
@@ -43,6 +47,14 @@ def paths(service, job_id, kind) -> dict[str, str]:
     url = f"{service.url}/api/jobs/{job_id}/files/{kind}"
     text = httpx.get(url, timeout=30, follow_redirects=True).text
     return {line.split('"')[1]: line for line in text.splitlines() if line.startswith("<path")}
+
+
+def kept_ink(service, job_id) -> bool:
+    """Whether the job's words' ink is stored beside its files: in the bucket the service
+    and this test both use (CI's backend run), or in the service's own media folder."""
+    if settings.S3_BUCKET:
+        return storage.exists(job_key(job_id, INKS))
+    return (service.folder / "media" / job_key(job_id, INKS)).is_file()
 
 
 def test_a_revision_keeps_every_word_it_need_not_move(service, poster):
@@ -111,9 +123,11 @@ def test_a_revision_keeps_every_word_it_need_not_move(service, poster):
     assert custom.status_code == 200 and b"<svg" in custom.content
     assert httpx.get(f"{service.url}/jobs/{revised}/find", timeout=30).status_code == 200
 
-    # a revision of the revision, printed as a PDF
+    # a revision of the revision, printed as a PDF; each kept its words' ink beside its
+    # files, which the next revision stamps them from
     answer = revise(service, child["job_id"], {"remove": [changes["added"][0]]})
     grandchild = service.finished(answer.json()["job_id"])
+    assert all(kept_ink(service, job_id) for job_id in (poster, revised, grandchild["job_id"]))
     assert (grandchild["parent_job_id"], grandchild["revision"]) == (child["job_id"], 2)
     chain = httpx.get(f"{service.url}/api/jobs/{grandchild['job_id']}/revisions", timeout=30)
     assert [entry["job_id"] for entry in chain.json()][:1] == [poster]
