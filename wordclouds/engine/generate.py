@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from .colors import LEAST_CONTRAST, contrast, to_rgb
+from .compiled import njit
 from .errors import InputError, LayoutError
 from .fonts import default_font_path, fallback_fonts
 from .layout import WordShapes, place_words
@@ -96,10 +97,17 @@ def _write_png_file(out_dir: Path, placements, colors, config, size) -> None:
 
 
 def _coverage(boxes, inside) -> float:
+    """The share of the shape's pixels that ``boxes`` (x, y, width, height each) cover."""
     covered = np.zeros_like(inside)
-    for x, y, width, height in boxes:
-        covered[y : y + height, x : x + width] = True
+    _cover(covered, np.array(list(boxes), dtype=np.int64).reshape(-1, 4))
     return round(float(np.count_nonzero(covered & inside)) / max(1, np.count_nonzero(inside)), 4)
+
+
+@njit(cache=True, nogil=True)
+def _cover(covered, boxes):
+    for k in range(boxes.shape[0]):
+        x, y, width, height = boxes[k, 0], boxes[k, 1], boxes[k, 2], boxes[k, 3]
+        covered[y : y + height, x : x + width] = True
 
 
 def _script_counts(names, placements, shapes) -> dict:

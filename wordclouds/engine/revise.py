@@ -19,6 +19,7 @@ import statistics
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from functools import cached_property
+from operator import itemgetter
 from pathlib import Path
 
 import numpy as np
@@ -423,19 +424,21 @@ def _revised(parent, out_dir, edits, mask_path, font_path, report, parent_id, pa
 
     placements = {}  # word id → Placement; outlines shaped only for the words that move
     at = parent.column
-    name_at = (at["name"], at["row"], at["weight"])
-    ink_at = (at["ink_x"], at["ink_y"], at["ink_width"], at["ink_height"])
-    box_at = (at["box_x"], at["box_y"], at["box_width"], at["box_height"])
+    name_of = itemgetter(at["name"], at["row"], at["weight"])
+    ink_of = itemgetter(at["ink_x"], at["ink_y"], at["ink_width"], at["ink_height"])
+    box_of = itemgetter(at["box_x"], at["box_y"], at["box_width"], at["box_height"])
+    rest_of = itemgetter(at["repetition"], at["font_size"], at["orientation"])
     for word_id, row in parent.rows.items():
+        repetition, size, orientation = rest_of(row)
         placements[word_id] = Placement(
-            Name(*(row[k] for k in name_at)),
-            row[at["repetition"]],
-            row[at["font_size"]],
-            row[at["orientation"]] == "vertical",
+            Name(*name_of(row)),
+            repetition,
+            size,
+            orientation == "vertical",
             "",
             None,
-            tuple(row[k] for k in ink_at),
-            tuple(row[k] for k in box_at),
+            ink_of(row),
+            box_of(row),
         )
     colors = {word_id: row[at["color"]] for word_id, row in parent.rows.items()}
     parent_placements = dict(placements)
