@@ -863,7 +863,9 @@ def _write_pngs(out_dir, parent_png, gone, changed, colors, config, placements, 
     canvas, strips = parent_png
     changed_rows = np.zeros(canvas.shape[0], dtype=bool)
     background = 0 if config.transparent else to_rgb(config.background_color)
-    for placement in gone:  # each word's ink painted in its own box, then cleared
+    # Each word that goes is painted at the corner of a buffer the size of its ink box (moved
+    # by whole pixels: the same ink) to find its pixels; a mask the canvas's size took 60 ms.
+    for placement in gone:
         x, y, w, h = placement.ink_box
         ink = np.zeros((h, w, 4), dtype=np.uint8)
         paint_placements(ink, [replace(placement, ink_box=(0, 0, w, h))], ["#000000"])
