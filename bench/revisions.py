@@ -3,9 +3,9 @@
 For each case, the parent is laid out once (the heart at the benchmark's canvas, seed 1,
 its time the "full layout"), then revised N times (default 3) by the issue's edit mix: 20
 names added, 20 removed, 20 renamed, 5 moved (ids and spots from a fixed generator); the
-revision's engine time (`metrics.json`'s total) and wall time are its medians. Also prints
-the words displaced against the words the edits named. Cases: names_10000.xlsx at
-4000×4000 and 50,000 generated names at 7071×7071 (as bench/engine.py).
+revision's engine time (`metrics.json`'s total), wall time and stage times are their
+medians. Also prints the words displaced against the words the edits named. Cases:
+names_10000.xlsx at 4000×4000 and 50,000 generated names at 7071×7071 (as bench/engine.py).
 """
 
 import argparse
@@ -49,6 +49,11 @@ def edits_for(parent: Path) -> dict:
     }
 
 
+def _medians(stages: list[dict]) -> dict:
+    """Each stage's median seconds over the runs."""
+    return {stage: round(statistics.median(s[stage] for s in stages), 3) for stage in stages[0]}
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--only", choices=list(CASES))
@@ -70,7 +75,7 @@ def main():
             )
             full = time.perf_counter() - started
             edits = edits_for(folder / "parent")
-            engine, wall, displaced = [], [], []
+            engine, wall, displaced, stages = [], [], [], []
             for run in range(args.runs):
                 started = time.perf_counter()
                 metrics = revise(
@@ -81,6 +86,7 @@ def main():
                 )
                 wall.append(time.perf_counter() - started)
                 engine.append(metrics["total_seconds"])
+                stages.append(metrics["stage_seconds"])
                 displaced.append(len(metrics["changes"]["displaced"]))
             named = (
                 len(edits["add"]) + len(edits["remove"]) + len(edits["rename"]) + len(edits["move"])
@@ -91,7 +97,7 @@ def main():
                 f"({min(engine):.2f}–{max(engine):.2f}), wall {statistics.median(wall):.2f} s, "
                 f"{statistics.median(engine) / layout['total_seconds']:.0%} of the layout; "
                 f"displaced {statistics.median(displaced):g} for {named} named words; "
-                f"stages {metrics['stage_seconds']}; seed {read_meta(folder / 'parent' / 'positions.db')['seed']}"
+                f"stages (medians) {_medians(stages)}; seed {read_meta(folder / 'parent' / 'positions.db')['seed']}"
             )
 
 

@@ -7,19 +7,41 @@ strips are compressed, and read back, on every core at once: zlib lets go of Pyt
 while it works. The zlib stream they form is the usual one (its two-byte header in the first
 IDAT, an empty final block and the Adler-32 of every row in the last), so any PNG reader
 reads it. A private ancillary chunk, ``stRp``, records the rows of a strip and each strip's
-Adler-32, which :func:`read_png` uses to read the strips apart; readers skip it."""
+Adler-32, which :func:`read_png` uses to read the strips apart; readers skip it.
+
+Strips stored on their own also let a revision write its PNG without deflating it all again:
+:func:`read_png_strips` hands back the parent's strips as stored, and :func:`write_png`
+copies each one no changed row falls in (its bytes and its Adler-32, from which the whole
+stream's Adler-32 is joined as for a strip deflated anew)."""
 
 import os
 import struct
 import zlib
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 
 import numpy as np
 
-STRIP_BYTES = 2 << 20  # raw bytes in a strip (its rows whole)
+# Raw bytes in a strip (its rows whole). A revision deflates again only the strips its
+# changed words reach: the benchmark's 65 scattered edits on the 10,000-name 4000² heart
+# reach 48% of 256 KB strips (91 of 191) but 87% of 2 MB ones (20 of 23), while writing and
+# reading take the same time and the file is 1% larger.
+STRIP_BYTES = 256 << 10
 STRIP_CHUNK = b"stRp"  # ancillary, private, safe to copy: rows a strip, then each Adler-32
 FINAL_BLOCK = b"\x03\x00"  # an empty final block (fixed codes): the deflate stream's end
 ADLER_BASE = 65521
+
+
+@dataclass(frozen=True)
+class Strips:
+    """The strips of a PNG that :func:`write_png` wrote, as stored: the shape of its pixels
+    (height, width, channels), the rows in a strip (the last may have fewer), and each
+    strip's deflated bytes and the Adler-32 of its framed rows."""
+
+    shape: tuple[int, int, int]
+    rows: int
+    deflated: list[bytes]
+    adlers: tuple[int, ...]
 
 
 def _chunk(out, kind: bytes, data: bytes) -> None:
@@ -60,15 +82,34 @@ def _strip_deflated(rows: np.ndarray, level: int) -> tuple[bytes, int, int]:
     return data, zlib.adler32(framed.data), framed.size
 
 
-def write_png(out, pixels: np.ndarray, level: int = 1) -> None:
+def write_png(
+    out,
+    pixels: np.ndarray,
+    level: int = 1,
+    *,
+    parent: Strips | None = None,
+    changed_rows: np.ndarray | None = None,
+) -> None:
     """Write ``pixels`` (height × width × 3 or 4, uint8: RGB or RGBA) to the binary file
     ``out`` as an 8-bit PNG, rows unfiltered and compressed at zlib ``level`` strip by strip
     on every core: words of flat colours on a flat background repeat whole pixels, which
     deflate finds as they are (the Sub filter took more time and gave a fifth larger files,
-    measured on the 3,000-name heart)."""
+    measured on the 3,000-name heart).
+
+    With ``parent``, the strips of the PNG these pixels were changed from
+    (:func:`read_png_strips`), and ``changed_rows`` (a boolean a row, True where the pixels
+    may differ from the parent's), a strip with no changed row is copied from the parent as
+    it was stored, deflated bytes and Adler-32, instead of being deflated again; when the
+    parent's strips are not the ones these pixels are cut into (another size, another rows
+    a strip), every strip is deflated."""
     height, width, channels = pixels.shape
     stride = width * channels
     rows = max(1, STRIP_BYTES // (stride + 1))
+    tops = range(0, height, rows)
+    if parent is None or parent.shape != pixels.shape or parent.rows != rows:
+        kept = [False] * len(tops)
+    else:
+        kept = [not changed_rows[top : top + rows].any() for top in tops]
     flat = pixels.reshape(height, stride)
     out.write(b"\x89PNG\r\n\x1a\n")
     color_type = 6 if channels == 4 else 2
@@ -76,12 +117,19 @@ def write_png(out, pixels: np.ndarray, level: int = 1) -> None:
     _chunk(out, b"IDAT", _zlib_header(level))
     adler, adlers = 1, []
     with ThreadPoolExecutor(max_workers=_threads()) as pool:
-        strips = [
-            pool.submit(_strip_deflated, flat[top : top + rows], level)
-            for top in range(0, height, rows)
-        ]
-        for strip in strips:
-            data, strip_adler, length = strip.result()
+        deflated = iter(
+            [
+                pool.submit(_strip_deflated, flat[top : top + rows], level)
+                for top, keep in zip(tops, kept)
+                if not keep
+            ]
+        )
+        for k, top in enumerate(tops):
+            if kept[k]:
+                data, strip_adler = parent.deflated[k], parent.adlers[k]
+                length = min(rows, height - top) * (stride + 1)
+            else:
+                data, strip_adler, length = next(deflated).result()
             _chunk(out, b"IDAT", data)
             adler = _adler_joined(adler, strip_adler, length)
             adlers.append(strip_adler)
@@ -118,11 +166,19 @@ def read_png(path) -> np.ndarray | None:
     """The pixels of a PNG that :func:`write_png` wrote (8-bit RGB or RGBA, every row
     unfiltered), decompressed straight into an array, its strips on every core when it
     records them (each checked against its Adler-32); None for any other PNG."""
+    read = read_png_strips(path)
+    return None if read is None else read[0]
+
+
+def read_png_strips(path) -> tuple[np.ndarray, Strips | None] | None:
+    """What :func:`read_png` reads, and the PNG's strips as they are stored (None when it
+    records none), for :func:`write_png` to copy those a change leaves alone; None for a PNG
+    that :func:`read_png` does not read."""
     with open(path, "rb") as file:
         data = file.read()
     if data[:8] != b"\x89PNG\r\n\x1a\n":
         return None
-    at, header, chunks, strips = 8, None, [], None
+    at, header, chunks, recorded = 8, None, [], None
     while at < len(data):
         (length,) = struct.unpack(">I", data[at : at + 4])
         kind = data[at + 4 : at + 8]
@@ -132,19 +188,21 @@ def read_png(path) -> np.ndarray | None:
         elif kind == b"IDAT":
             chunks.append(body)
         elif kind == STRIP_CHUNK:
-            strips = struct.unpack(f">{length // 4}I", body)
+            recorded = struct.unpack(f">{length // 4}I", body)
         at += 12 + length
     if header is None or header[2:] not in ((8, 2, 0, 0, 0), (8, 6, 0, 0, 0)):
         return None
     width, height, channels = header[0], header[1], 3 if header[3] == 2 else 4
     pixels = np.empty((height, width * channels), dtype=np.uint8)
-    if strips is not None and len(chunks) == len(strips) + 1:  # header, strips, end
-        rows, adlers = strips[0], strips[1:]
+    strips = None
+    if recorded is not None and len(chunks) == len(recorded) + 1:  # header, strips, end
+        rows, adlers = recorded[0], recorded[1:]
         tops = range(0, height, rows)
         with ThreadPoolExecutor(max_workers=_threads()) as pool:
             read = list(pool.map(_strip_read, [pixels] * len(tops), tops, chunks[1:-1], adlers))
         whole = len(tops) == len(adlers) and all(read)
+        strips = Strips((height, width, channels), rows, chunks[1:-1], adlers)
     else:
         raw = zlib.decompress(b"".join(chunks))
         whole = len(raw) == height * (width * channels + 1) and _rows_into(pixels, 0, raw)
-    return pixels.reshape(height, width, channels) if whole else None
+    return (pixels.reshape(height, width, channels), strips) if whole else None
