@@ -7,6 +7,7 @@ bytes."""
 
 import random
 import re
+import shutil
 import sqlite3
 
 import numpy as np
@@ -223,6 +224,36 @@ def test_a_revision_of_a_revision(parents, tmp_path):
     )
     assert second["changes"]["removed"] == first["changes"]["added"]
     assert rows(tmp_path / "two") == rows(parent)  # the added name removed again: the parent's rows
+    for svg in ("wordcloud.svg", "wordcloud-stroke.svg"):  # and its bytes
+        assert (tmp_path / "two" / svg).read_bytes() == (parent / svg).read_bytes(), svg
+
+
+def test_a_parent_whose_lines_are_not_in_id_order_is_revised_all_the_same(parents, tmp_path):
+    """The engine writes the words' lines in id order, and a revision finds the ones it
+    changes by reading forward; a parent written otherwise (its lines reversed here) gets
+    the same line for every word as the parent in order."""
+    parent, mask = parents[0]
+    shuffled = tmp_path / "shuffled"
+    shutil.copytree(parent, shuffled)
+    for svg in ("wordcloud.svg", "wordcloud-stroke.svg"):
+        lines = (parent / svg).read_text(encoding="utf-8").splitlines(True)
+        words = [line for line in lines if line.startswith("<path")]
+        others = [line for line in lines if not line.startswith("<path")]
+        (shuffled / svg).write_text("".join(others[:-1] + words[::-1] + others[-1:]), "utf-8")
+    ids = sorted(rows(parent))
+    edits = {
+        "add": ["Zed", "Ann Other"],
+        "remove": [ids[3], ids[-1]],
+        "rename": [{"id": ids[0], "name": "Li"}],
+        "recolor": [{"id": ids[7], "color": "#2874A6"}, {"id": ids[-2], "color": "#2874A6"}],
+    }
+
+    revise(parent_dir=parent, out_dir=tmp_path / "in_order", edits=edits, mask_path=mask)
+    revise(parent_dir=shuffled, out_dir=tmp_path / "out", edits=edits, mask_path=mask)
+
+    for svg in ("wordcloud.svg", "wordcloud-stroke.svg"):
+        assert paths(tmp_path / "out", svg) == paths(tmp_path / "in_order", svg), svg
+    assert rows(tmp_path / "out") == rows(tmp_path / "in_order")
 
 
 def test_a_revision_with_no_room_fails_saying_how_many_names_did_not_fit(parents, tmp_path):
