@@ -9,6 +9,7 @@ import random
 import re
 import shutil
 import sqlite3
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -26,7 +27,8 @@ from wordclouds.engine import (
     revise,
 )
 from wordclouds.engine.mask import keep_out_pixels
-from wordclouds.engine.revise import LIST_BOUNDS
+from wordclouds.engine.neighbours import reading_neighbours
+from wordclouds.engine.revise import LIST_BOUNDS, _near
 
 FILES = ("wordcloud.png", "wordcloud.svg", "wordcloud-stroke.svg", "positions.db", "proof.png")
 PARENTS = [  # (names, canvas, mask shape, seed)
@@ -254,6 +256,37 @@ def test_a_parent_whose_lines_are_not_in_id_order_is_revised_all_the_same(parent
     for svg in ("wordcloud.svg", "wordcloud-stroke.svg"):
         assert paths(tmp_path / "out", svg) == paths(tmp_path / "in_order", svg), svg
     assert rows(tmp_path / "out") == rows(tmp_path / "in_order")
+
+
+@pytest.mark.parametrize("parent_index", range(len(PARENTS)))
+def test_the_words_near_the_fresh_ones_hold_all_their_reading_neighbours(parents, parent_index):
+    """A revision colours its fresh words by their reading neighbours among the words near
+    them only: every neighbour they have among all the words is among those."""
+    parent, _ = parents[parent_index]
+    words = rows(parent)
+    ids = sorted(words)
+    placements = {
+        word_id: SimpleNamespace(
+            ink_box=row[13:17], font_size=row[4], vertical=row[6] == "vertical"
+        )
+        for word_id, row in words.items()
+    }
+    everything = reading_neighbours(
+        [placements[i].ink_box for i in ids],
+        [placements[i].font_size for i in ids],
+        [placements[i].vertical for i in ids],
+    )
+    rng = random.Random(parent_index)
+    for count in (0, 5, 20):  # words picked at random, and one that has a neighbour
+        fresh = set(rng.sample(ids, count)) | {ids[rng.choice(everything)[rng.randrange(2)]]}
+        near = _near(ids, placements, fresh)
+        among = reading_neighbours(
+            [placements[i].ink_box for i in near],
+            [placements[i].font_size for i in near],
+            [placements[i].vertical for i in near],
+        )
+        expected = {(ids[i], ids[j]) for i, j in everything if {ids[i], ids[j]} & fresh}
+        assert {(near[i], near[j]) for i, j in among if {near[i], near[j]} & fresh} == expected
 
 
 def test_a_revision_with_no_room_fails_saying_how_many_names_did_not_fit(parents, tmp_path):

@@ -46,7 +46,7 @@ from .layout import (
 )
 from .mask import keep_out_pixels, load_mask, without
 from .names import MAX_NAME_LENGTH, Name, clean_cell
-from .neighbours import reading_neighbours
+from .neighbours import reading_neighbours, reading_reach
 from .occupancy import find_fit, new_occupancy
 from .params import (
     COLOR_PATTERN,
@@ -781,19 +781,19 @@ def _color_fresh(ids, placements, colors, fresh, config, mask, rng) -> None:
     neighbour-colour rule holds for every new neighbour."""
     if not fresh:
         return
-    index = {word_id: k for k, word_id in enumerate(ids)}
-    order = [placements[i] for i in ids]
+    near = _near(ids, placements, fresh)
+    order = [placements[i] for i in near]
     pairs = reading_neighbours(
         [p.ink_box for p in order], [p.font_size for p in order], [p.vertical for p in order]
     )
     adjacent = {word_id: set() for word_id in fresh}
     for i, j in pairs:
-        for a, b in ((ids[i], ids[j]), (ids[j], ids[i])):
+        for a, b in ((near[i], near[j]), (near[j], near[i])):
             if a in adjacent:
                 adjacent[a].add(b)
     background = contrast_background(config)
     palette = list(dict.fromkeys(readable(list(config.palette), background)))
-    for word_id in sorted(fresh, key=lambda i: index[i]):
+    for word_id in sorted(fresh):
         taken = {colors[i] for i in adjacent[word_id] if i in colors}
         if config.font_color:
             colors[word_id] = config.font_color
@@ -813,6 +813,20 @@ def _color_fresh(ids, placements, colors, fresh, config, mask, rng) -> None:
         free = [c for c in palette if c not in taken]
         choices = free or palette
         colors[word_id] = choices[int(rng.integers(len(choices)))]
+
+
+def _near(ids, placements, fresh) -> list:
+    """The ``fresh`` words and those of ``ids`` whose ink boxes come within the longest
+    reach of the reading-neighbour rule (:func:`reading_neighbours`: one em of the larger
+    word, and a pixel) of one of them, in the order of ``ids``: whether two words are
+    neighbours depends on the two alone, so among these the fresh words find every
+    neighbour they have among all the words."""
+    boxes = np.array([placements[i].ink_box for i in ids], dtype=np.int64)
+    reach = reading_reach(max(placements[i].font_size for i in ids))
+    near = np.zeros(len(ids), dtype=bool)
+    for word_id in fresh:
+        near |= _boxes_touch(boxes, placements[word_id].ink_box, reach)
+    return [ids[k] for k in np.flatnonzero(near)]
 
 
 def _write_svgs(parent, out_dir, placements, colors, changed_ids, removed, config) -> None:
