@@ -148,12 +148,10 @@ class Parent:
         """Each word's path data (ASCII), as drawn: read from wordcloud.svg only when a
         revision stamps the words that stay from it."""
         svg = (self.folder / ARTIFACTS["svg"]).read_bytes()
-        start = len(WORD_LINE)
         paths = {}
-        for line in svg.split(b"\n"):
-            if line.startswith(WORD_LINE):
-                word_id = int(line[start : line.index(b'"', start)])
-                paths[word_id] = line[line.rindex(b' d="') + 4 : line.rindex(b'"')]
+        for word_id, (start, end) in _word_lines(svg, self.rows):
+            data = svg.index(b' d="', start, end) + 4
+            paths[word_id] = svg[data : svg.index(b'"', data, end)]
         return paths
 
     def value(self, word_id: int, column: str):
