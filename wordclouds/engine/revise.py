@@ -147,11 +147,14 @@ class Parent:
     def paths(self) -> dict:
         """Each word's path data (ASCII), as drawn: read from wordcloud.svg only when a
         revision stamps the words that stay from it."""
-        svg = (self.folder / ARTIFACTS["svg"]).read_bytes()
         paths = {}
-        for word_id, (start, end) in _word_lines(svg, self.rows):
-            data = svg.index(b' d="', start, end) + 4
-            paths[word_id] = svg[data : svg.index(b'"', data, end)]
+        with (
+            open(self.folder / ARTIFACTS["svg"], "rb") as file,
+            mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) as svg,
+        ):
+            for word_id, (start, end) in _word_lines(svg, self.rows):
+                data = svg.find(b' d="', start, end) + 4
+                paths[word_id] = svg[data : svg.find(b'"', data, end)]
         return paths
 
     def value(self, word_id: int, column: str):
