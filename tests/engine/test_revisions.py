@@ -9,6 +9,7 @@ import random
 import re
 import shutil
 import sqlite3
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -26,8 +27,9 @@ from wordclouds.engine import (
     revise,
 )
 from wordclouds.engine.mask import keep_out_pixels
+from wordclouds.engine.neighbours import reading_neighbours
 from wordclouds.engine.restamp import INKS, read_inks
-from wordclouds.engine.revise import LIST_BOUNDS
+from wordclouds.engine.revise import LIST_BOUNDS, _near
 
 FILES = ("wordcloud.png", "wordcloud.svg", "wordcloud-stroke.svg", "positions.db", "proof.png")
 PARENTS = [  # (names, canvas, mask shape, seed)
@@ -263,6 +265,67 @@ def test_a_revision_of_a_revision(parents, tmp_path):
     )
     assert second["changes"]["removed"] == first["changes"]["added"]
     assert rows(tmp_path / "two") == rows(parent)  # the added name removed again: the parent's rows
+    for svg in ("wordcloud.svg", "wordcloud-stroke.svg"):  # and its bytes
+        assert (tmp_path / "two" / svg).read_bytes() == (parent / svg).read_bytes(), svg
+
+
+def test_a_parent_whose_lines_are_not_in_id_order_is_revised_all_the_same(parents, tmp_path):
+    """The engine writes the words' lines in id order, and a revision finds the ones it
+    changes by reading forward; a parent written otherwise (its lines reversed here) gets
+    the same line for every word as the parent in order."""
+    parent, mask = parents[0]
+    shuffled = tmp_path / "shuffled"
+    shutil.copytree(parent, shuffled)
+    for svg in ("wordcloud.svg", "wordcloud-stroke.svg"):
+        lines = (parent / svg).read_text(encoding="utf-8").splitlines(True)
+        words = [line for line in lines if line.startswith("<path")]
+        others = [line for line in lines if not line.startswith("<path")]
+        (shuffled / svg).write_text("".join(others[:-1] + words[::-1] + others[-1:]), "utf-8")
+    ids = sorted(rows(parent))
+    edits = {
+        "add": ["Zed", "Ann Other"],
+        "remove": [ids[3], ids[-1]],
+        "rename": [{"id": ids[0], "name": "Li"}],
+        "recolor": [{"id": ids[7], "color": "#2874A6"}, {"id": ids[-2], "color": "#2874A6"}],
+    }
+
+    revise(parent_dir=parent, out_dir=tmp_path / "in_order", edits=edits, mask_path=mask)
+    revise(parent_dir=shuffled, out_dir=tmp_path / "out", edits=edits, mask_path=mask)
+
+    for svg in ("wordcloud.svg", "wordcloud-stroke.svg"):
+        assert paths(tmp_path / "out", svg) == paths(tmp_path / "in_order", svg), svg
+    assert rows(tmp_path / "out") == rows(tmp_path / "in_order")
+
+
+@pytest.mark.parametrize("parent_index", range(len(PARENTS)))
+def test_the_words_near_the_fresh_ones_hold_all_their_reading_neighbours(parents, parent_index):
+    """A revision colours its fresh words by their reading neighbours among the words near
+    them only: every neighbour they have among all the words is among those."""
+    parent, _ = parents[parent_index]
+    words = rows(parent)
+    ids = sorted(words)
+    placements = {
+        word_id: SimpleNamespace(
+            ink_box=row[13:17], font_size=row[4], vertical=row[6] == "vertical"
+        )
+        for word_id, row in words.items()
+    }
+    everything = reading_neighbours(
+        [placements[i].ink_box for i in ids],
+        [placements[i].font_size for i in ids],
+        [placements[i].vertical for i in ids],
+    )
+    rng = random.Random(parent_index)
+    for count in (0, 5, 20):  # words picked at random, and one that has a neighbour
+        fresh = set(rng.sample(ids, count)) | {ids[rng.choice(everything)[rng.randrange(2)]]}
+        near = _near(ids, placements, fresh)
+        among = reading_neighbours(
+            [placements[i].ink_box for i in near],
+            [placements[i].font_size for i in near],
+            [placements[i].vertical for i in near],
+        )
+        expected = {(ids[i], ids[j]) for i, j in everything if {ids[i], ids[j]} & fresh}
+        assert {(near[i], near[j]) for i, j in among if {near[i], near[j]} & fresh} == expected
 
 
 def test_a_revision_with_no_room_fails_saying_how_many_names_did_not_fit(parents, tmp_path):

@@ -62,14 +62,20 @@ def _pairs(x0, y0, x1, y1, reach):
     return result
 
 
+def reading_reach(sizes):
+    """How far along its reading direction a word of font size ``sizes`` (px, one or an
+    array) finds neighbours: one em, and a pixel more for the ink boxes' rounding to whole
+    pixels."""
+    return np.ceil(np.asarray(sizes, dtype=float)).astype(np.int64) + 1
+
+
 def reading_neighbours(boxes, sizes, vertical) -> np.ndarray:
     """The reading-direction neighbour pairs of words with ink ``boxes`` (x, y, width,
     height), font ``sizes`` in px and orientation ``vertical``: an (n, 2) array of index
     pairs, each once, smaller index first."""
     boxes = np.asarray(boxes, dtype=np.int64).reshape(-1, 4)
     vertical = np.asarray(vertical, dtype=bool)
-    # One em, and a pixel more for the ink boxes' rounding to whole pixels.
-    reach = np.ceil(np.asarray(sizes, dtype=float)).astype(np.int64) + 1
+    reach = reading_reach(sizes)
     found = [np.zeros((0, 2), dtype=np.int64)]
     for down in (False, True):
         index = np.flatnonzero(vertical == down)

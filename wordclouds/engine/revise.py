@@ -13,6 +13,7 @@ and rows, with new ones only for what changed.
 
 import json
 import math
+import mmap
 import os
 import sqlite3
 import statistics
@@ -47,7 +48,7 @@ from .layout import (
 )
 from .mask import keep_out_pixels, load_mask, without
 from .names import MAX_NAME_LENGTH, Name, clean_cell
-from .neighbours import reading_neighbours
+from .neighbours import reading_neighbours, reading_reach
 from .occupancy import find_fit, new_occupancy
 from .params import (
     COLOR_PATTERN,
@@ -90,6 +91,7 @@ LIST_BOUNDS = {
 EDIT_KEYS = (*LIST_BOUNDS, "seed")
 WORD_EDITS = ("rename", "move", "resize", "recolor")
 MAX_WEIGHT = 1e9
+WORD_LINE = b'<path id="w'  # how each word's line in both SVGs starts (render.path_elements)
 REACHES = (1, 2, 4, 8, 16, 32, 64)  # window heights tried around a displaced word, in its heights
 
 
@@ -143,27 +145,18 @@ class Parent:
         self.made = {}  # what the checks and the revision both use, made once (mask, shaper)
 
     @cached_property
-    def lines(self) -> dict:
-        """Artifact kind → (its lines other than the words', each word's line by id)."""
-        lines_of = {}
-        for kind in ("svg", "svg_stroke"):
-            lines = (self.folder / ARTIFACTS[kind]).read_text(encoding="utf-8").splitlines(True)
-            head = [line for line in lines if not line.startswith("<path") and line != SVG_END]
-            own = {
-                int(line[11 : line.index('"', 11)]): line
-                for line in lines
-                if line.startswith("<path")
-            }
-            lines_of[kind] = head, own
-        return lines_of
-
-    @cached_property
     def paths(self) -> dict:
-        """Each word's path data (ASCII), as drawn."""
-        return {
-            word_id: line[line.rindex(' d="') + 4 : line.rindex('"')].encode("ascii")
-            for word_id, line in self.lines["svg"][1].items()
-        }
+        """Each word's path data (ASCII), as drawn: read from wordcloud.svg only when a
+        revision stamps the words that stay from it."""
+        paths = {}
+        with (
+            open(self.folder / ARTIFACTS["svg"], "rb") as file,
+            mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) as svg,
+        ):
+            for word_id, (start, end) in _word_lines(svg, self.rows):
+                data = svg.find(b' d="', start, end) + 4
+                paths[word_id] = svg[data : svg.find(b'"', data, end)]
+        return paths
 
     @cached_property
     def inks(self):
@@ -529,7 +522,7 @@ def _revised(parent, out_dir, edits, mask_path, font_path, report, parent_id, pa
         [colors[i] for i in changed], config, placements, changed_ids - displaced,
         displaced - set(renamed),
     )  # fmt: skip
-    _write_svgs(parent, out_dir, ids, placements, colors, changed_ids, config)
+    _write_svgs(parent, out_dir, placements, colors, changed_ids, removed, config)
 
     report.begin("writing_artifacts", "writing files")
     partial_db = out_dir / (ARTIFACTS["db"] + ".part")
@@ -812,19 +805,19 @@ def _color_fresh(ids, placements, colors, fresh, config, mask, rng) -> None:
     neighbour-colour rule holds for every new neighbour."""
     if not fresh:
         return
-    index = {word_id: k for k, word_id in enumerate(ids)}
-    order = [placements[i] for i in ids]
+    near = _near(ids, placements, fresh)
+    order = [placements[i] for i in near]
     pairs = reading_neighbours(
         [p.ink_box for p in order], [p.font_size for p in order], [p.vertical for p in order]
     )
     adjacent = {word_id: set() for word_id in fresh}
     for i, j in pairs:
-        for a, b in ((ids[i], ids[j]), (ids[j], ids[i])):
+        for a, b in ((near[i], near[j]), (near[j], near[i])):
             if a in adjacent:
                 adjacent[a].add(b)
     background = contrast_background(config)
     palette = list(dict.fromkeys(readable(list(config.palette), background)))
-    for word_id in sorted(fresh, key=lambda i: index[i]):
+    for word_id in sorted(fresh):
         taken = {colors[i] for i in adjacent[word_id] if i in colors}
         if config.font_color:
             colors[word_id] = config.font_color
@@ -846,23 +839,72 @@ def _color_fresh(ids, placements, colors, fresh, config, mask, rng) -> None:
         colors[word_id] = choices[int(rng.integers(len(choices)))]
 
 
-def _write_svgs(parent, out_dir, ids, placements, colors, changed_ids, config) -> None:
-    """Both SVGs from the parent's own lines: its header and background, the line of every
-    unchanged word as it was, new lines for the changed and added words."""
+def _near(ids, placements, fresh) -> list:
+    """The ``fresh`` words and those of ``ids`` whose ink boxes come within the longest
+    reach of the reading-neighbour rule (:func:`reading_neighbours`: one em of the larger
+    word, and a pixel) of one of them, in the order of ``ids``: whether two words are
+    neighbours depends on the two alone, so among these the fresh words find every
+    neighbour they have among all the words."""
+    boxes = np.array([placements[i].ink_box for i in ids], dtype=np.int64)
+    reach = reading_reach(max(placements[i].font_size for i in ids))
+    near = np.zeros(len(ids), dtype=bool)
+    for word_id in fresh:
+        near |= _boxes_touch(boxes, placements[word_id].ink_box, reach)
+    return [ids[k] for k in np.flatnonzero(near)]
+
+
+def _write_svgs(parent, out_dir, placements, colors, changed_ids, removed, config) -> None:
+    """Both SVGs as the parent's bytes with only the words' lines that changed replaced in
+    place, the removed ones' dropped and the added ones' (ids above every parent id) put
+    before the closing tag; every other line is copied as it was, unparsed. The parent's
+    file is mapped, not read: its bytes go from the page cache to the new file once."""
     median = statistics.median(parent.value(i, "font_size") for i in parent.rows)
+    touched = (changed_ids | removed) & parent.rows.keys()
     for kind, which in (("svg", 0), ("svg_stroke", 1)):
-        head, own = parent.lines[kind]
-        lines = list(head)
-        for word_id in ids:
-            if word_id in changed_ids:
-                placement = placements[word_id]
-                line = stroke_width(placement.font_size, median, config)
-                lines.append(path_elements(word_id, placement, colors[word_id], line)[which])
-            else:
-                lines.append(own[word_id])
-        lines.append(SVG_END)
-        with _atomic(out_dir / ARTIFACTS[kind], "w") as out:
-            out.write("".join(lines))  # one write: 50,000 small ones took a quarter second
+        with (
+            open(parent.folder / ARTIFACTS[kind], "rb") as source,
+            mmap.mmap(source.fileno(), 0, access=mmap.ACCESS_READ) as data,
+            memoryview(data) as view,
+            _atomic(out_dir / ARTIFACTS[kind]) as out,
+        ):
+            start = 0
+            for word_id, (begin, end) in _word_lines(data, touched):
+                out.write(view[start:begin])
+                if word_id in changed_ids:
+                    out.write(_svg_line(word_id, placements, colors, median, config, which))
+                start = end
+            closing = data.rfind(SVG_END.encode())
+            out.write(view[start:closing])
+            for word_id in sorted(changed_ids - parent.rows.keys()):
+                out.write(_svg_line(word_id, placements, colors, median, config, which))
+            out.write(view[closing:])
+
+
+def _word_lines(data, ids) -> list[tuple[int, tuple[int, int]]]:
+    """(id, (start, end)) of the ``<path>`` line of each of ``ids`` in the SVG ``data``
+    (bytes or a mapped file), in the order they stand in it. The engine writes the words'
+    lines in ascending id order (a first layout by placement number, a revision by sorted
+    id), so each is looked for after the one before and the file is scanned once; a line
+    not found there (a file written some other way) is looked for from the top, which
+    costs a scan but finds it all the same."""
+    found, start = [], 0
+    for word_id in sorted(ids):
+        needle = b"\n" + WORD_LINE + b'%d"' % word_id
+        at = data.find(needle, start)
+        if at < 0:
+            at = data.find(needle)
+        if at < 0:
+            raise ValueError(f"the parent's SVG has no line for word {word_id}")
+        start = data.find(b"\n", at + 1)  # the next line's needle starts with it
+        found.append((word_id, (at + 1, start + 1)))
+    return sorted(found, key=lambda hit: hit[1])
+
+
+def _svg_line(word_id, placements, colors, median, config, which) -> bytes:
+    """Word ``word_id``'s new line in the filled SVG (``which`` 0) or the stroked one (1)."""
+    placement = placements[word_id]
+    line = stroke_width(placement.font_size, median, config)
+    return path_elements(word_id, placement, colors[word_id], line)[which].encode()
 
 
 def _write_inks(out_dir, parent, ids, placements) -> None:
