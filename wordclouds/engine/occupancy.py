@@ -150,10 +150,9 @@ def _grown_rows(ink, blocked, margin, first, last):
         for r in range(max(0, y - margin), min(height, y + margin + 1)):
             for x in range(width):
                 column[x] |= ink[r, x]
-        for x in range(width):
-            if column[x]:
-                for c in range(max(0, x - margin), min(width, x + margin + 1)):
-                    blocked[y, c] = True
+        for shift in range(-margin, margin + 1):  # and within margin columns: one pass each
+            for x in range(max(0, -shift), min(width, width - shift)):
+                blocked[y, x] |= column[x + shift]
 
 
 def new_occupancy(blocked, ink=None, margin=0):
