@@ -144,6 +144,24 @@ class Service:
         """The SHA-256 of each file the engine wrote for the job, by kind."""
         return {kind: self.sha256(f"/api/jobs/{job_id}/files/{kind}") for kind in ARTIFACT_KINDS}
 
+    def stored_files(self) -> set[str]:
+        """The stored files: the keys of the S3 bucket when the service has one, else the
+        files of its media folder."""
+        if self.env.get("S3_BUCKET"):
+            import boto3
+
+            client = boto3.client(
+                "s3",
+                endpoint_url=self.env["S3_ENDPOINT_URL"],
+                aws_access_key_id=self.env["S3_ACCESS_KEY_ID"],
+                aws_secret_access_key=self.env["S3_SECRET_ACCESS_KEY"],
+                region_name=self.env.get("S3_REGION", "us-east-1"),
+            )
+            pages = client.get_paginator("list_objects_v2").paginate(Bucket=self.env["S3_BUCKET"])
+            return {item["Key"] for page in pages for item in page.get("Contents", [])}
+        root = self.folder / "media"
+        return {str(path.relative_to(root)) for path in root.rglob("*") if path.is_file()}
+
     def wait_for(self, job_id: str, condition, timeout: float) -> dict:
         deadline = time.monotonic() + timeout
         while True:

@@ -102,25 +102,6 @@ def row_counts(service: Service) -> dict[str, int]:
         }
 
 
-def media_files(service: Service) -> set[str]:
-    """The stored files: the keys of the S3 bucket when the service has one, else the files
-    of its media folder."""
-    if service.env.get("S3_BUCKET"):
-        import boto3
-
-        client = boto3.client(
-            "s3",
-            endpoint_url=service.env["S3_ENDPOINT_URL"],
-            aws_access_key_id=service.env["S3_ACCESS_KEY_ID"],
-            aws_secret_access_key=service.env["S3_SECRET_ACCESS_KEY"],
-            region_name=service.env.get("S3_REGION", "us-east-1"),
-        )
-        pages = client.get_paginator("list_objects_v2").paginate(Bucket=service.env["S3_BUCKET"])
-        return {item["Key"] for page in pages for item in page.get("Contents", [])}
-    root = service.folder / "media"
-    return {str(path.relative_to(root)) for path in root.rglob("*") if path.is_file()}
-
-
 class Refusal:
     """What a hostile request did: its response, and the health probes made meanwhile."""
 
@@ -139,7 +120,7 @@ def hostile(service: Service, send) -> Refusal:
 
 def state(service: Service) -> tuple[dict[str, int], set[str]]:
     """The rows of each table and the media files, to compare after a request."""
-    return row_counts(service), media_files(service)
+    return row_counts(service), service.stored_files()
 
 
 def assert_unchanged(service: Service, before: tuple[dict[str, int], set[str]]) -> None:
@@ -150,7 +131,7 @@ def assert_unchanged(service: Service, before: tuple[dict[str, int], set[str]]) 
         for table, count in after.items()
         if rows.get(table) != count
     }
-    assert media_files(service) == files, "the request left files behind"
+    assert service.stored_files() == files, "the request left files behind"
 
 
 def probed(service: Service, send) -> Refusal:
