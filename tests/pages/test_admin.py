@@ -8,6 +8,7 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
+from tests.pages.images import wait_for_image
 from tests.pages.test_studio import name_list
 from tests.processes import BASE_DIR
 
@@ -64,12 +65,6 @@ def log_in(page):
 def styled(page) -> str:
     """The admin header's computed background: transparent when no CSS applied."""
     return page.evaluate("getComputedStyle(document.getElementById('header')).backgroundColor")
-
-
-def wait_for_image(page, selector: str) -> None:
-    """Until one image of `selector` has loaded real pixels (thumbnails load lazily)."""
-    page.wait_for_function(f"""() => Array.from(document.querySelectorAll({selector!r}))
-        .some((img) => img.complete && img.naturalWidth > 0)""")
 
 
 def test_the_admin_css_and_icons_come_from_the_service(service):

@@ -6,7 +6,8 @@ import pytest
 from playwright.sync_api import expect
 
 from core.security import content_security_policy
-from tests.pages.test_admin import log_in, shop, wait_for_image  # noqa: F401 (a fixture)
+from tests.pages.images import wait_for_image
+from tests.pages.test_admin import log_in, shop  # noqa: F401 (a fixture)
 from tests.pages.test_orders import sign_in
 
 pytestmark = pytest.mark.e2e

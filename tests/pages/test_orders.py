@@ -17,6 +17,7 @@ from playwright.sync_api import expect
 
 from core.admin_token import admin_token_issue
 from tests.commerce.conftest import APP_ID, APP_SECRET, identity_platform_server  # noqa: F401
+from tests.pages.images import wait_for_image
 from tests.processes import Service
 
 pytestmark = pytest.mark.e2e
@@ -219,7 +220,7 @@ def test_an_order_is_marked_paid_and_shipped_and_a_forbidden_move_is_explained(p
     expect(page.locator("#order-address")).to_contain_text("广东省 深圳市 南山区")
     thumbnail = page.locator(".design-thumbnail").first
     expect(thumbnail).to_have_attribute("src", f"/api/jobs/{shop.job}/tiles/0/0_0.jpg")
-    page.wait_for_function("document.querySelector('.design-thumbnail').naturalWidth > 0")
+    wait_for_image(page, ".design-thumbnail")
     expect(page.get_by_role("link", name="SVG", exact=True).first).to_have_attribute(
         "href", f"/api/jobs/{shop.job}/files/svg"
     )

@@ -105,6 +105,7 @@ def _coverage(boxes, inside) -> float:
 
 @njit(cache=True, nogil=True)
 def _cover(covered, boxes):
+    """Mark every box (x, y, width, height: a row of ``boxes``) in ``covered``."""
     for k in range(boxes.shape[0]):
         x, y, width, height = boxes[k, 0], boxes[k, 1], boxes[k, 2], boxes[k, 3]
         covered[y : y + height, x : x + width] = True
