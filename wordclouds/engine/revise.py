@@ -584,18 +584,20 @@ def _stamp_staying(layout, ids, placements, parent, blocked) -> None:
         ids[: len(ids) // 2], ids[len(ids) // 2 :]
     ]  # fmt: skip
     firsts = [layout.placed, layout.placed + len(halves[0])]
+    kept = parent.inks  # read here, once, not by the first of the two threads
+    paths = parent.paths if kept is None else None
 
     def stamp(half, first_slot):
         if not half:
             return
         inks = np.array([placements[i].ink_box for i in half], dtype=np.int64)
         kinds = np.array([2 if placements[i].vertical else 1 for i in half], dtype=np.int64)
-        if parent.inks is not None:
-            kept_ids, starts, _, bits = parent.inks
+        if kept is not None:
+            kept_ids, starts, _, bits = kept
             starts = starts[np.searchsorted(kept_ids, half)]
             ink_bits(ink, layout.words, layout.boxes, bits, starts, inks, kinds, first_slot)
             return
-        data = [parent.paths[i] for i in half]
+        data = [paths[i] for i in half]
         ends = np.cumsum([len(d) for d in data])
         ink_paths(ink, layout.words, layout.boxes, np.frombuffer(b"".join(data), dtype=np.uint8),
                   ends, inks, kinds, first_slot, INK_THRESHOLD)  # fmt: skip
@@ -860,6 +862,7 @@ def _write_svgs(parent, out_dir, placements, colors, changed_ids, removed, confi
     file is mapped, not read: its bytes go from the page cache to the new file once."""
     median = statistics.median(parent.value(i, "font_size") for i in parent.rows)
     touched = (changed_ids | removed) & parent.rows.keys()
+    new = {i: _svg_lines(i, placements, colors, median, config) for i in changed_ids}
     for kind, which in (("svg", 0), ("svg_stroke", 1)):
         with (
             open(parent.folder / ARTIFACTS[kind], "rb") as source,
@@ -871,12 +874,12 @@ def _write_svgs(parent, out_dir, placements, colors, changed_ids, removed, confi
             for word_id, (begin, end) in _word_lines(data, touched):
                 out.write(view[start:begin])
                 if word_id in changed_ids:
-                    out.write(_svg_line(word_id, placements, colors, median, config, which))
+                    out.write(new[word_id][which])
                 start = end
             closing = data.rfind(SVG_END.encode())
             out.write(view[start:closing])
             for word_id in sorted(changed_ids - parent.rows.keys()):
-                out.write(_svg_line(word_id, placements, colors, median, config, which))
+                out.write(new[word_id][which])
             out.write(view[closing:])
 
 
@@ -900,11 +903,13 @@ def _word_lines(data, ids) -> list[tuple[int, tuple[int, int]]]:
     return sorted(found, key=lambda hit: hit[1])
 
 
-def _svg_line(word_id, placements, colors, median, config, which) -> bytes:
-    """Word ``word_id``'s new line in the filled SVG (``which`` 0) or the stroked one (1)."""
+def _svg_lines(word_id, placements, colors, median, config) -> tuple[bytes, ...]:
+    """Word ``word_id``'s new lines in the filled SVG and the stroked one, drawn once for
+    both."""
     placement = placements[word_id]
     line = stroke_width(placement.font_size, median, config)
-    return path_elements(word_id, placement, colors[word_id], line)[which].encode()
+    elements = path_elements(word_id, placement, colors[word_id], line)
+    return tuple(element.encode() for element in elements)
 
 
 def _write_inks(out_dir, parent, ids, placements) -> None:
