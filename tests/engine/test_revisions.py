@@ -29,7 +29,8 @@ from wordclouds.engine import (
 from wordclouds.engine.mask import keep_out_pixels
 from wordclouds.engine.neighbours import reading_neighbours
 from wordclouds.engine.restamp import INKS, read_inks
-from wordclouds.engine.revise import LIST_BOUNDS, _near
+from wordclouds.engine.revision.edits import LIST_BOUNDS
+from wordclouds.engine.revision.revise import _near
 
 FILES = ("wordcloud.png", "wordcloud.svg", "wordcloud-stroke.svg", "positions.db", "proof.png")
 PARENTS = [  # (names, canvas, mask shape, seed)

@@ -20,7 +20,7 @@ from .positions import placement_outlines, read_meta
 from .print_size import print_size_advice, size_advice
 from .render import svg_outlines
 from .restamp import INKS
-from .revise import PROOF, REVISION_STAGES, check_edits, revise
+from .revision import PROOF, REVISION_STAGES, check_edits, revise
 from .shaping import check_drawable
 
 __all__ = [
