@@ -30,7 +30,7 @@ from wordclouds.engine.mask import keep_out_pixels
 from wordclouds.engine.neighbours import reading_neighbours
 from wordclouds.engine.restamp import INKS, read_inks
 from wordclouds.engine.revision.edits import LIST_BOUNDS
-from wordclouds.engine.revision.revise import _near
+from wordclouds.engine.neighbours import words_near
 
 FILES = ("wordcloud.png", "wordcloud.svg", "wordcloud-stroke.svg", "positions.db", "proof.png")
 PARENTS = [  # (names, canvas, mask shape, seed)
@@ -319,7 +319,7 @@ def test_the_words_near_the_fresh_ones_hold_all_their_reading_neighbours(parents
     rng = random.Random(parent_index)
     for count in (0, 5, 20):  # words picked at random, and one that has a neighbour
         fresh = set(rng.sample(ids, count)) | {ids[rng.choice(everything)[rng.randrange(2)]]}
-        near = _near(ids, placements, fresh)
+        near = words_near(ids, placements, fresh)
         among = reading_neighbours(
             [placements[i].ink_box for i in near],
             [placements[i].font_size for i in near],

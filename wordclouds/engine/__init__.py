@@ -9,9 +9,10 @@ and :func:`svg_outlines`, :func:`placement_outlines` / :func:`path_contours` for
 finished job.
 """
 
+from .artifacts import ARTIFACTS
 from .errors import InputError, LayoutError
 from .fonts import CHAIN_COVERAGE, DEFAULT_FACE, FontInfo, check_font, default_font_path, font_faces
-from .generate import ARTIFACTS, STAGES, generate
+from .generate import STAGES, generate
 from .mask import Mask, load_mask
 from .names import Name, first_rows, read_names
 from .params import Params, parse_params

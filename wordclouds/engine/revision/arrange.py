@@ -1,41 +1,38 @@
 """The placing of a revision: the words that stay stamped from the parent, the pinned,
-renamed, displaced and added ones placed again."""
+renamed, displaced and added ones placed again, by the same functions as a first layout
+(:class:`layout.Layout`)."""
 
 import math
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
+from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..layout import (
-    DEFAULT_MIN_FONT_SIZE,
-    INK_THRESHOLD,
-    SHRINK,
-    Layout,
-    Placement,
-    reading_pad,
-)
-from ..occupancy import find_fit, new_occupancy
-from ..restamp import ink_bits, ink_paths
-from .parent import _ink_box_at
+from ..errors import LayoutError
+from ..layout import DEFAULT_MIN_FONT_SIZE, Layout, Placement, reading_pad
+from ..mask import Mask
+from ..neighbours import boxes_touch
+from ..params import Params
+from .parent import Parent, ink_box_at, shaped
 
-REACHES = (1, 2, 4, 8, 16, 32, 64)  # window heights tried around a displaced word, in its heights
 MAX_VICTIMS = 50  # words moved aside for added names that find no room, at most
 
 
-def _boxes_touch(a: np.ndarray, b, gap) -> np.ndarray:
-    """Whether each box (x, y, w, h) of ``a`` (rows) comes closer than ``gap`` pixels (one
-    each, or one for all) to box ``b``."""
-    x, y, w, h = a.T
-    return (
-        (x < b[0] + b[2] + gap)
-        & (b[0] < x + w + gap)
-        & (y < b[1] + b[3] + gap)
-        & (b[1] < y + h + gap)
-    )
+@dataclass
+class Edited:
+    """The parent's words as the edits left them, before placing: ``before`` as they were,
+    ``placements`` by id (the removed ones gone, the renamed ones with their new outline),
+    the ``pinned`` (moved, resized) where asked, the ``renamed`` ids with their new names,
+    the ``added`` names with their planned sizes, the ``removed`` ids."""
+
+    before: dict
+    placements: dict
+    pinned: dict
+    renamed: dict
+    added: list
+    removed: set = field(default_factory=set)
 
 
-def _displaced(placements, pinned, kept_out, config) -> set:
+def displaced_words(placements, pinned, kept_out, config: Params) -> set:
     """The words an edit needs the space of: ink under a keep-out shape, or within the gap
     (MARGIN, or the name gap where it is wider, by the larger of the two words' sizes) of a
     pinned (moved or resized) word."""
@@ -46,142 +43,160 @@ def _displaced(placements, pinned, kept_out, config) -> set:
     hit = np.zeros(len(ids), dtype=bool)
     for pin in pinned.values():
         pads = [reading_pad(max(pin.font_size, s), reach, config.name_gap) for s in sizes]
-        hit |= _boxes_touch(boxes, pin.ink_box, np.maximum(reach, pads)[which] + reach)
+        hit |= boxes_touch(boxes, pin.ink_box, np.maximum(reach, pads)[which] + reach)
     rows, columns = np.flatnonzero(kept_out.any(axis=1)), np.flatnonzero(kept_out.any(axis=0))
     if rows.size:  # only the words whose ink box meets the keep-out shapes' box are looked at
         span = (columns[0], rows[0], columns[-1] + 1 - columns[0], rows[-1] + 1 - rows[0])
-        for k in np.flatnonzero(_boxes_touch(boxes, span, 0) & ~hit):
+        for k in np.flatnonzero(boxes_touch(boxes, span, 0) & ~hit):
             x, y, w, h = boxes[k]
             hit[k] = kept_out[y : y + h, x : x + w].any()
     return {int(i) for i in ids[hit]}
 
 
-def _stamp_staying(layout, ids, placements, parent, blocked) -> None:
-    """The words that stay stamped from the ink the parent kept of them (or, for a parent
-    made before it kept it, from their path data in its SVG, the very points its PNG was
-    painted from), no shaping, all at once: their ink marked by the compiled passes of
-    restamp.py, in two halves on two threads where each word keeps a slot of its own (their
-    pixels never meet), grown by MARGIN, and the occupancy grid built from it and the
-    ``blocked`` pixels (outside the shape). Must come before any other stamp."""
-    ink = np.zeros(blocked.shape, dtype=bool)
-    halves = [ids] if layout.placed + len(ids) > layout.boxes.shape[0] else [
-        ids[: len(ids) // 2], ids[len(ids) // 2 :]
-    ]  # fmt: skip
-    firsts = [layout.placed, layout.placed + len(halves[0])]
-    kept = parent.inks  # read here, once, not by the first of the two threads
-    paths = parent.paths if kept is None else None
-
-    def stamp(half, first_slot):
-        if not half:
-            return
-        inks = np.array([placements[i].ink_box for i in half], dtype=np.int64)
-        kinds = np.array([2 if placements[i].vertical else 1 for i in half], dtype=np.int64)
-        if kept is not None:
-            kept_ids, starts, _, bits = kept
-            starts = starts[np.searchsorted(kept_ids, half)]
-            ink_bits(ink, layout.words, layout.boxes, bits, starts, inks, kinds, first_slot)
-            return
-        data = [paths[i] for i in half]
-        ends = np.cumsum([len(d) for d in data])
-        ink_paths(ink, layout.words, layout.boxes, np.frombuffer(b"".join(data), dtype=np.uint8),
-                  ends, inks, kinds, first_slot, INK_THRESHOLD)  # fmt: skip
-
-    with ThreadPoolExecutor(max_workers=len(halves)) as pool:
-        list(pool.map(stamp, halves, firsts))
-    layout.placed += len(ids)
-    occupancy = new_occupancy(blocked, ink, layout.margin)
-    layout.runs, layout.row_max, layout.row_start, layout.cell_max = occupancy
+def _centre(box) -> tuple[float, float]:
+    return box[0] + box[2] / 2, box[1] + box[3] / 2
 
 
 class Arrangement:
     """The placing of a revision: the parent's words that stay stamped first, then the
     pinned (moved, resized), the renamed where they were, the added names given a home (a
     word moved aside for them), the displaced near where they were, the other added names
-    wherever there is room. Arranged again from the start with more words moved aside when
-    an added name finds no room."""
+    wherever there is room. Arranged again from the start, by the same seeded generator,
+    with more words moved aside when an added name finds no room."""
 
-    def __init__(
-        self, carved, kept_out, config, shapes, placements, pinned, renamed, parent, shaped
-    ):
-        self.carved, self.config, self.shapes = carved, config, shapes
-        self.parent, self.shaped = parent, shaped
-        self.placements, self.pinned, self.renamed = placements, pinned, renamed
+    def __init__(self, parent: Parent, edited: Edited, carved: Mask, kept_out, shapes, seed):
+        self.parent, self.edited, self.carved, self.shapes = parent, edited, carved, shapes
+        self.config = parent.params
+        self.seeding = (seed, len(parent.rows), 30)
         self.aside = set()  # words moved aside for added names
-        self.displaced = _displaced(placements, pinned, kept_out, config)
+        self.homes = {}  # ("add", index) or ("word", id) → the centre of a word moved aside
+        self.displaced = displaced_words(edited.placements, edited.pinned, kept_out, self.config)
         self.min_size = min(
-            config.min_font_size or DEFAULT_MIN_FONT_SIZE,
-            min((p.font_size for p in placements.values()), default=DEFAULT_MIN_FONT_SIZE),
+            self.config.min_font_size or DEFAULT_MIN_FONT_SIZE,
+            min((p.font_size for p in edited.placements.values()), default=DEFAULT_MIN_FONT_SIZE),
         )
 
-    def arrange(self, added, homes, rng, keep_going=False):
-        """(placements, displaced ids, added placements), or (kind, key) of the first name
-        that found no room: ("add", index of the added name) or ("word", id). With
-        ``keep_going``, the names that found no room are passed over and their number is
-        returned instead."""
-        config, placements = self.config, dict(self.placements)
-        misses = 0
-        layout = Layout(self.carved, config.margin, config.name_gap, rng, occupied=False)
+    def settled(self):
+        """(placements, displaced ids, added placements, the layout's generator after
+        them), the smallest words that stay moved aside for added names one by one until
+        every name finds room; raises :class:`LayoutError` saying how many did not."""
+        for _ in range(MAX_VICTIMS + 1):
+            outcome = self.arrange()
+            if len(outcome) == 4:
+                return outcome
+            home = self.victim(*self._looked_for(outcome))
+            if home is None:
+                break
+            self.homes[outcome] = home
+        missed = self.arrange(keep_going=True)
+        raise LayoutError(
+            f"{missed} {'name' if missed == 1 else 'names'} did not fit, even with the "
+            "smallest nearby words moved aside; make a new layout of the revised list (a new "
+            "job) instead"
+        )
+
+    def _looked_for(self, outcome):
+        """The outline and orientation of the name that found no room."""
+        kind, key = outcome
+        if kind == "add":
+            return self.shapes.get(self.edited.added[key][0].text, False)[0], False
+        placement = shaped(self.shapes, self.edited.placements[key])
+        return placement.outline, placement.vertical
+
+    def arrange(self, keep_going=False):
+        """(placements, displaced ids, added placements, generator), or (kind, key) of the
+        first name that found no room: ("add", index of the added name) or ("word", id).
+        With ``keep_going``, the names that found no room are passed over and their number
+        is returned instead."""
+        layout = Layout(self.carved, self.config.margin, self.config.name_gap,
+                        np.random.default_rng(self.seeding), occupied=False)  # fmt: skip
+        placements = dict(self.edited.placements)
         displaced = self.displaced | self.aside
-        moving = displaced | set(self.pinned) | set(self.renamed)
-        staying = [i for i in placements if i not in moving]
-        _stamp_staying(layout, staying, placements, self.parent, ~self.carved.inside)
-        for word_id, placement in self.pinned.items():
+        moving = displaced | set(self.edited.pinned) | set(self.edited.renamed)
+        self._stamp_staying(layout, [i for i in placements if i not in moving], placements)
+        for word_id, placement in self.edited.pinned.items():
             stamped = layout.stamp_word(placement.outline, placement.font_size,
                                         placement.vertical, *placement.ink_box[:2])  # fmt: skip
-            placements[word_id] = _framed(layout, placement, stamped)
-        for word_id in self.renamed.keys() - self.pinned.keys() - self.aside:
-            new = placements[word_id]  # in place when the new name fits there
-            centre = (new.box[0] + new.box[2] / 2, new.box[1] + new.box[3] / 2)
-            spot = _ink_box_at(new.outline, new.font_size, centre)
-            if _fits_at(layout, new.outline, new.font_size, new.vertical, spot):
-                stamped = layout.stamp_word(new.outline, new.font_size, new.vertical, *spot[:2])
-                placements[word_id] = _framed(layout, new, stamped)
-            else:
-                displaced = displaced | {word_id}
-        news = [None] * len(added)
-        homed = {}
-        for (kind, key), centre in homes.items():  # names given the place of a word aside
+            placements[word_id] = layout.framed(placement, stamped)
+        displaced |= self._renamed_in_place(layout, placements)
+        placed = _Placed(placements, [None] * len(self.edited.added), keep_going)
+        for (kind, key), centre in self.homes.items():  # names given the place of a word aside
             if kind == "add":
-                name, size = added[key]
-                outline, style = self.shapes.get(name.text, False)
-                fresh = Placement(name, 1, size, False, style, outline, (0, 0, 0, 0), (0, 0, 0, 0))
-                news[key] = _place_near(layout, fresh, centre, self.min_size)
-                if news[key] is None and not keep_going:
-                    return kind, key
-                misses += news[key] is None
+                placed.news[key] = layout.place_near(self._added(key), centre, self.min_size)
             else:
-                placements[key] = homed[key] = _place_near(
-                    layout, self.shaped(placements[key]), centre, self.min_size
+                placed.homed.add(key)
+                placements[key] = layout.place_near(
+                    shaped(self.shapes, placements[key]), centre, self.min_size
                 )
-                if placements[key] is None and not keep_going:
-                    return kind, key
-                misses += placements[key] is None
-        order = sorted(
-            displaced - set(self.pinned) - set(homed), key=lambda i: (-placements[i].font_size, i)
-        )
+            if placed.missed(kind, key):
+                return kind, key
+        return self._place_rest(layout, placed, displaced)
+
+    def _place_rest(self, layout, placed, displaced):
+        """The displaced words near where they were, largest first, then the added names
+        that have no home wherever there is room; :meth:`arrange`'s outcome."""
+        placements, news = placed.placements, placed.news
+        order = sorted(displaced - set(self.edited.pinned) - placed.homed,
+                       key=lambda i: (-placements[i].font_size, i))  # fmt: skip
         for word_id in order:
-            old = self.shaped(placements[word_id])
-            centre = (old.box[0] + old.box[2] / 2, old.box[1] + old.box[3] / 2)
-            placements[word_id] = _place_near(layout, old, centre, self.min_size)
-            if placements[word_id] is None and not keep_going:
+            old = shaped(self.shapes, placements[word_id])
+            placements[word_id] = layout.place_near(old, _centre(old.box), self.min_size)
+            if placed.missed("word", word_id):
                 return "word", word_id
-            misses += placements[word_id] is None
-        for k, (name, size) in enumerate(added):
-            if news[k] is not None or ("add", k) in homes:  # placed, or missed near its home
+        turn = (self.config.prefer_horizontal, False)  # one orientation: docs/engine.md
+        for k, (name, size) in enumerate(self.edited.added):
+            if news[k] is not None or ("add", k) in self.homes:  # placed, or missed near home
                 continue
-            news[k] = _place_anywhere(layout, self.shapes, name, size, self.min_size, config, rng)
-            if news[k] is None and not keep_going:
+            news[k] = layout.place_word(name, 1, size, self.min_size, self.shapes, turn)
+            if placed.missed("add", k):
                 return "add", k
-            misses += news[k] is None
-        return misses if keep_going else (placements, displaced, news)
+        return placed.misses if placed.keep_going else (placements, displaced, news, layout.rng)
+
+    def _added(self, key) -> Placement:
+        """Added name ``key`` as a horizontal placement of its planned size, not yet placed."""
+        name, size = self.edited.added[key]
+        outline, style = self.shapes.get(name.text, False)
+        return Placement(name, 1, size, False, style, outline, (0, 0, 0, 0), (0, 0, 0, 0))
+
+    def _renamed_in_place(self, layout, placements) -> set:
+        """The renamed words stamped where they were (their new box centred on the old)
+        where the new name fits there; the ids of those that do not."""
+        elsewhere = set()
+        edited = self.edited
+        for word_id in edited.renamed.keys() - edited.pinned.keys() - self.aside:
+            new = placements[word_id]
+            spot = ink_box_at(new.outline, new.font_size, _centre(new.box))
+            if layout.fits_at(new.outline, new.font_size, new.vertical, spot):
+                stamped = layout.stamp_word(new.outline, new.font_size, new.vertical, *spot[:2])
+                placements[word_id] = layout.framed(new, stamped)
+            else:
+                elsewhere.add(word_id)
+        return elsewhere
+
+    def _stamp_staying(self, layout, ids, placements) -> None:
+        """The words that stay stamped from the ink the parent kept of them, or, for a
+        parent made before it kept it, from their path data in its SVG
+        (:meth:`Layout.stamp_kept`)."""
+        boxes = np.array([placements[i].ink_box for i in ids], dtype=np.int64).reshape(-1, 4)
+        kinds = np.array([2 if placements[i].vertical else 1 for i in ids], dtype=np.int64)
+        blocked = ~self.carved.inside
+        kept = self.parent.inks
+        if kept is None:
+            paths = self.parent.paths
+            layout.stamp_kept(boxes, kinds, blocked, paths=[paths[i] for i in ids])
+            return
+        kept_ids, starts, _, bits = kept
+        starts = starts[np.searchsorted(kept_ids, ids)]
+        layout.stamp_kept(boxes, kinds, blocked, bits=bits, starts=starts)
 
     def victim(self, outline, vertical):
         """The centre of the smallest word that stays whose ink box could hold ``outline``
         at the smallest size (it is moved aside for it), or None."""
         _, _, need_w, need_h = outline.box(self.min_size)
-        taken = self.displaced | self.aside | set(self.pinned) | set(self.renamed)
+        edited = self.edited
+        taken = self.displaced | self.aside | set(edited.pinned) | set(edited.renamed)
         best = None
-        for word_id, placement in self.placements.items():
+        for word_id, placement in edited.placements.items():
             x, y, w, h = placement.ink_box
             if word_id in taken or placement.vertical != vertical or w < need_w or h < need_h:
                 continue
@@ -190,83 +205,24 @@ class Arrangement:
         if best is None:
             return None
         self.aside.add(best[1])
-        box = self.placements[best[1]].box
-        return box[0] + box[2] / 2, box[1] + box[3] / 2
+        return _centre(edited.placements[best[1]].box)
 
 
-def _framed(layout, placement, stamped) -> Placement:
-    """``placement`` where ``stamped`` (Layout.stamp_word's ink box and ink) put it."""
-    ink_box, ink = stamped
-    box = layout.clip(placement.outline.frame_box(placement.font_size, *ink_box[:2]))
-    return replace(placement, ink_box=tuple(int(v) for v in ink_box), box=box, ink=ink)
+@dataclass
+class _Placed:
+    """What one arrangement has placed so far, and how many names found no room."""
 
+    placements: dict
+    news: list
+    keep_going: bool
+    homed: set = field(default_factory=set)
+    misses: int = 0
 
-def _search(layout, outline, size, vertical):
-    """The padded search box of a word: its size, pads and the ears' reading settings."""
-    _, _, width, height = outline.box(size)
-    pad = layout.pad(size)
-    pad_x, pad_y = (0, pad) if vertical else (pad, 0)
-    reading = np.array([pad, layout.margin, 2 if vertical else 1], dtype=np.int64)
-    return (
-        width + 2 * pad_x,
-        height + 2 * pad_y,
-        pad_x,
-        pad_y,
-        (layout.words, layout.boxes, reading),
-    )
-
-
-def _fits_at(layout, outline, size, vertical, spot) -> bool:
-    """Whether the word fits with its ink box's top-left exactly at ``spot``."""
-    search_w, search_h, pad_x, pad_y, ears = _search(layout, outline, size, vertical)
-    x, y = spot[0] - pad_x, spot[1] - pad_y
-    height, width = layout.inside.shape
-    if x < 0 or y < 0 or x + search_w > width or y + search_h > height:
-        return False
-    found = find_fit(layout.runs, layout.row_max, layout.cell_max, layout.hopeless,
-                     search_w, search_h, x, y, y, y + search_h, ears)  # fmt: skip
-    return (int(found[0]), int(found[1])) == (x, y)
-
-
-def _place_near(layout, placement, centre, min_size):
-    """``placement`` placed again as near as possible to ``centre``: the first free spot in
-    reading order from there within a band of rows around it, the band doubled until one is
-    found; at its size first, then smaller down to ``min_size``."""
-    size = placement.font_size
-    while True:
-        search_w, search_h, pad_x, pad_y, ears = _search(
-            layout, placement.outline, size, placement.vertical
-        )
-        start_x, start_y = int(centre[0] - search_w / 2), int(centre[1] - search_h / 2)
-        for reach in REACHES:
-            top = max(layout.top, start_y - reach * search_h)
-            bottom = min(layout.bottom, start_y + (reach + 1) * search_h)
-            x, y = find_fit(layout.runs, layout.row_max, layout.cell_max, layout.hopeless,
-                            search_w, search_h, max(0, start_x), start_y, top, bottom, ears)  # fmt: skip
-            if x >= 0:
-                stamped = layout.stamp_word(
-                    placement.outline, size, placement.vertical, int(x + pad_x), int(y + pad_y)
-                )
-                return _framed(layout, replace(placement, font_size=size), stamped)
-            if top == layout.top and bottom == layout.bottom:
-                break
-        if size <= min_size:
-            return None
-        size = round(max(min_size, size * SHRINK), 2)
-
-
-def _place_anywhere(layout, shapes, name, size, min_size, config, rng):
-    """An added name in free space, as a new job places it (orientation by
-    PREFER_HORIZONTAL), smaller down to ``min_size`` when there is no room."""
-    vertical = bool(rng.random() >= config.prefer_horizontal)
-    size = round(size, 2)
-    while True:
-        outline, style = shapes.get(name.text, vertical)
-        stamped = layout.try_place(outline, size, vertical)
-        if stamped is not None:
-            ink_box = stamped[0]
-            placement = Placement(name, 1, size, vertical, style, outline, ink_box, ink_box)
-            return _framed(layout, placement, stamped)
-        if size <= min_size:
-            return None
-        size = round(max(min_size, size * SHRINK), 2)
+    def missed(self, kind, key) -> bool:
+        """Whether the name ``(kind, key)`` just placed found no room and the arrangement
+        stops there (without ``keep_going``); counts it otherwise."""
+        found = (self.news if kind == "add" else self.placements)[key]
+        if found is not None:
+            return False
+        self.misses += 1
+        return not self.keep_going

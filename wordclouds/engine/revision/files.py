@@ -5,49 +5,60 @@ import json
 import math
 import mmap
 import statistics
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 
+from ..artifacts import ARTIFACTS, atomic
 from ..colors import to_rgb
-from ..generate import (
-    ARTIFACTS,
-    _atomic,
-    _contrast_figures,
-    _coverage,
-)
+from ..metrics import box_coverage, contrast_figures
 from ..png import write_png
 from ..render import SVG_END, paint_placements, path_elements, stroke_width
 from ..restamp import INKS, write_inks
-from .parent import _word_lines
+from .parent import word_lines
 
 PROOF = "proof.png"
-
-
-# The proof's outlines: what an edit named (added, renamed, moved, resized, recoloured) in
-# red, what had to make room (displaced) in blue.
+# The proof's outlines: every word the revision changed by an edit (added, renamed, moved,
+# resized, recoloured: placed in place or again elsewhere) in red, every word that only had
+# to make room (displaced, or moved aside for an added name) in blue.
 PROOF_CHANGED, PROOF_DISPLACED = (214, 39, 40), (31, 119, 180)
 PROOF_LINE = 3
 PROOF_SIDE = 2000  # a larger poster's proof is scaled down (by whole steps) to this side
 
 
-def _write_svgs(parent, out_dir, placements, colors, changed_ids, removed, config) -> None:
+@dataclass
+class Revised:
+    """A placed revision as its files need it: every word's placement and colour by id, the
+    ids drawn anew (``changed``: named by an edit or displaced), the ``removed`` ones, and
+    of the changed ones those an edit ``named`` (added, renamed, moved, resized, recoloured)
+    and those only ``displaced``."""
+
+    placements: dict
+    colors: dict
+    changed: set
+    removed: set
+    named: set
+    displaced: set
+
+
+def write_svgs(parent, out_dir, revised: Revised) -> None:
     """Both SVGs as the parent's bytes with only the words' lines that changed replaced in
     place, the removed ones' dropped and the added ones' (ids above every parent id) put
     before the closing tag; every other line is copied as it was, unparsed. The parent's
     file is mapped, not read: its bytes go from the page cache to the new file once."""
     median = statistics.median(parent.value(i, "font_size") for i in parent.rows)
-    touched = (changed_ids | removed) & parent.rows.keys()
-    new = {i: _svg_lines(i, placements, colors, median, config) for i in changed_ids}
+    changed_ids = revised.changed
+    touched = (changed_ids | revised.removed) & parent.rows.keys()
+    new = {i: _svg_lines(i, revised, median, parent.params) for i in changed_ids}
     for kind, which in (("svg", 0), ("svg_stroke", 1)):
         with (
             open(parent.folder / ARTIFACTS[kind], "rb") as source,
             mmap.mmap(source.fileno(), 0, access=mmap.ACCESS_READ) as data,
             memoryview(data) as view,
-            _atomic(out_dir / ARTIFACTS[kind]) as out,
+            atomic(out_dir / ARTIFACTS[kind]) as out,
         ):
             start = 0
-            for word_id, (begin, end) in _word_lines(data, touched):
+            for word_id, (begin, end) in word_lines(data, touched):
                 out.write(view[start:begin])
                 if word_id in changed_ids:
                     out.write(new[word_id][which])
@@ -59,16 +70,16 @@ def _write_svgs(parent, out_dir, placements, colors, changed_ids, removed, confi
             out.write(view[closing:])
 
 
-def _svg_lines(word_id, placements, colors, median, config) -> tuple[bytes, ...]:
+def _svg_lines(word_id, revised: Revised, median, config) -> tuple[bytes, ...]:
     """Word ``word_id``'s new lines in the filled SVG and the stroked one, drawn once for
     both."""
-    placement = placements[word_id]
+    placement = revised.placements[word_id]
     line = stroke_width(placement.font_size, median, config)
-    elements = path_elements(word_id, placement, colors[word_id], line)
+    elements = path_elements(word_id, placement, revised.colors[word_id], line)
     return tuple(element.encode() for element in elements)
 
 
-def _write_inks(out_dir, parent, ids, placements) -> None:
+def write_kept_inks(out_dir, parent, ids, placements) -> None:
     """The revision's own INKS, for its own revisions: the ink of each word stamped here
     (``Placement.ink``), the parent's of each other one; none when the parent kept none."""
     if parent.inks is None:
@@ -76,18 +87,18 @@ def _write_inks(out_dir, parent, ids, placements) -> None:
     kept_ids, starts, ends, bits = parent.inks
     kept = dict(zip(kept_ids.tolist(), zip(starts.tolist(), ends.tolist())))
     inks = [bits[slice(*kept[i])] if placements[i].ink is None else placements[i].ink for i in ids]
-    with _atomic(out_dir / INKS) as out:
+    with atomic(out_dir / INKS) as out:
         write_inks(out, ids, inks)
 
 
-def _write_pngs(out_dir, parent_png, gone, changed, colors, config, placements, edited, displaced):
-    """The revised PNG: the parent's pixels (``parent_png``, as :func:`_parent_pixels` reads
-    them) with the ink of the ``gone`` placements (removed, or drawn anew) cleared to the
-    background and the ``changed`` ones painted in ``colors`` (the same pixels as painting
-    the revision whole, since no two words' ink shares a pixel), the parent's strips copied
-    where none of those words reaches; then its proof, the ``edited`` and ``displaced`` words
-    outlined."""
+def write_pngs(out_dir, parent_png, gone, revised: Revised, config) -> None:
+    """The revised PNG: the parent's pixels (``parent_png``, as :func:`parent.parent_pixels`
+    reads them) with the ink of the ``gone`` placements (removed, or drawn anew) cleared to
+    the background and the changed ones painted in their colours (the same pixels as
+    painting the revision whole, since no two words' ink shares a pixel), the parent's
+    strips copied where none of those words reaches; then its proof (:func:`write_proof`)."""
     canvas, strips = parent_png
+    changed = [revised.placements[i] for i in sorted(revised.changed)]
     changed_rows = np.zeros(canvas.shape[0], dtype=bool)
     background = 0 if config.transparent else to_rgb(config.background_color)
     # Each word that goes is painted at the corner of a buffer the size of its ink box (moved
@@ -99,23 +110,23 @@ def _write_pngs(out_dir, parent_png, gone, changed, colors, config, placements, 
         canvas[y : y + h, x : x + w][ink[..., 3] > 0] = background
     for _, y, _, h in (placement.ink_box for placement in [*gone, *changed]):
         changed_rows[y : y + h] = True
-    paint_placements(canvas, changed, colors)
-    with _atomic(out_dir / ARTIFACTS["png"]) as png:
+    paint_placements(canvas, changed, [revised.colors[i] for i in sorted(revised.changed)])
+    with atomic(out_dir / ARTIFACTS["png"]) as png:
         write_png(png, canvas, parent=strips, changed_rows=changed_rows)
-    _write_proof(out_dir, canvas, placements, edited, displaced)
+    write_proof(out_dir, canvas, revised)
 
 
-def _write_proof(out_dir, canvas, placements, changed, displaced) -> None:
+def write_proof(out_dir, canvas, revised: Revised) -> None:
     """proof.png: the revised poster (scaled down by a whole factor to at most PROOF_SIDE a
-    side, for a phone) with each changed word's ink box outlined in red and each displaced
-    word's in blue."""
+    side, for a phone) with the ink box of each word an edit named outlined in red and of
+    each word only displaced in blue."""
     step = max(1, math.ceil(max(canvas.shape[:2]) / PROOF_SIDE))
     proof = canvas[::step, ::step].copy()
     height, width = proof.shape[:2]
-    for ids, color in ((displaced, PROOF_DISPLACED), (changed, PROOF_CHANGED)):
+    for ids, color in ((revised.displaced, PROOF_DISPLACED), (revised.named, PROOF_CHANGED)):
         paint = (*color, 255)[: proof.shape[2]]
         for word_id in sorted(ids):
-            x, y, w, h = (v / step for v in placements[word_id].ink_box)
+            x, y, w, h = (v / step for v in revised.placements[word_id].ink_box)
             x0, y0 = max(0, int(x) - PROOF_LINE - 1), max(0, int(y) - PROOF_LINE - 1)
             x1 = min(width, math.ceil(x + w) + PROOF_LINE + 1)
             y1 = min(height, math.ceil(y + h) + PROOF_LINE + 1)
@@ -123,11 +134,11 @@ def _write_proof(out_dir, canvas, placements, changed, displaced) -> None:
             proof[max(y0, y1 - PROOF_LINE) : y1, x0:x1] = paint
             proof[y0:y1, x0 : x0 + PROOF_LINE] = paint
             proof[y0:y1, max(x0, x1 - PROOF_LINE) : x1] = paint
-    with _atomic(out_dir / PROOF) as file:
+    with atomic(out_dir / PROOF) as file:
         write_png(file, proof)
 
 
-def _scripts_after(scripts: dict, gone: list, new: list, shapes) -> dict:
+def scripts_after(scripts: dict, gone: list, new: list, shapes) -> dict:
     """The parent's script counts (metrics ``scripts``) with the names ``gone`` (removed, or
     renamed from) taken out and the ``new`` ones (added, or renamed to) counted in."""
     scripts = json.loads(json.dumps(scripts))
@@ -147,8 +158,9 @@ def _scripts_after(scripts: dict, gone: list, new: list, shapes) -> dict:
     return dict(sorted(scripts.items()))
 
 
-def _metrics(parent, placements, colors, config, mask, seed) -> dict:
-    """The parent's metrics, its figures computed again for the revised layout."""
+def revised_metrics(parent, placements, colors, mask, seed) -> dict:
+    """The parent's metrics, its figures computed again for the revised layout (``placements``
+    and their ``colors``, in id order)."""
     metrics = json.loads((parent.folder / ARTIFACTS["metrics"]).read_text(encoding="utf-8"))
     names = list({p.name.row: p.name for p in placements}.values())
     sizes = [p.font_size for p in placements]
@@ -159,11 +171,11 @@ def _metrics(parent, placements, colors, config, mask, seed) -> dict:
             "names_placed": len(names),
             "placements": len(placements),
             "font_size": {"min": min(sizes), "median": statistics.median(sizes), "max": max(sizes)},
-            "box_coverage": _coverage((p.box for p in placements), mask.inside),
-            "ink_box_coverage": _coverage((p.ink_box for p in placements), mask.inside),
+            "box_coverage": box_coverage((p.box for p in placements), mask.inside),
+            "ink_box_coverage": box_coverage((p.ink_box for p in placements), mask.inside),
             "seed": seed,
         }
     )
     metrics.pop("contrast_warning", None)
-    metrics.update(_contrast_figures(colors, config))
+    metrics.update(contrast_figures(colors, parent.params))
     return metrics

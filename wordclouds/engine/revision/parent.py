@@ -4,25 +4,28 @@ read them (a pinned word's spot)."""
 
 import json
 import mmap
-import sqlite3
 import statistics
+from dataclasses import replace
 from functools import cached_property
+from operator import itemgetter
 from pathlib import Path
 
 import numpy as np
 from PIL import Image
 
+from ..artifacts import ARTIFACTS
 from ..errors import InputError
 from ..fonts import load_typeface
-from ..generate import ARTIFACTS
 from ..layout import (
     INK_THRESHOLD,
+    Placement,
     WordShapes,
 )
 from ..mask import keep_out_pixels, load_mask
+from ..names import Name
 from ..params import parse_params
 from ..png import Strips, read_png_strips
-from ..positions import read_meta
+from ..positions import WORD_COLUMNS, read_meta, read_words
 from ..raster import coverage
 from ..restamp import INKS, read_inks
 
@@ -36,14 +39,8 @@ class Parent:
         self.folder = Path(folder)
         self.db = self.folder / ARTIFACTS["db"]
         self.meta = read_meta(self.db)
-        connection = sqlite3.connect(f"file:{self.db}?mode=ro", uri=True)
-        try:
-            cursor = connection.execute("SELECT * FROM words ORDER BY id")
-            columns = [column[0] for column in cursor.description]
-            self.rows = {row[0]: row for row in cursor}
-        finally:
-            connection.close()
-        self.column = {name: index for index, name in enumerate(columns)}
+        self.rows = {row[0]: row for row in read_words(self.db)}
+        self.column = {name: index for index, name in enumerate(WORD_COLUMNS)}
         self.params = parse_params(json.loads(self.meta["params"]))
         self.width = int(self.meta["canvas_width"])
         self.height = int(self.meta["canvas_height"])
@@ -58,7 +55,7 @@ class Parent:
             open(self.folder / ARTIFACTS["svg"], "rb") as file,
             mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) as svg,
         ):
-            for word_id, (start, end) in _word_lines(svg, self.rows):
+            for word_id, (start, end) in word_lines(svg, self.rows):
                 data = svg.find(b' d="', start, end) + 4
                 paths[word_id] = svg[data : svg.find(b'"', data, end)]
         return paths
@@ -74,10 +71,39 @@ class Parent:
         return read_inks(path, {i: [row[k] for k in at] for i, row in self.rows.items()})
 
     def value(self, word_id: int, column: str):
+        """Word ``word_id``'s value in ``column`` of positions.db."""
         return self.rows[word_id][self.column[column]]
 
+    def placements(self) -> dict:
+        """Each word as a :class:`Placement` by id, with no outline: only the words that
+        move are shaped again (:func:`shaped`)."""
+        at = self.column
+        name_of = itemgetter(at["name"], at["row"], at["weight"])
+        ink_of = itemgetter(at["ink_x"], at["ink_y"], at["ink_width"], at["ink_height"])
+        box_of = itemgetter(at["box_x"], at["box_y"], at["box_width"], at["box_height"])
+        rest_of = itemgetter(at["repetition"], at["font_size"], at["orientation"])
+        placements = {}
+        for word_id, row in self.rows.items():
+            repetition, size, orientation = rest_of(row)
+            placements[word_id] = Placement(Name(*name_of(row)), repetition, size,
+                                            orientation == "vertical", "", None, ink_of(row),
+                                            box_of(row))  # fmt: skip
+        return placements
 
-def _word_lines(data, ids) -> list[tuple[int, tuple[int, int]]]:
+    def colors(self) -> dict:
+        """Each word's colour by id."""
+        return {word_id: row[self.column["color"]] for word_id, row in self.rows.items()}
+
+
+def shaped(shapes: WordShapes, placement: Placement) -> Placement:
+    """``placement`` with its outline (and vertical style) when it has none yet."""
+    if placement.outline is not None:
+        return placement
+    outline, style = shapes.get(placement.name.text, placement.vertical)
+    return replace(placement, outline=outline, style=style)
+
+
+def word_lines(data, ids) -> list[tuple[int, tuple[int, int]]]:
     """(id, (start, end)) of the ``<path>`` line of each of ``ids`` in the SVG ``data``
     (bytes or a mapped file), in the order they stand in it. The engine writes the words'
     lines in ascending id order (a first layout by placement number, a revision by sorted
@@ -106,9 +132,9 @@ def _check_spots(clean, parent, mask_path, font_path) -> None:
     for kind in ("move", "resize"):
         for k, entry in enumerate(clean[kind]):
             word_id = entry["id"]
-            size, centre = _pinned_spot(clean, parent, word_id)
+            size, centre = pinned_spot(clean, parent, word_id)
             outline, _ = shapes.get(parent.value(word_id, "name"), _vertical(parent, word_id))
-            x, y, w, h = _ink_box_at(outline, size, centre)
+            x, y, w, h = ink_box_at(outline, size, centre)
             where = f"{kind}[{k}]"
             if x < 0 or y < 0 or x + w > parent.width or y + h > parent.height:
                 raise InputError(f"{where}: the word would reach outside the canvas there")
@@ -146,7 +172,7 @@ def _vertical(parent: Parent, word_id: int) -> bool:
     return parent.value(word_id, "orientation") == "vertical"
 
 
-def _pinned_spot(clean, parent, word_id) -> tuple[float, tuple[float, float]]:
+def pinned_spot(clean, parent, word_id) -> tuple[float, tuple[float, float]]:
     """A moved or resized word's font size and centre."""
     size = next((e["fontSize"] for e in clean["resize"] if e["id"] == word_id), None)
     spot = next(((e["x"], e["y"]) for e in clean["move"] if e["id"] == word_id), None)
@@ -155,7 +181,7 @@ def _pinned_spot(clean, parent, word_id) -> tuple[float, tuple[float, float]]:
     return size, spot
 
 
-def _ink_box_at(outline, size: float, centre) -> tuple[int, int, int, int]:
+def ink_box_at(outline, size: float, centre) -> tuple[int, int, int, int]:
     """The ink box of ``outline`` at ``size`` px placed so its reported box is centred on
     ``centre``."""
     left, top, width, height = outline.box(size)
@@ -165,7 +191,7 @@ def _ink_box_at(outline, size: float, centre) -> tuple[int, int, int, int]:
     return x, y, width, height
 
 
-def _size_plan(parent: Parent):
+def size_plan(parent: Parent):
     """The font size an added name of a weight gets: the median size of the parent's
     first-placed names of the nearest weight (an equal-weight list: the median of all)."""
     by_weight = {}
@@ -178,7 +204,7 @@ def _size_plan(parent: Parent):
     return lambda weight: medians[min(medians, key=lambda w: (abs(w - weight), w))]
 
 
-def _parent_pixels(parent: Parent) -> tuple[np.ndarray, Strips | None]:
+def parent_pixels(parent: Parent) -> tuple[np.ndarray, Strips | None]:
     """The parent's PNG as a pixel array, and its strips as stored when this engine wrote it
     in strips (for the revised PNG to copy those no change touches)."""
     read = read_png_strips(parent.folder / ARTIFACTS["png"])

@@ -1,32 +1,37 @@
 """A revision from start to end: the parent read, the edits checked and placed, the words
 coloured, the files written."""
 
-import json
-import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
-from operator import itemgetter
 from pathlib import Path
 
-import numpy as np
-
-from ..colors import readable, shifted, to_hex
-from ..errors import InputError, LayoutError
-from ..generate import (
-    ARTIFACTS,
-    Progress,
-    _atomic,
-)
-from ..layout import Placement
+from ..artifacts import write_database, write_metrics
+from ..errors import InputError
 from ..mask import keep_out_pixels, without
 from ..names import Name
-from ..neighbours import reading_neighbours, reading_reach
 from ..positions import placement_row, write_revised_rows
-from ..render import contrast_background
-from .arrange import MAX_VICTIMS, Arrangement, _boxes_touch
+from ..progress import Progress
+from ..render import fresh_colors
+from .arrange import Arrangement, Edited
 from .edits import _checked
-from .files import _metrics, _scripts_after, _write_inks, _write_pngs, _write_svgs
-from .parent import Parent, _ink_box_at, _mask, _parent_pixels, _pinned_spot, _shapes, _size_plan
+from .files import (
+    Revised,
+    revised_metrics,
+    scripts_after,
+    write_kept_inks,
+    write_pngs,
+    write_svgs,
+)
+from .parent import (
+    Parent,
+    _mask,
+    _shapes,
+    ink_box_at,
+    parent_pixels,
+    pinned_spot,
+    shaped,
+    size_plan,
+)
 
 REVISION_STAGES = {  # stage: (percent at its start, percent at its end)
     "reading_parent": (0, 20),
@@ -57,51 +62,47 @@ def revise(
     # lets go of Python's lock, the compiled placing does not need it back), then the revised
     # PNG and the proof written while the SVGs and the database are.
     with ThreadPoolExecutor(max_workers=1) as painter:
-        pixels = painter.submit(_parent_pixels, parent)
-        return _revised(parent, out_dir, edits, mask_path, font_path, report, parent_id,
-                        painter, pixels)  # fmt: skip
+        pixels = painter.submit(parent_pixels, parent)
+        clean = _checked(edits, parent, mask_path, font_path)
+        mask = _mask(parent, mask_path)
+        if (mask.width, mask.height) != (parent.width, parent.height):
+            raise InputError("the mask image is not the one the poster was made with")
+        shapes = _shapes(parent, font_path)
+        seed = clean["seed"] if clean["seed"] is not None else int(parent.meta["seed"])
+        report.begin("placing_edits", "placing the corrections")
+        edited = _edited(parent, clean, shapes)
+        kept_out = keep_out_pixels(clean["keepOut"], parent.height, parent.width)
+        carved = without(mask, clean["keepOut"] + list(parent.params.keep_out))
+        placed = Arrangement(parent, edited, carved, kept_out, shapes, seed).settled()
+
+        report.begin("rendering", f"drawing {len(placed[0]) + len(placed[2])} words")
+        revised = _revised(parent, clean, edited, placed, mask)
+        for (
+            word_id
+        ) in revised.changed:  # drawn anew: a recoloured word keeps its place, not its line
+            revised.placements[word_id] = shaped(shapes, revised.placements[word_id])
+        out_dir = Path(out_dir)
+        out_dir.mkdir(parents=True, exist_ok=True)
+        gone = [shaped(shapes, edited.before[i])
+                for i in sorted((edited.removed | revised.changed) & edited.before.keys())]  # fmt: skip
+        drawn = painter.submit(write_pngs, out_dir, pixels.result(), gone, revised, parent.params)
+        write_svgs(parent, out_dir, revised)
+
+        report.begin("writing_artifacts", "writing files")
+        _write_rows(out_dir, parent, revised, seed)
+        metrics = _metrics(parent, edited, revised, mask, shapes, seed)
+        drawn.result()
+    metrics["changes"] = _changes(parent_id, clean, edited, revised, placed[1])
+    write_metrics(out_dir, metrics, report)
+    return metrics
 
 
-def _revised(parent, out_dir, edits, mask_path, font_path, report, parent_id, painter, pixels):
-    clean = _checked(edits, parent, mask_path, font_path)
-    config = parent.params
-    mask = _mask(parent, mask_path)
-    if (mask.width, mask.height) != (parent.width, parent.height):
-        raise InputError("the mask image is not the one the poster was made with")
-    kept_out = keep_out_pixels(clean["keepOut"], parent.height, parent.width)
-    carved = without(mask, clean["keepOut"] + list(config.keep_out))
-    shapes = _shapes(parent, font_path)
-    seed = clean["seed"] if clean["seed"] is not None else int(parent.meta["seed"])
-    rng = np.random.default_rng([seed, len(parent.rows), 30])
-
-    placements = {}  # word id → Placement; outlines shaped only for the words that move
-    at = parent.column
-    name_of = itemgetter(at["name"], at["row"], at["weight"])
-    ink_of = itemgetter(at["ink_x"], at["ink_y"], at["ink_width"], at["ink_height"])
-    box_of = itemgetter(at["box_x"], at["box_y"], at["box_width"], at["box_height"])
-    rest_of = itemgetter(at["repetition"], at["font_size"], at["orientation"])
-    for word_id, row in parent.rows.items():
-        repetition, size, orientation = rest_of(row)
-        placements[word_id] = Placement(
-            Name(*name_of(row)),
-            repetition,
-            size,
-            orientation == "vertical",
-            "",
-            None,
-            ink_of(row),
-            box_of(row),
-        )
-    colors = {word_id: row[at["color"]] for word_id, row in parent.rows.items()}
-    parent_placements = dict(placements)
-
-    def shaped(placement: Placement) -> Placement:
-        if placement.outline is not None:
-            return placement
-        outline, style = shapes.get(placement.name.text, placement.vertical)
-        return replace(placement, outline=outline, style=style)
-
-    report.begin("placing_edits", "placing the corrections")
+def _edited(parent: Parent, clean: dict, shapes) -> Edited:
+    """The parent's words as the ``clean`` edits leave them before placing (arrange.Edited):
+    the removed gone, the renamed with their new outlines, the pinned where asked, the
+    added names with the size a name of their weight has (:func:`parent.size_plan`)."""
+    before = parent.placements()
+    placements = dict(before)
     removed = set(clean["remove"])
     for word_id in removed:
         del placements[word_id]
@@ -114,169 +115,77 @@ def _revised(parent, out_dir, edits, mask_path, font_path, report, parent_id, pa
         )
     pinned = {}
     for word_id in dict.fromkeys(e["id"] for e in clean["move"] + clean["resize"]):
-        size, centre = _pinned_spot(clean, parent, word_id)
-        old = shaped(placements[word_id])
+        size, centre = pinned_spot(clean, parent, word_id)
+        old = shaped(shapes, placements[word_id])
         pinned[word_id] = replace(
-            old, font_size=size, ink_box=_ink_box_at(old.outline, size, centre)
+            old, font_size=size, ink_box=ink_box_at(old.outline, size, centre)
         )
     next_row = max((p.name.row for p in placements.values()), default=0) + 1
-    plan = _size_plan(parent)
+    plan = size_plan(parent)
     added = [
         (Name(entry["name"], next_row + k, entry["weight"]), plan(entry["weight"]))
         for k, entry in enumerate(clean["add"])
     ]
-    arrangement = Arrangement(
-        carved, kept_out, config, shapes, placements, pinned, renamed, parent, shaped
-    )
-    homes = {}  # ("add", index) or ("word", id) → the centre of a word moved aside for it
-    for _ in range(MAX_VICTIMS + 1):
-        rng = np.random.default_rng([seed, len(parent.rows), 30])
-        outcome = arrangement.arrange(added, homes, rng)
-        if len(outcome) == 3:
-            break
-        kind, key = outcome
-        if kind == "add":
-            outline, vertical = shapes.get(added[key][0].text, False)[0], False
-        else:
-            outline, vertical = shaped(placements[key]).outline, placements[key].vertical
-        victim = arrangement.victim(outline, vertical)
-        if victim is None:
-            break
-        homes[outcome] = victim
-    if len(outcome) != 3:
-        rng = np.random.default_rng([seed, len(parent.rows), 30])
-        missed = arrangement.arrange(added, homes, rng, keep_going=True)
-        raise LayoutError(
-            f"{missed} {'name' if missed == 1 else 'names'} did not fit, even with the "
-            "smallest nearby words moved aside; make a new layout of the revised list (a new "
-            "job) instead"
-        )
-    placements, displaced, added_ids = outcome
-    next_id = max(parent.rows) + 1
-    added_ids = list(range(next_id, next_id + len(added_ids)))
-    for word_id, placement in zip(added_ids, outcome[2]):
-        placements[word_id] = placement
+    return Edited(before, placements, pinned, renamed, added, removed)
 
-    report.begin("rendering", f"drawing {len(placements)} words")
-    ids = sorted(placements)
+
+def _revised(parent: Parent, clean: dict, edited: Edited, placed, mask) -> Revised:
+    """The placed revision (``placed``: Arrangement.settled's outcome) with the added names
+    given ids above every parent id and every word its colour: the recoloured ones the
+    customer's, the words placed anew (render.fresh_colors) by the rule of a first layout,
+    every other one the parent's."""
+    placements, displaced, news, rng = placed
+    added_ids = list(range(max(parent.rows) + 1, max(parent.rows) + 1 + len(news)))
+    placements.update(zip(added_ids, news))
     recolored = {e["id"]: e["color"] for e in clean["recolor"]}
-    fresh = (displaced | set(pinned) | set(renamed) | set(added_ids)) - set(recolored)
+    named = set(added_ids) | set(edited.renamed) | set(edited.pinned) | set(recolored)
+    fresh = (displaced | named) - set(recolored)
+    colors = parent.colors()
     colors.update(recolored)
-    _color_fresh(ids, placements, colors, fresh, config, mask, rng)
-    changed_ids = set(added_ids) | set(renamed) | set(pinned) | set(recolored) | displaced
-    for word_id in changed_ids:  # drawn anew: a recoloured word keeps its place, not its line
-        placements[word_id] = shaped(placements[word_id])
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    ordered = [placements[i] for i in ids]
-    ordered_colors = [colors[i] for i in ids]
-    size = (parent.width, parent.height)
-    gone = [
-        shaped(parent_placements[i])
-        for i in sorted((removed | changed_ids) & parent_placements.keys())
-    ]
-    changed = sorted(changed_ids)
-    drawn = painter.submit(
-        _write_pngs, out_dir, pixels.result(), gone, [placements[i] for i in changed],
-        [colors[i] for i in changed], config, placements, changed_ids - displaced,
-        displaced - set(renamed),
-    )  # fmt: skip
-    _write_svgs(parent, out_dir, placements, colors, changed_ids, removed, config)
+    fresh_colors(sorted(placements), placements, colors, fresh, parent.params, mask, rng)
+    return Revised(placements, colors, named | displaced, edited.removed, named, displaced - named)
 
-    report.begin("writing_artifacts", "writing files")
-    partial_db = out_dir / (ARTIFACTS["db"] + ".part")
-    partial_db.unlink(missing_ok=True)
-    write_revised_rows(
-        parent.db,
-        partial_db,
-        removed | changed_ids & parent.rows.keys(),
-        [placement_row(i, placements[i], colors[i]) for i in changed],
-        {"seed": seed},
+
+def _write_rows(out_dir: Path, parent: Parent, revised: Revised, seed) -> None:
+    """The revision's positions.db (the parent's file with the changed rows replaced) and
+    its kept ink."""
+    placements, colors = revised.placements, revised.colors
+    rows = [placement_row(i, placements[i], colors[i]) for i in sorted(revised.changed)]
+    gone = revised.removed | revised.changed & parent.rows.keys()
+    write_database(
+        out_dir, lambda path: write_revised_rows(parent.db, path, gone, rows, {"seed": seed})
     )
-    os.replace(partial_db, out_dir / ARTIFACTS["db"])
-    _write_inks(out_dir, parent, ids, placements)
-    changes = {
-        "parent": parent_id,
-        "added": added_ids,
-        "removed": sorted(removed),
-        "renamed": sorted(renamed),
-        "moved": sorted(e["id"] for e in clean["move"]),
-        "resized": sorted(e["id"] for e in clean["resize"]),
-        "recolored": sorted(recolored),
-        "displaced": sorted(displaced - set(renamed) - set(pinned)),
-        "unchanged": len(ids) - len(changed_ids),
-    }
-    gone_names = [
-        parent_placements[i].name
-        for i in sorted(removed | set(renamed))
-        if parent_placements[i].repetition == 1
-    ]
-    new_names = [
-        placements[i].name
-        for i in sorted(set(renamed) | set(added_ids))
-        if placements[i].repetition == 1
-    ]
-    metrics = _metrics(parent, ordered, ordered_colors, config, mask, seed)
-    metrics["scripts"] = _scripts_after(metrics["scripts"], gone_names, new_names, shapes)
-    drawn.result()
-    report.finish("done")
-    metrics["changes"] = changes
-    metrics["stage_seconds"] = report.seconds
-    metrics["total_seconds"] = round(sum(report.seconds.values()), 3)
-    with _atomic(out_dir / ARTIFACTS["metrics"]) as file:
-        file.write(json.dumps(metrics, ensure_ascii=False, indent=2).encode())
+    write_kept_inks(out_dir, parent, sorted(placements), placements)
+
+
+def _metrics(parent: Parent, edited: Edited, revised: Revised, mask, shapes, seed) -> dict:
+    """The revision's metrics but its changes and stage times; the script counts the
+    parent's with the names gone (removed, or renamed from) and new (added, or renamed to)."""
+    ids = sorted(revised.placements)
+    placements = revised.placements
+    ordered = [placements[i] for i in ids]
+    metrics = revised_metrics(parent, ordered, [revised.colors[i] for i in ids], mask, seed)
+    added = revised.named - parent.rows.keys()
+    gone_names = [edited.before[i].name for i in sorted(edited.removed | set(edited.renamed))
+                  if edited.before[i].repetition == 1]  # fmt: skip
+    new_names = [placements[i].name for i in sorted(set(edited.renamed) | added)
+                 if placements[i].repetition == 1]  # fmt: skip
+    metrics["scripts"] = scripts_after(metrics["scripts"], gone_names, new_names, shapes)
     return metrics
 
 
-def _color_fresh(ids, placements, colors, fresh, config, mask, rng) -> None:
-    """Colours for the words placed anew: their own where no reading neighbour has it, else
-    one no neighbour has (a palette colour, or a shade of the mask's), so the
-    neighbour-colour rule holds for every new neighbour."""
-    if not fresh:
-        return
-    near = _near(ids, placements, fresh)
-    order = [placements[i] for i in near]
-    pairs = reading_neighbours(
-        [p.ink_box for p in order], [p.font_size for p in order], [p.vertical for p in order]
-    )
-    adjacent = {word_id: set() for word_id in fresh}
-    for i, j in pairs:
-        for a, b in ((near[i], near[j]), (near[j], near[i])):
-            if a in adjacent:
-                adjacent[a].add(b)
-    background = contrast_background(config)
-    palette = list(dict.fromkeys(readable(list(config.palette), background)))
-    for word_id in sorted(fresh):
-        taken = {colors[i] for i in adjacent[word_id] if i in colors}
-        if config.font_color:
-            colors[word_id] = config.font_color
-            continue
-        if config.color_from_mask and mask.colors is not None:
-            x, y, w, h = placements[word_id].ink_box
-            mean = to_hex(mask.colors[y : y + h, x : x + w].reshape(-1, 3).mean(axis=0).round())
-            color, step = readable([mean], background)[0], 0
-            while color in taken and step < 8:
-                step += 1
-                color = shifted(mean, background, step)
-            colors[word_id] = color
-            continue
-        own = colors.get(word_id)
-        if own in palette and own not in taken:
-            continue
-        free = [c for c in palette if c not in taken]
-        choices = free or palette
-        colors[word_id] = choices[int(rng.integers(len(choices)))]
-
-
-def _near(ids, placements, fresh) -> list:
-    """The ``fresh`` words and those of ``ids`` whose ink boxes come within the longest
-    reach of the reading-neighbour rule (:func:`reading_neighbours`: one em of the larger
-    word, and a pixel) of one of them, in the order of ``ids``: whether two words are
-    neighbours depends on the two alone, so among these the fresh words find every
-    neighbour they have among all the words."""
-    boxes = np.array([placements[i].ink_box for i in ids], dtype=np.int64)
-    reach = reading_reach(max(placements[i].font_size for i in ids))
-    near = np.zeros(len(ids), dtype=bool)
-    for word_id in fresh:
-        near |= _boxes_touch(boxes, placements[word_id].ink_box, reach)
-    return [ids[k] for k in np.flatnonzero(near)]
+def _changes(parent_id, clean: dict, edited: Edited, revised: Revised, displaced: set) -> dict:
+    """metrics ``changes``: the parent, and the ids the revision added, removed, renamed,
+    moved, resized, recoloured and displaced (a renamed or pinned word that had to move is
+    not counted as displaced)."""
+    return {
+        "parent": parent_id,
+        "added": sorted(revised.named - edited.before.keys()),
+        "removed": sorted(edited.removed),
+        "renamed": sorted(edited.renamed),
+        "moved": sorted(e["id"] for e in clean["move"]),
+        "resized": sorted(e["id"] for e in clean["resize"]),
+        "recolored": sorted(e["id"] for e in clean["recolor"]),
+        "displaced": sorted(displaced - set(edited.renamed) - set(edited.pinned)),
+        "unchanged": len(revised.placements) - len(revised.changed),
+    }
