@@ -247,6 +247,21 @@ def ears_clear(ears, x, y, width, height):
 
 
 @njit(cache=True)
+def _viable_cells(viable, cell_max, band, width, height) -> None:
+    """Mark in ``viable`` the cell columns where a width×height box with its top row in
+    ``band`` may fit: it has a row in each of the band's cells down to its height, and each
+    of them must hold a run that wide."""
+    cells_down, cells_across = cell_max.shape
+    lowest = min(cells_down - 1, (band * CELL_H + height - 1) // CELL_H)
+    for cx in range(cells_across):
+        viable[cx] = True
+        for cy in range(band, lowest + 1):
+            if cell_max[cy, cx] < width:
+                viable[cx] = False
+                break
+
+
+@njit(cache=True)
 def find_fit(runs, row_max, cell_max, hopeless, width, height, start_x, start_y, top, bottom, ears):
     """The first position (x, y) in reading order from (start_x, start_y), wrapping around,
     where a width×height box touches no occupied pixel and its ears are clear
@@ -259,8 +274,7 @@ def find_fit(runs, row_max, cell_max, hopeless, width, height, start_x, start_y,
     if last_x < 0 or last_y < top:
         return -1, -1
     start_y = min(max(start_y, top), last_y)
-    cells_down, cells_across = cell_max.shape
-    viable = np.zeros(cells_across, dtype=np.bool_)
+    viable = np.zeros(cell_max.shape[1], dtype=np.bool_)
     for lap in range(2):
         y = start_y if lap == 0 else top
         end_y = last_y if lap == 0 else start_y
@@ -277,15 +291,8 @@ def find_fit(runs, row_max, cell_max, hopeless, width, height, start_x, start_y,
                 y += 1
                 continue
             if y // CELL_H != band:
-                # A box with its top row in this band has a row in each of these cells.
                 band = y // CELL_H
-                lowest = min(cells_down - 1, (band * CELL_H + height - 1) // CELL_H)
-                for cx in range(cells_across):
-                    viable[cx] = True
-                    for cy in range(band, lowest + 1):
-                        if cell_max[cy, cx] < width:
-                            viable[cx] = False
-                            break
+                _viable_cells(viable, cell_max, band, width, height)
             x = start_x if (lap == 0 and y == start_y) else 0
             whole_row = x == 0
             eared = False

@@ -234,6 +234,26 @@ def _read_tenths(data, i):
 
 
 @njit(cache=True)
+def _read_point(data, i, letter, base_x, base_y, cx, cy):
+    """The point (in tenths) of command ``letter`` whose numbers start at ``i`` (after
+    spaces): one number for h and v (the other coordinate stays ``cx`` or ``cy``), else two,
+    from the base point; and the index after it."""
+    px, py = cx, cy
+    while data[i] == 32:
+        i += 1
+    value, i = _read_tenths(data, i)
+    if letter == 118:  # v
+        return px, base_y + value, i
+    px = base_x + value
+    if letter == 104:  # h
+        return px, py, i
+    while data[i] == 32:
+        i += 1
+    value, i = _read_tenths(data, i)
+    return px, base_y + value, i
+
+
+@njit(cache=True)
 def decode_path(data):
     """The (codes, points in px) of path data written by :func:`encode_path` (an absolute
     first move, then relative m, l, h, v, q, c and z with whole tenths of a pixel), as bytes:
@@ -269,26 +289,7 @@ def decode_path(data):
             code, count = CUBIC, 3
         base_x, base_y = (0, 0) if letter == 77 else (cx, cy)
         for _ in range(count):
-            px, py = cx, cy
-            if letter == 104:  # h
-                while data[i] == 32:
-                    i += 1
-                value, i = _read_tenths(data, i)
-                px = base_x + value
-            elif letter == 118:  # v
-                while data[i] == 32:
-                    i += 1
-                value, i = _read_tenths(data, i)
-                py = base_y + value
-            else:
-                while data[i] == 32:
-                    i += 1
-                value, i = _read_tenths(data, i)
-                px = base_x + value
-                while data[i] == 32:
-                    i += 1
-                value, i = _read_tenths(data, i)
-                py = base_y + value
+            px, py, i = _read_point(data, i, letter, base_x, base_y, cx, cy)
             tenths[n_points, 0], tenths[n_points, 1] = px, py
             n_points += 1
         codes[n_codes] = code

@@ -154,22 +154,56 @@ def _number(data, i):
 
 
 @njit(cache=True)
+def _skip_separators(data, i):
+    """The index of the first byte from ``i`` on that is no space, tab, newline or comma."""
+    while i < len(data) and (data[i] == 32 or data[i] == 44 or 9 <= data[i] <= 13):
+        i += 1
+    return i
+
+
+@njit(cache=True)
+def _cubic_controls(command, args, current, origin, relative):
+    """The two inner control points and the end of a drawing segment (h 2, v 3, cubic 4,
+    quadratic 5, else a line) from ``current``, as a cubic."""
+    if command == 2:
+        end = complex(args[0] + (current.real if relative else 0.0), current.imag)
+    elif command == 3:
+        end = complex(current.real, args[0] + (current.imag if relative else 0.0))
+    elif command == 4:
+        end = origin + complex(args[4], args[5])
+    elif command == 5:
+        end = origin + complex(args[2], args[3])
+    else:
+        end = origin + complex(args[0], args[1])
+    if command == 4:
+        c1, c2 = origin + complex(args[0], args[1]), origin + complex(args[2], args[3])
+    elif command == 5:
+        control = origin + complex(args[0], args[1])
+        c1 = current + 2 * (control - current) / 3
+        c2 = end + 2 * (control - end) / 3
+    else:
+        c1, c2 = current + (end - current) / 3, current + 2 * (end - current) / 3
+    return c1, c2, end
+
+
+@njit(cache=True)
 def _scan(data, capacity, letter_code, arity):
     """One pass over the path data of many paths (NUL between paths): the drawing
     segments as cubic control points with their contour and path, and a status (0: fine,
     else an ERRORS key, with the index where it went wrong)."""
-    controls = np.empty((capacity, 4), dtype=np.complex128)
-    straight = np.empty(capacity, dtype=np.bool_)
-    contour = np.empty(capacity, dtype=np.int64)
-    path = np.empty(capacity, dtype=np.int64)
+    segments = (
+        np.empty((capacity, 4), dtype=np.complex128),  # controls
+        np.empty(capacity, dtype=np.bool_),  # straight
+        np.empty(capacity, dtype=np.int64),  # contour
+        np.empty(capacity, dtype=np.int64),  # path
+    )
     args = np.empty(6)
     count, contours, path_index = 0, -1, 0
     current = start = 0j
     command, relative, opens = -1, False, True
     i, size = 0, len(data)
     while True:
-        while i < size and (data[i] == 32 or data[i] == 44 or 9 <= data[i] <= 13):
-            i += 1
+        i = _skip_separators(data, i)
         if i >= size:
             break
         byte = data[i]
@@ -184,61 +218,50 @@ def _scan(data, capacity, letter_code, arity):
             i += 1
             if command == 6:  # close: a line back to the start when not already there
                 if abs(current - start) > 1e-6:
-                    if opens:
-                        contours += 1
-                        opens = False
-                    controls[count, 0], controls[count, 3] = current, start
-                    controls[count, 1] = current + (start - current) / 3
-                    controls[count, 2] = current + 2 * (start - current) / 3
-                    straight[count], contour[count], path[count] = True, contours, path_index
-                    count += 1
+                    contours, opens = (contours + 1, False) if opens else (contours, opens)
+                    third = (start - current) / 3
+                    count = _put(segments, count, current, current + third,
+                                 current + 2 * third, start, True, contours, path_index)  # fmt: skip
                 current, opens = start, True
             continue
         if byte >= 65 and byte < 128 and byte != 101 and byte != 69:
-            return controls[:count], straight[:count], contour[:count], path[:count], 3, i
+            return _cut(segments, count, 3, i)
         if command < 0 or command == 6:
-            return controls[:count], straight[:count], contour[:count], path[:count], 1, i
+            return _cut(segments, count, 1, i)
         for k in range(arity[command]):
-            while i < size and (data[i] == 32 or data[i] == 44 or 9 <= data[i] <= 13):
-                i += 1
+            i = _skip_separators(data, i)
             value, after = _number(data, i)
             if after < 0:
-                return controls[:count], straight[:count], contour[:count], path[:count], 2, i
+                return _cut(segments, count, 2, i)
             args[k], i = value, after
         origin = current if relative else 0j  # a path's first move: current is the origin
         if command == 0:  # move; its implicit repeats are lines
             current = start = origin + complex(args[0], args[1])
             command, opens = 1, True
             continue
-        if command == 2:
-            end = complex(args[0] + (current.real if relative else 0.0), current.imag)
-        elif command == 3:
-            end = complex(current.real, args[0] + (current.imag if relative else 0.0))
-        elif command == 4:
-            end = origin + complex(args[4], args[5])
-        elif command == 5:
-            end = origin + complex(args[2], args[3])
-        else:
-            end = origin + complex(args[0], args[1])
-        if command == 4:
-            c1, c2 = origin + complex(args[0], args[1]), origin + complex(args[2], args[3])
-        elif command == 5:
-            control = origin + complex(args[0], args[1])
-            c1 = current + 2 * (control - current) / 3
-            c2 = end + 2 * (control - end) / 3
-        else:
-            c1, c2 = current + (end - current) / 3, current + 2 * (end - current) / 3
+        c1, c2, end = _cubic_controls(command, args, current, origin, relative)
         if command in (4, 5) or abs(end - current) > 1e-6:
-            if opens:
-                contours += 1
-                opens = False
-            controls[count, 0], controls[count, 1] = current, c1
-            controls[count, 2], controls[count, 3] = c2, end
-            straight[count] = command < 4
-            contour[count], path[count] = contours, path_index
-            count += 1
+            contours, opens = (contours + 1, False) if opens else (contours, opens)
+            count = _put(segments, count, current, c1, c2, end, command < 4, contours, path_index)
         current = end
-    return controls[:count], straight[:count], contour[:count], path[:count], 0, size
+    return _cut(segments, count, 0, size)
+
+
+@njit(cache=True)
+def _put(segments, count, p0, p1, p2, p3, straight, contour, path) -> int:
+    """Segment ``count`` of ``segments`` set (its cubic's four points, whether it is a
+    line, its contour and path); the count after it."""
+    segments[0][count, 0], segments[0][count, 1] = p0, p1
+    segments[0][count, 2], segments[0][count, 3] = p2, p3
+    segments[1][count], segments[2][count], segments[3][count] = straight, contour, path
+    return count + 1
+
+
+@njit(cache=True)
+def _cut(segments, count, status, index):
+    """:func:`_scan`'s answer: its first ``count`` segments, the status and the index."""
+    controls, straight, contour, path = segments
+    return controls[:count], straight[:count], contour[:count], path[:count], status, index
 
 
 def _parse_general(path_data: Sequence[str], indices: list[int]):
@@ -401,70 +424,92 @@ def _build(groups: list[tuple[str, list[float], bool]]) -> list[Subpath]:
         if current is None:  # drawing on after Z starts a new subpath at the closed one's start
             current = Subpath((x, y))
             subpaths.append(current)
-        append = current.segments.append
-        relative = command.islower()
-        if command in "LlHhVv":
-            while i < n:
-                if command in "Ll":
-                    x, y = (x + v[i], y + v[i + 1]) if relative else (v[i], v[i + 1])
-                    i += 2
-                else:
-                    if command in "Hh":
-                        x = x + v[i] if relative else v[i]
-                    else:
-                        y = y + v[i] if relative else v[i]
-                    i += 1
-                append((x, y))
-            last = None
-        elif command in "CcSs":
-            while i < n:
-                ox, oy = (x, y) if relative else (0.0, 0.0)
-                if command in "Cc":
-                    x1, y1 = ox + v[i], oy + v[i + 1]
-                    i += 2
-                else:
-                    x1, y1 = (
-                        (2 * x - last[1], 2 * y - last[2]) if last and last[0] == "C" else (x, y)
-                    )
-                x2, y2, x, y = ox + v[i], oy + v[i + 1], ox + v[i + 2], oy + v[i + 3]
-                append((x1, y1, x2, y2, x, y))
-                last = ("C", x2, y2)
-                i += 4
-        elif command in "QqTt":
-            while i < n:
-                ox, oy = (x, y) if relative else (0.0, 0.0)
-                if command in "Qq":
-                    qx, qy = ox + v[i], oy + v[i + 1]
-                    i += 2
-                else:
-                    qx, qy = (
-                        (2 * x - last[1], 2 * y - last[2]) if last and last[0] == "Q" else (x, y)
-                    )
-                nx, ny = ox + v[i], oy + v[i + 1]
-                append(
-                    (
-                        x + 2 / 3 * (qx - x),
-                        y + 2 / 3 * (qy - y),
-                        nx + 2 / 3 * (qx - nx),
-                        ny + 2 / 3 * (qy - ny),
-                        nx,
-                        ny,
-                    )
-                )
-                x, y, last = nx, ny, ("Q", qx, qy)
-                i += 2
-        else:
-            while i < n:
-                ox, oy = (x, y) if relative else (0.0, 0.0)
-                nx, ny = ox + v[i + 5], oy + v[i + 6]
-                cubics = arc_to_cubics(
-                    x, y, v[i], v[i + 1], v[i + 2], bool(v[i + 3]), bool(v[i + 4]), nx, ny
-                )
-                current.segments.extend(cubics)
-                current.extra_arc_pieces += max(0, len(cubics) - 1)
-                x, y = nx, ny
-                i += 7
-            last = None
+        draw = _DRAWERS[next(letters for letters in _DRAWERS if command in letters)]
+        x, y, last = draw(current, command, v, i, n, (x, y), last)
         if not ok or n != len(v):
             break
     return subpaths
+
+
+def _lines(current, command, v, i, n, at, last):
+    """L, H, V and their repeats from number ``i`` to ``n`` of ``v``, drawn on from ``at``
+    into ``current``; the new point, and no control point for S or T."""
+    x, y = at
+    relative = command.islower()
+    while i < n:
+        if command in "Ll":
+            x, y = (x + v[i], y + v[i + 1]) if relative else (v[i], v[i + 1])
+            i += 2
+        else:
+            if command in "Hh":
+                x = x + v[i] if relative else v[i]
+            else:
+                y = y + v[i] if relative else v[i]
+            i += 1
+        current.segments.append((x, y))
+    return x, y, None
+
+
+def _cubics(current, command, v, i, n, at, last):
+    """C and S (as :func:`_lines`); the last control point kept for an S after them."""
+    x, y = at
+    relative = command.islower()
+    while i < n:
+        ox, oy = (x, y) if relative else (0.0, 0.0)
+        if command in "Cc":
+            x1, y1 = ox + v[i], oy + v[i + 1]
+            i += 2
+        else:
+            x1, y1 = (2 * x - last[1], 2 * y - last[2]) if last and last[0] == "C" else (x, y)
+        x2, y2, x, y = ox + v[i], oy + v[i + 1], ox + v[i + 2], oy + v[i + 3]
+        current.segments.append((x1, y1, x2, y2, x, y))
+        last = ("C", x2, y2)
+        i += 4
+    return x, y, last
+
+
+def _quadratics(current, command, v, i, n, at, last):
+    """Q and T (as :func:`_lines`), each raised to a cubic; the control point kept for a T."""
+    x, y = at
+    relative = command.islower()
+    while i < n:
+        ox, oy = (x, y) if relative else (0.0, 0.0)
+        if command in "Qq":
+            qx, qy = ox + v[i], oy + v[i + 1]
+            i += 2
+        else:
+            qx, qy = (2 * x - last[1], 2 * y - last[2]) if last and last[0] == "Q" else (x, y)
+        nx, ny = ox + v[i], oy + v[i + 1]
+        current.segments.append(
+            (
+                x + 2 / 3 * (qx - x),
+                y + 2 / 3 * (qy - y),
+                nx + 2 / 3 * (qx - nx),
+                ny + 2 / 3 * (qy - ny),
+                nx,
+                ny,
+            )
+        )
+        x, y, last = nx, ny, ("Q", qx, qy)
+        i += 2
+    return x, y, last
+
+
+def _arcs(current, command, v, i, n, at, last):
+    """A (as :func:`_lines`), each arc as the cubics that follow it."""
+    x, y = at
+    relative = command.islower()
+    while i < n:
+        ox, oy = (x, y) if relative else (0.0, 0.0)
+        nx, ny = ox + v[i + 5], oy + v[i + 6]
+        cubics = arc_to_cubics(
+            x, y, v[i], v[i + 1], v[i + 2], bool(v[i + 3]), bool(v[i + 4]), nx, ny
+        )
+        current.segments.extend(cubics)
+        current.extra_arc_pieces += max(0, len(cubics) - 1)
+        x, y = nx, ny
+        i += 7
+    return x, y, None
+
+
+_DRAWERS = {"LlHhVv": _lines, "CcSs": _cubics, "QqTt": _quadratics, "Aa": _arcs}
