@@ -450,48 +450,35 @@ def _lines(current, command, v, i, n, at, last):
     return x, y, None
 
 
-def _cubics(current, command, v, i, n, at, last):
-    """C and S (as :func:`_lines`); the last control point kept for an S after them."""
+def _curves(current, command, v, i, n, at, last):
+    """C, S, Q and T (as :func:`_lines`), each as a cubic (a quadratic raised to one); the
+    last control point kept for an S or T after them. An S or T starts from the previous
+    segment's last control point reflected about the current point when that segment was
+    of its kind, else from the current point."""
     x, y = at
     relative = command.islower()
+    kind = "C" if command in "CcSs" else "Q"
     while i < n:
         ox, oy = (x, y) if relative else (0.0, 0.0)
-        if command in "Cc":
-            x1, y1 = ox + v[i], oy + v[i + 1]
+        if command in "CcQq":
+            cx, cy = ox + v[i], oy + v[i + 1]
             i += 2
         else:
-            x1, y1 = (2 * x - last[1], 2 * y - last[2]) if last and last[0] == "C" else (x, y)
-        x2, y2, x, y = ox + v[i], oy + v[i + 1], ox + v[i + 2], oy + v[i + 3]
-        current.segments.append((x1, y1, x2, y2, x, y))
-        last = ("C", x2, y2)
-        i += 4
-    return x, y, last
-
-
-def _quadratics(current, command, v, i, n, at, last):
-    """Q and T (as :func:`_lines`), each raised to a cubic; the control point kept for a T."""
-    x, y = at
-    relative = command.islower()
-    while i < n:
-        ox, oy = (x, y) if relative else (0.0, 0.0)
-        if command in "Qq":
-            qx, qy = ox + v[i], oy + v[i + 1]
-            i += 2
+            cx, cy = (2 * x - last[1], 2 * y - last[2]) if last and last[0] == kind else (x, y)
+        if kind == "C":
+            x2, y2, nx, ny = ox + v[i], oy + v[i + 1], ox + v[i + 2], oy + v[i + 3]
+            current.segments.append((cx, cy, x2, y2, nx, ny))
+            last = ("C", x2, y2)
+            i += 4
         else:
-            qx, qy = (2 * x - last[1], 2 * y - last[2]) if last and last[0] == "Q" else (x, y)
-        nx, ny = ox + v[i], oy + v[i + 1]
-        current.segments.append(
-            (
-                x + 2 / 3 * (qx - x),
-                y + 2 / 3 * (qy - y),
-                nx + 2 / 3 * (qx - nx),
-                ny + 2 / 3 * (qy - ny),
-                nx,
-                ny,
+            nx, ny = ox + v[i], oy + v[i + 1]
+            raised = (x + 2 / 3 * (cx - x), y + 2 / 3 * (cy - y))
+            current.segments.append(
+                (*raised, nx + 2 / 3 * (cx - nx), ny + 2 / 3 * (cy - ny), nx, ny)
             )
-        )
-        x, y, last = nx, ny, ("Q", qx, qy)
-        i += 2
+            last = ("Q", cx, cy)
+            i += 2
+        x, y = nx, ny
     return x, y, last
 
 
@@ -512,4 +499,4 @@ def _arcs(current, command, v, i, n, at, last):
     return x, y, None
 
 
-_DRAWERS = {"LlHhVv": _lines, "CcSs": _cubics, "QqTt": _quadratics, "Aa": _arcs}
+_DRAWERS = {"LlHhVv": _lines, "CcSsQqTt": _curves, "Aa": _arcs}
