@@ -69,17 +69,17 @@ def revise(
             raise InputError("the mask image is not the one the poster was made with")
         shapes = _shapes(parent, font_path)
         seed = clean["seed"] if clean["seed"] is not None else int(parent.meta["seed"])
-        report.begin("placing_edits", "placing the corrections")
-        edited = _edited(parent, clean, shapes)
         kept_out = keep_out_pixels(clean["keepOut"], parent.height, parent.width)
         carved = without(mask, clean["keepOut"] + list(parent.params.keep_out))
+        before = parent.placements()
+        report.begin("placing_edits", "placing the corrections")
+        edited = _edited(parent, clean, shapes, before)
         placed = Arrangement(parent, edited, carved, kept_out, shapes, seed).settled()
 
         report.begin("rendering", f"drawing {len(placed[0]) + len(placed[2])} words")
         revised = _revised(parent, clean, edited, placed, mask)
-        for (
-            word_id
-        ) in revised.changed:  # drawn anew: a recoloured word keeps its place, not its line
+        # drawn anew: a recoloured word keeps its place, not its line
+        for word_id in revised.changed:
             revised.placements[word_id] = shaped(shapes, revised.placements[word_id])
         out_dir = Path(out_dir)
         out_dir.mkdir(parents=True, exist_ok=True)
@@ -97,11 +97,11 @@ def revise(
     return metrics
 
 
-def _edited(parent: Parent, clean: dict, shapes) -> Edited:
-    """The parent's words as the ``clean`` edits leave them before placing (arrange.Edited):
-    the removed gone, the renamed with their new outlines, the pinned where asked, the
-    added names with the size a name of their weight has (:func:`parent.size_plan`)."""
-    before = parent.placements()
+def _edited(parent: Parent, clean: dict, shapes, before: dict) -> Edited:
+    """The parent's words (``before``, Parent.placements) as the ``clean`` edits leave them
+    before placing (arrange.Edited): the removed gone, the renamed with their new outlines,
+    the pinned where asked, the added names with the size a name of their weight has
+    (:func:`parent.size_plan`)."""
     placements = dict(before)
     removed = set(clean["remove"])
     for word_id in removed:
