@@ -12,7 +12,6 @@ from commerce.api.serializers import (
     OrderListQuery,
     OrderOut,
     OrderPageOut,
-    valid_input,
 )
 from commerce.auth import request_admin, request_caller, request_user
 from commerce.selectors import order_get, order_list
@@ -24,6 +23,7 @@ from commerce.services.orders import (
     order_ship,
 )
 from core.schema import ADMIN_TOKEN, ANY_TOKEN, USER_TOKEN, error
+from core.serializers import valid_input
 from core.views import JsonApiView
 
 
