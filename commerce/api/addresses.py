@@ -64,6 +64,6 @@ class AddressDetailView(JsonApiView):
 
 
 urlpatterns = [
-    path("addresses", AddressListView.as_view()),
-    path("addresses/<int:address_id>", AddressDetailView.as_view()),
+    path("addresses", AddressListView.as_view(), name="addresses"),
+    path("addresses/<int:address_id>", AddressDetailView.as_view(), name="address-detail"),
 ]

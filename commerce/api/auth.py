@@ -65,7 +65,7 @@ class PhoneView(JsonApiView):
 
 
 urlpatterns = [
-    path("auth/login", LoginView.as_view()),
-    path("platform/plugin-openpid", PluginOpenpidView.as_view()),
-    path("platform/phone", PhoneView.as_view()),
+    path("auth/login", LoginView.as_view(), name="auth-login"),
+    path("platform/plugin-openpid", PluginOpenpidView.as_view(), name="platform-plugin-openpid"),
+    path("platform/phone", PhoneView.as_view(), name="platform-phone"),
 ]

@@ -96,7 +96,15 @@ class DesignListSubmitView(JsonApiView):
 
 
 urlpatterns = [
-    path("design-lists", DesignListListView.as_view()),
-    path("design-lists/<int:design_list_id>", DesignListDetailView.as_view()),
-    path("design-lists/<int:design_list_id>/submit", DesignListSubmitView.as_view()),
+    path("design-lists", DesignListListView.as_view(), name="design-lists"),
+    path(
+        "design-lists/<int:design_list_id>",
+        DesignListDetailView.as_view(),
+        name="design-list-detail",
+    ),
+    path(
+        "design-lists/<int:design_list_id>/submit",
+        DesignListSubmitView.as_view(),
+        name="design-list-submit",
+    ),
 ]

@@ -143,10 +143,10 @@ class OrderShipView(JsonApiView):
 
 
 urlpatterns = [
-    path("orders", OrderListView.as_view()),
-    path("orders/<int:order_id>", OrderDetailView.as_view()),
-    path("orders/<int:order_id>/confirm", OrderConfirmView.as_view()),
-    path("orders/<int:order_id>/cancel", OrderCancelView.as_view()),
-    path("orders/<int:order_id>/mark-paid", OrderMarkPaidView.as_view()),
-    path("orders/<int:order_id>/ship", OrderShipView.as_view()),
+    path("orders", OrderListView.as_view(), name="order-list"),
+    path("orders/<int:order_id>", OrderDetailView.as_view(), name="order-detail"),
+    path("orders/<int:order_id>/confirm", OrderConfirmView.as_view(), name="order-confirm"),
+    path("orders/<int:order_id>/cancel", OrderCancelView.as_view(), name="order-cancel"),
+    path("orders/<int:order_id>/mark-paid", OrderMarkPaidView.as_view(), name="order-mark-paid"),
+    path("orders/<int:order_id>/ship", OrderShipView.as_view(), name="order-ship"),
 ]

@@ -142,8 +142,10 @@ class PaymentListView(JsonApiView):
 
 
 urlpatterns = [
-    path("orders/<int:order_id>/pay", PayView.as_view()),
-    path("orders/<int:order_id>/payment/sync", PaymentSyncView.as_view()),
-    path("payments/wechat/notify", NotifyView.as_view()),
-    path("payments", PaymentListView.as_view()),
+    path("orders/<int:order_id>/pay", PayView.as_view(), name="order-pay"),
+    path(
+        "orders/<int:order_id>/payment/sync", PaymentSyncView.as_view(), name="order-payment-sync"
+    ),
+    path("payments/wechat/notify", NotifyView.as_view(), name="payment-notify"),
+    path("payments", PaymentListView.as_view(), name="payments"),
 ]

@@ -58,6 +58,6 @@ class ProductDetailView(JsonApiView):
 
 
 urlpatterns = [
-    path("products", ProductListView.as_view()),
-    path("products/<int:product_id>", ProductDetailView.as_view()),
+    path("products", ProductListView.as_view(), name="products"),
+    path("products/<int:product_id>", ProductDetailView.as_view(), name="product-detail"),
 ]
