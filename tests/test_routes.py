@@ -42,4 +42,3 @@ def test_no_route_is_answered_by_one_tried_before_it():
     }
 
     assert hidden == {}
-
