@@ -1,8 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class CommerceConfig(AppConfig):
     name = "commerce"
+    verbose_name = _("Commerce")
 
     def ready(self):
         from commerce import checks  # noqa: F401 (registers the system checks)

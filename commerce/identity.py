@@ -6,13 +6,14 @@ answer becomes `BadGateway` (502) with a sentence naming the cause."""
 from dataclasses import dataclass
 from datetime import timedelta
 
-import httpx
 from django.conf import settings
 from django.utils import timezone
 
 from commerce.models import EndUser, PlatformAccessToken
+from commerce.platforms import Platform, platform_json, platform_request
 from core.errors import BadGateway, InvalidInput
 
+IDENTITY = Platform("identity platform", "identity")
 # errcodes meaning "this access token is no longer valid": fetch a new one and retry once.
 TOKEN_REJECTED = {40001, 40014, 42001}
 # errcodes meaning "the client's code is bad": invalid (40029) or already used (40163). The
@@ -56,24 +57,10 @@ class CodeRefused(InvalidInput):
 def _call(method: str, path: str, *, params: dict, json: dict | None = None) -> dict:
     """One request; answers the JSON body, raising on transport errors and on a non-zero errcode."""
     url = settings.IDENTITY_PLATFORM_URL.rstrip("/") + path
-    try:
-        response = httpx.request(
-            method, url, params=params, json=json, timeout=settings.IDENTITY_TIMEOUT
-        )
-        body = response.json()
-    except httpx.TimeoutException:
-        raise BadGateway("identity platform timed out", code="identity_unavailable") from None
-    except httpx.HTTPError:
-        raise BadGateway("identity platform unreachable", code="identity_unavailable") from None
-    except ValueError:
-        raise BadGateway(
-            f"identity platform answered HTTP {response.status_code} without JSON",
-            code="identity_bad_answer",
-        ) from None
-    if not isinstance(body, dict):
-        raise BadGateway(
-            "identity platform answered an unexpected JSON value", code="identity_bad_answer"
-        )
+    response = platform_request(
+        IDENTITY, method, url, params=params, json=json, timeout=settings.IDENTITY_TIMEOUT
+    )
+    body = platform_json(IDENTITY, response)
     if body.get("errcode") in CODE_REFUSED:
         raise CodeRefused(body["errcode"], body.get("errmsg", ""))
     if body.get("errcode"):

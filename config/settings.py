@@ -316,6 +316,8 @@ CSP_EXTRA_ORIGINS = sorted(
 Q_CLUSTER = {
     # Q_NAME keeps the queues of separate installations (or test runs) sharing one Redis apart.
     "name": os.environ.get("Q_NAME", "wordclouds"),
+    # the admin's name for its tasks (django_q's app verbose_name; its own is "Django Q")
+    "label": gettext_lazy("Task queue"),
     "workers": int(os.environ.get("Q_WORKERS", 1)),
     "timeout": 3600,
     "retry": 3700,

@@ -1,6 +1,22 @@
-"""Every route of the service. Django answers `urlpatterns`; the four paths of
-`in_front_of_django` are answered before Django, on the event loop, by the ASGI application
-(config/asgi.py, core/endpoints.py says why): a CORS preflight of them still comes here."""
+"""Where a request finds its handler: the root of the routes, not every route.
+
+1. The ASGI application (config/asgi.py) answers the four paths of `in_front_of_django` below
+   before Django, on the event loop (core/endpoints.py says why); a CORS preflight of them
+   still goes to Django.
+2. Django tries `urlpatterns` in order and the first route that matches answers. The admin,
+   the metrics, the translations and the API's docs are routed here; each `include` brings a
+   list of routes from elsewhere: `exports/pdf/api.py` and `exports/laser/api.py` (a job's
+   drawn files, a project's PDF), `wordclouds/urls.py` and `commerce/urls.py` (each includes
+   its API areas, `<app>/api/<area>.py`, whose `urlpatterns` hold the routes),
+   `exports/urls.py` (the .ai converter), and the pages (`wordclouds/pages.py`,
+   `commerce/pages.py`).
+
+Order matters where one route's path would also match another's: the job files drawn on
+request (`jobs/<id>/files/pdf`, `dxf`, `laser.svg`) come before the stored ones'
+`jobs/<id>/files/<kind>`, so exports' lists are included first; `jobs/size-advice` comes
+before `jobs/<id>` (wordclouds/api/jobs.py). Every route has a name, unique in the service.
+tests/test_routes.py fails when a route is answered by another one before it, or has no name.
+The API's routes are listed in its schema (`/api/schema/`, docs/api.md)."""
 
 from django.contrib import admin
 from django.urls import include, path
@@ -38,8 +54,8 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/redoc/", RedocView.as_view(url_name="schema"), name="api-redoc"),
-    # Before the job files' `files/<kind>`: `files/pdf`, `files/dxf`, `files/laser.svg` are
-    # drawn, not stored.
+    # Before the job files' `files/<kind>` (wordclouds.urls): `files/pdf`, `files/dxf`,
+    # `files/laser.svg` are drawn, not stored.
     path("api/", include("exports.pdf.api")),
     path("api/", include("exports.laser.api")),
     path("api/", include("wordclouds.urls")),

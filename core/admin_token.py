@@ -3,7 +3,6 @@
 
 from django.conf import settings
 from django.core import signing
-from rest_framework.permissions import BasePermission
 
 SALT = "wordclouds.admin-token"  # from its first home: tokens issued before stay valid
 
@@ -38,12 +37,3 @@ def authorization_has_admin_token(authorization: str) -> bool:
     """An `Authorization` header's value carries a valid admin token."""
     token = bearer_token_of(authorization)
     return bool(token) and admin_token_valid(token)
-
-
-class HasAdminToken(BasePermission):
-    """403 `invalid or missing token` unless the request carries a valid admin token."""
-
-    message = "invalid or missing token"
-
-    def has_permission(self, request, view):
-        return request_has_admin_token(request)

@@ -105,7 +105,7 @@ class AutoSchema(SpectacularAutoSchema):
 class StrictInputSchema(OpenApiSerializerExtension):
     """Inputs that refuse unknown keys say so: `additionalProperties: false`."""
 
-    target_class = "commerce.api.serializers.StrictInput"
+    target_class = "core.serializers.StrictInput"
     match_subclasses = True
 
     def map_serializer(self, auto_schema, direction):

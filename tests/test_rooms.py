@@ -111,6 +111,27 @@ def test_drawing_reads_no_models_or_storage_and_does_not_fork():
     assert reaching == []
 
 
+# The modules that open SQLite files themselves: positions.db's one owner (STYLE.md, "One owner
+# per file format": the others ask it for rows by column name), the revision engine's reader
+# of the parent's rows, and the backup of the service's own SQLite database. The lookups and
+# the placements write SQL against the service's database through Django, not sqlite3.
+SQLITE_OPENERS = (
+    "wordclouds/engine/positions.py",
+    "wordclouds/engine/revise.py",
+    "wordclouds/services/backups.py",
+)
+
+
+def test_only_the_owner_of_positions_db_opens_sqlite():
+    opening = [
+        str(path.relative_to(ROOT))
+        for path in _modules()
+        if any(_within(name, "sqlite3") for name in _imports(path))
+    ]
+
+    assert opening == list(SQLITE_OPENERS)  # a stale entry fails too
+
+
 def test_the_rules_catch_what_they_forbid():
     # the rules themselves, on imports each room must not make
     assert not _allowed("commerce", "wordclouds.selectors")

@@ -1,9 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class WordcloudsConfig(AppConfig):
     name = "wordclouds"
-    verbose_name = "Word clouds"
+    verbose_name = _("Word clouds")
 
     def ready(self):
         from core.metrics import source_register

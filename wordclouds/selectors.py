@@ -7,9 +7,6 @@ record is a successful job for every job endpoint (docs/architecture.md, "Job fo
 without a record")."""
 
 import json
-import sqlite3
-from collections.abc import Iterator
-from contextlib import closing, contextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
@@ -24,6 +21,7 @@ from wordclouds import engine, storage
 from wordclouds.drawing.tiles import FOLDER as TILES_FOLDER
 from wordclouds.drawing.tiles import INDEX as TILES_INDEX
 from wordclouds.drawing.tiles import TILE_FORMAT, TILE_SIZE
+from wordclouds.engine.positions import read_canvas
 from wordclouds.models import Asset, Job, JobEvent, Project
 
 # kind -> (content type, download extension) of each file the engine writes
@@ -356,21 +354,10 @@ def project_list() -> QuerySet[Project]:
     return Project.objects.order_by("-created_at", "id")
 
 
-@contextmanager
-def positions_db(path: Path) -> Iterator[sqlite3.Connection]:
-    """A read-only connection (`mode=ro`): the file is never written, nor created."""
-    with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as connection:
-        connection.row_factory = sqlite3.Row
-        yield connection
-
-
-def canvas_size(connection: sqlite3.Connection) -> tuple[int | float, int | float]:
-    meta = dict(
-        connection.execute(
-            "SELECT key, value FROM meta WHERE key IN ('canvas_width', 'canvas_height')"
-        ).fetchall()
-    )
-    return number(meta["canvas_width"]), number(meta["canvas_height"])
+def canvas_size(db_path: Path) -> tuple[int | float, int | float]:
+    """The canvas of a job's positions.db as the answers give it (`number`)."""
+    width, height = read_canvas(db_path)
+    return number(width), number(height)
 
 
 def number(value) -> int | float:

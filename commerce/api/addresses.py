@@ -5,11 +5,12 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.response import Response
 
-from commerce.api.serializers import AddressIn, AddressOut, valid_input
+from commerce.api.serializers import AddressIn, AddressOut
 from commerce.auth import request_user
 from commerce.selectors import address_get, address_list
 from commerce.services.catalog import address_create, address_delete, address_update
 from core.schema import USER_TOKEN
+from core.serializers import valid_input
 from core.views import JsonApiView
 
 
@@ -63,6 +64,6 @@ class AddressDetailView(JsonApiView):
 
 
 urlpatterns = [
-    path("addresses", AddressListView.as_view()),
-    path("addresses/<int:address_id>", AddressDetailView.as_view()),
+    path("addresses", AddressListView.as_view(), name="addresses"),
+    path("addresses/<int:address_id>", AddressDetailView.as_view(), name="address-detail"),
 ]

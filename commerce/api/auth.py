@@ -4,10 +4,11 @@ from django.urls import path
 from drf_spectacular.utils import extend_schema
 from rest_framework.response import Response
 
-from commerce.api.serializers import CodeIn, LoginOut, OpenpidOut, PhoneOut, valid_input
+from commerce.api.serializers import CodeIn, LoginOut, OpenpidOut, PhoneOut
 from commerce.auth import request_user, user_token_issue
 from commerce.services.users import user_login, user_phone_set, user_plugin_openpid_set
 from core.schema import USER_TOKEN, error
+from core.serializers import valid_input
 from core.views import JsonApiView
 
 # A code the platform refuses as invalid or used is the client's: 400 `code refused by the
@@ -64,7 +65,7 @@ class PhoneView(JsonApiView):
 
 
 urlpatterns = [
-    path("auth/login", LoginView.as_view()),
-    path("platform/plugin-openpid", PluginOpenpidView.as_view()),
-    path("platform/phone", PhoneView.as_view()),
+    path("auth/login", LoginView.as_view(), name="auth-login"),
+    path("platform/plugin-openpid", PluginOpenpidView.as_view(), name="platform-plugin-openpid"),
+    path("platform/phone", PhoneView.as_view(), name="platform-phone"),
 ]

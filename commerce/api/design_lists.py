@@ -6,7 +6,7 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.response import Response
 
-from commerce.api.serializers import DesignListIn, DesignListOut, valid_input
+from commerce.api.serializers import DesignListIn, DesignListOut
 from commerce.auth import request_caller, request_user
 from commerce.selectors import design_list_get, design_list_list
 from commerce.services.design_lists import (
@@ -16,6 +16,7 @@ from commerce.services.design_lists import (
     design_list_update,
 )
 from core.schema import ANY_TOKEN, USER_TOKEN, error
+from core.serializers import valid_input
 from core.views import JsonApiView
 
 
@@ -95,7 +96,15 @@ class DesignListSubmitView(JsonApiView):
 
 
 urlpatterns = [
-    path("design-lists", DesignListListView.as_view()),
-    path("design-lists/<int:design_list_id>", DesignListDetailView.as_view()),
-    path("design-lists/<int:design_list_id>/submit", DesignListSubmitView.as_view()),
+    path("design-lists", DesignListListView.as_view(), name="design-lists"),
+    path(
+        "design-lists/<int:design_list_id>",
+        DesignListDetailView.as_view(),
+        name="design-list-detail",
+    ),
+    path(
+        "design-lists/<int:design_list_id>/submit",
+        DesignListSubmitView.as_view(),
+        name="design-list-submit",
+    ),
 ]

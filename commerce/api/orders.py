@@ -12,7 +12,6 @@ from commerce.api.serializers import (
     OrderListQuery,
     OrderOut,
     OrderPageOut,
-    valid_input,
 )
 from commerce.auth import request_admin, request_caller, request_user
 from commerce.selectors import order_get, order_list
@@ -24,6 +23,7 @@ from commerce.services.orders import (
     order_ship,
 )
 from core.schema import ADMIN_TOKEN, ANY_TOKEN, USER_TOKEN, error
+from core.serializers import valid_input
 from core.views import JsonApiView
 
 
@@ -143,10 +143,10 @@ class OrderShipView(JsonApiView):
 
 
 urlpatterns = [
-    path("orders", OrderListView.as_view()),
-    path("orders/<int:order_id>", OrderDetailView.as_view()),
-    path("orders/<int:order_id>/confirm", OrderConfirmView.as_view()),
-    path("orders/<int:order_id>/cancel", OrderCancelView.as_view()),
-    path("orders/<int:order_id>/mark-paid", OrderMarkPaidView.as_view()),
-    path("orders/<int:order_id>/ship", OrderShipView.as_view()),
+    path("orders", OrderListView.as_view(), name="order-list"),
+    path("orders/<int:order_id>", OrderDetailView.as_view(), name="order-detail"),
+    path("orders/<int:order_id>/confirm", OrderConfirmView.as_view(), name="order-confirm"),
+    path("orders/<int:order_id>/cancel", OrderCancelView.as_view(), name="order-cancel"),
+    path("orders/<int:order_id>/mark-paid", OrderMarkPaidView.as_view(), name="order-mark-paid"),
+    path("orders/<int:order_id>/ship", OrderShipView.as_view(), name="order-ship"),
 ]

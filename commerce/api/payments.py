@@ -14,13 +14,13 @@ from commerce.api.serializers import (
     PaymentListQuery,
     PaymentPageOut,
     PayOut,
-    valid_input,
 )
 from commerce.auth import request_admin, request_user
 from commerce.payments.services import notify_receive, payment_start, payment_sync
 from commerce.selectors import payment_list
 from core.errors import ServiceError, client_error
 from core.schema import ADMIN_TOKEN, USER_TOKEN, error
+from core.serializers import valid_input
 from core.views import JsonApiView
 
 # A notify is a few kilobytes; anything much larger is not one.
@@ -142,8 +142,10 @@ class PaymentListView(JsonApiView):
 
 
 urlpatterns = [
-    path("orders/<int:order_id>/pay", PayView.as_view()),
-    path("orders/<int:order_id>/payment/sync", PaymentSyncView.as_view()),
-    path("payments/wechat/notify", NotifyView.as_view()),
-    path("payments", PaymentListView.as_view()),
+    path("orders/<int:order_id>/pay", PayView.as_view(), name="order-pay"),
+    path(
+        "orders/<int:order_id>/payment/sync", PaymentSyncView.as_view(), name="order-payment-sync"
+    ),
+    path("payments/wechat/notify", NotifyView.as_view(), name="payment-notify"),
+    path("payments", PaymentListView.as_view(), name="payments"),
 ]

@@ -70,10 +70,11 @@ class ProductionFileView(JsonApiView):
 
 
 urlpatterns = [
-    path("orders/<int:order_id>/production", ProductionView.as_view()),
+    path("orders/<int:order_id>/production", ProductionView.as_view(), name="order-production"),
     path(
         "orders/<int:order_id>/production/<int:preparation_id>/retry",
         ProductionRetryView.as_view(),
+        name="order-production-retry",
     ),
-    path("production-files/<str:token>", ProductionFileView.as_view()),
+    path("production-files/<str:token>", ProductionFileView.as_view(), name="production-file"),
 ]

@@ -6,12 +6,13 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.response import Response
 
-from commerce.api.serializers import ProductIn, ProductOut, valid_input
+from commerce.api.serializers import ProductIn, ProductOut
 from commerce.auth import request_admin
 from commerce.selectors import product_get, product_list
 from commerce.services.catalog import product_create, product_update
 from core.admin_token import request_has_admin_token
 from core.schema import ADMIN_TOKEN, error
+from core.serializers import valid_input
 from core.views import JsonApiView
 
 NO_TOKEN = error("`authentication required` / `invalid or expired token`")
@@ -57,6 +58,6 @@ class ProductDetailView(JsonApiView):
 
 
 urlpatterns = [
-    path("products", ProductListView.as_view()),
-    path("products/<int:product_id>", ProductDetailView.as_view()),
+    path("products", ProductListView.as_view(), name="products"),
+    path("products/<int:product_id>", ProductDetailView.as_view(), name="product-detail"),
 ]

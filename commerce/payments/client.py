@@ -14,9 +14,10 @@ from django.conf import settings
 from django.db import connection
 
 from commerce.payments import crypto
+from commerce.platforms import Platform, platform_json, platform_request
 from core.errors import BadGateway
 
-PLATFORM = "payment platform"
+PAYMENTS = Platform("payment platform", "payments")
 
 
 @dataclass(frozen=True)
@@ -29,7 +30,7 @@ class PlatformError(BadGateway):
     """The platform answered with an error: its `code` and `message`."""
 
     def __init__(self, status: int, code: str, message: str):
-        detail = f"{PLATFORM} error {code}: {message}"[:300]
+        detail = f"{PAYMENTS.name} error {code}: {message}"[:300]
         super().__init__(detail, code="payments_platform_error")
         self.status, self.platform_code = status, code
 
@@ -55,18 +56,14 @@ def _request(method: str, path: str, body: dict | None = None) -> Answer:
     }
     if body is not None:
         headers["Content-Type"] = "application/json"
-    try:
-        response = httpx.request(
-            method,
-            settings.WECHATPAY_BASE_URL.rstrip("/") + path,
-            content=text.encode() if body is not None else None,
-            headers=headers,
-            timeout=settings.WECHATPAY_TIMEOUT,
-        )
-    except httpx.TimeoutException:
-        raise BadGateway(f"{PLATFORM} timed out", code="payments_unavailable") from None
-    except httpx.HTTPError:
-        raise BadGateway(f"{PLATFORM} unreachable", code="payments_unavailable") from None
+    response = platform_request(
+        PAYMENTS,
+        method,
+        settings.WECHATPAY_BASE_URL.rstrip("/") + path,
+        content=text.encode() if body is not None else None,
+        headers=headers,
+        timeout=settings.WECHATPAY_TIMEOUT,
+    )
     return Answer(response.status_code, _verified(response))
 
 
@@ -74,7 +71,7 @@ def _verified(response: httpx.Response) -> dict:
     """The answer's JSON once its signature checks out; a 2xx without a body is `{}`."""
     if response.status_code >= 500 and not response.headers.get("Wechatpay-Signature"):
         raise BadGateway(
-            f"{PLATFORM} answered HTTP {response.status_code}", code="payments_bad_answer"
+            f"{PAYMENTS.name} answered HTTP {response.status_code}", code="payments_bad_answer"
         )
     try:
         crypto.verify_body(
@@ -85,22 +82,9 @@ def _verified(response: httpx.Response) -> dict:
         )
     except crypto.SignatureError as error:
         raise BadGateway(
-            f"{PLATFORM} answer refused: {error}", code="payments_bad_answer"
+            f"{PAYMENTS.name} answer refused: {error}", code="payments_bad_answer"
         ) from None
-    if not response.text:
-        body = {}
-    else:
-        try:
-            body = response.json()
-        except ValueError:
-            raise BadGateway(
-                f"{PLATFORM} answered HTTP {response.status_code} without JSON",
-                code="payments_bad_answer",
-            ) from None
-    if not isinstance(body, dict):
-        raise BadGateway(
-            f"{PLATFORM} answered an unexpected JSON value", code="payments_bad_answer"
-        )
+    body = platform_json(PAYMENTS, response) if response.text else {}
     if response.status_code >= 300:
         raise PlatformError(
             response.status_code, str(body.get("code", "")), str(body.get("message", ""))
@@ -111,7 +95,7 @@ def _verified(response: httpx.Response) -> dict:
 def _required(body: dict, *keys: str) -> dict:
     for key in keys:
         if not body.get(key):
-            raise BadGateway(f"{PLATFORM} answered without {key}", code="payments_bad_answer")
+            raise BadGateway(f"{PAYMENTS.name} answered without {key}", code="payments_bad_answer")
     return body
 
 

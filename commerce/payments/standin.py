@@ -38,7 +38,6 @@ NOTIFY_SCHEDULE = (
     [0, 15, 15, 30, 180, 600, 1200, 1800, 1800, 1800, 3600] + [10800] * 3 + [21600] * 2
 )
 OUT_TRADE_NO = re.compile(r"[0-9A-Za-z_-]{6,32}\Z")
-CALLS = ("jsapi", "query", "close", "refund", "refund_query")
 CHINA = timezone(timedelta(hours=8))
 
 

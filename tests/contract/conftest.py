@@ -16,13 +16,11 @@ from commerce.identity_standin import IdentityPlatform, identity_server
 from tests.processes import Service
 
 ADMIN_PASSWORD = "contract-admin"
-BENCH_FIXTURES = Path(__file__).resolve().parents[2] / "bench" / "fixtures"
 # A real TrueType font that is always installed (it ships with Django REST framework).
 SMALL_FONT = (
     Path(__import__("rest_framework").__file__).parent
     / "static/rest_framework/fonts/glyphicons-halflings-regular.ttf"
 )
-JOB_PARAMS = {"WIDTH": 400, "HEIGHT": 300, "SEED": 7}
 
 
 def names_xlsx_bytes(names=("Anna", "Bruno", "李雷", "韩梅梅", "Chloé", "Dmitri")) -> bytes:

@@ -2,7 +2,6 @@
 files are checked with: Ghostscript (renders the PostScript), resvg (renders the SVG) and
 Scribus's legacy-AI importer (parses the Illustrator body, ignoring the prolog)."""
 
-import os
 import subprocess
 import sys
 import threading
@@ -88,9 +87,3 @@ def stopped_converter(settings):
     """A loopback port nobody listens on."""
     settings.CONVERTER_HOST = "127.0.0.1"
     settings.CONVERTER_PORT = free_port()
-
-
-def scribus_env() -> dict[str, str]:
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
-    env.setdefault("XDG_RUNTIME_DIR", "/tmp")
-    return env

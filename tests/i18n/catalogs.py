@@ -57,14 +57,3 @@ def read_po(path: Path) -> list[Message]:
 
 def chinese_catalog(domain: str) -> list[Message]:
     return read_po(CHINESE / f"{domain}.po")
-
-
-def english_texts() -> set[str]:
-    """Every msgid (and plural) of both domains: the English a translated page must not show."""
-    texts = set()
-    for domain in DOMAINS:
-        for message in chinese_catalog(domain):
-            texts.add(message.msgid)
-            if message.plural:
-                texts.add(message.plural)
-    return texts

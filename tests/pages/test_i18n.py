@@ -1,7 +1,8 @@
 """The pages in Simplified Chinese, walked as a guest and the shop's staff in China would:
 Chromium started with --lang=zh-CN (so Accept-Language zh-CN) makes a poster in the studio,
 downloads it, previews a custom fill and prints a PDF; finds a name on the lookup page; signs
-in on the orders page and opens an order. At every step no text a person reads is left in
+in on the orders page and opens an order; signs in to the admin, whose index names every app
+and model in Chinese. At every step no text a person reads is left in
 English: none equals a msgid of the project's catalogs (names and other data excluded).
 Switching to English and back on each page keeps what the page shows (its address)."""
 
@@ -233,3 +234,35 @@ def test_the_orders_pages_in_chinese_and_back(page, demo):
     expect(page.locator("#order-items tr").first).to_be_visible()  # still signed in
     switch_language(page, "简体中文", "zh-Hans")
     expect(page.locator("#order-status")).to_have_text("已付款")
+
+
+STAFF_PASSWORD = "staff-password-for-the-chinese-admin"
+# What the admin index names: each app's caption and each of its models' links.
+ADMIN_INDEX_NAMES = """() => Array.from(
+  document.querySelectorAll("#content-main .module caption, #content-main .module th[scope=row]"),
+  (element) => element.textContent.trim())"""
+LATIN = re.compile(r"[A-Za-z]")
+
+
+def test_the_admin_index_names_every_app_and_model_in_chinese(page, service):
+    subprocess.run(
+        [sys.executable, "manage.py", "createsuperuser", "--noinput", "--username", "staff"]
+        + ["--email", "staff@example.com"],
+        cwd=BASE_DIR,
+        env={**service.env, "DJANGO_SUPERUSER_PASSWORD": STAFF_PASSWORD},
+        check=True,
+        capture_output=True,
+    )
+    page.goto("/admin/login/")
+    expect(page.locator("html")).to_have_attribute("lang", "zh-hans")
+    page.get_by_label("用户名").fill("staff")
+    page.get_by_label("密码").fill(STAFF_PASSWORD)
+    page.get_by_role("button", name="登录").click()
+
+    page.goto("/admin/")
+    for app in ("词云", "商城", "任务队列", "认证和授权"):
+        expect(page.get_by_role("link", name=app, exact=True)).to_be_visible()
+    names = page.evaluate(ADMIN_INDEX_NAMES)
+    assert "订单" in names and "任务" in names  # commerce's and wordclouds' models are there
+    assert [name for name in names if LATIN.search(name)] == []
+    assert english_left(page) == []

@@ -207,6 +207,7 @@ def job_size_advice(request):
 
 urlpatterns = [
     path("jobs", jobs, name="jobs"),
+    # before `jobs/<job_id>`, which would take "size-advice" for a job id
     path("jobs/size-advice", job_size_advice, name="job-size-advice"),
     path("jobs/<str:job_id>", job_status, name="job-status"),
     path("jobs/<str:job_id>/detail", job_detail, name="job-detail"),

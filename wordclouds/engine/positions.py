@@ -2,35 +2,43 @@
 is needed to redraw each outline from the font alone."""
 
 import json
-import re
 import shutil
 import sqlite3
+from collections.abc import Sequence
+from contextlib import closing
 from pathlib import Path
 
 from .fonts import load_typeface
 from .layout import Placement, WordShapes
 from .outlines import placed_path
 
-SCHEMA = """
+# The ``words`` table: each column's name and SQL type, in the table's order (the order of
+# ``placement_row``'s tuples). The one list of its columns: readers name the ones they want.
+WORDS_TABLE = (
+    ("id", "INTEGER PRIMARY KEY"),
+    ("name", "TEXT NOT NULL"),
+    ("x", "REAL NOT NULL"),
+    ("y", "REAL NOT NULL"),
+    ("font_size", "REAL NOT NULL"),
+    ("color", "TEXT NOT NULL"),
+    ("orientation", "TEXT NOT NULL"),
+    ("box_x", "INTEGER NOT NULL"),
+    ("box_y", "INTEGER NOT NULL"),
+    ("box_width", "INTEGER NOT NULL"),
+    ("box_height", "INTEGER NOT NULL"),
+    ("repetition", "INTEGER NOT NULL"),
+    ("row", "INTEGER NOT NULL"),
+    ("ink_x", "INTEGER NOT NULL"),
+    ("ink_y", "INTEGER NOT NULL"),
+    ("ink_width", "INTEGER NOT NULL"),
+    ("ink_height", "INTEGER NOT NULL"),
+    ("weight", "REAL NOT NULL"),
+)
+WORD_COLUMNS = tuple(name for name, _ in WORDS_TABLE)
+_WORDS_DEFINITION = ",\n".join(f"    {name} {kind}" for name, kind in WORDS_TABLE)
+SCHEMA = f"""
 CREATE TABLE words (
-    id INTEGER PRIMARY KEY,
-    name TEXT NOT NULL,
-    x REAL NOT NULL,
-    y REAL NOT NULL,
-    font_size REAL NOT NULL,
-    color TEXT NOT NULL,
-    orientation TEXT NOT NULL,
-    box_x INTEGER NOT NULL,
-    box_y INTEGER NOT NULL,
-    box_width INTEGER NOT NULL,
-    box_height INTEGER NOT NULL,
-    repetition INTEGER NOT NULL,
-    row INTEGER NOT NULL,
-    ink_x INTEGER NOT NULL,
-    ink_y INTEGER NOT NULL,
-    ink_width INTEGER NOT NULL,
-    ink_height INTEGER NOT NULL,
-    weight REAL NOT NULL
+{_WORDS_DEFINITION}
 );
 CREATE INDEX words_name ON words (name);
 CREATE INDEX words_name_lower ON words (lower(name));
@@ -66,7 +74,7 @@ def write_positions(path: Path, placements: list[Placement], colors: list[str], 
     write_rows(path, rows, meta)
 
 
-WORDS_INSERT = "INSERT INTO words VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+WORDS_INSERT = f"INSERT INTO words VALUES ({', '.join('?' * len(WORD_COLUMNS))})"
 
 
 def _meta_rows(meta: dict):
@@ -106,11 +114,8 @@ def write_revised_rows(parent_db: Path, path: Path, gone, rows, meta: dict) -> N
 
 def read_meta(db_path) -> dict:
     """The ``meta`` table as a dict of strings."""
-    connection = sqlite3.connect(f"file:{Path(db_path)}?mode=ro", uri=True)
-    try:
+    with closing(_read_only(db_path)) as connection:
         return dict(connection.execute("SELECT key, value FROM meta"))
-    finally:
-        connection.close()
 
 
 def placement_outlines(db_path, font_path=None):
@@ -124,7 +129,7 @@ def placement_outlines(db_path, font_path=None):
     typeface = load_typeface(font_path, int(meta["font_face"]))
     # A database written before LOCALE existed was drawn in Simplified Chinese forms.
     shapes = WordShapes(typeface, meta["vertical_style"], meta.get("locale", "zh-Hans"))
-    connection = sqlite3.connect(f"file:{Path(db_path)}?mode=ro", uri=True)
+    connection = _read_only(db_path)
     connection.row_factory = sqlite3.Row
     try:
         for record in connection.execute("SELECT * FROM words ORDER BY id"):
@@ -135,21 +140,45 @@ def placement_outlines(db_path, font_path=None):
         connection.close()
 
 
-# --- Reading words by column ----------------------------------------------------------------
-# The one list of the ``words`` columns, in the table's order: read from SCHEMA itself.
-WORD_COLUMNS = tuple(
-    re.findall(r"^    (\w+) ", SCHEMA.split("CREATE TABLE words (")[1].split(");")[0], re.M)
-)
+# ---- reading by column name: what the rest of the service asks of a position database ------
+# No module but this one opens the file or writes SQL against it (CONTRIBUTING.md, "One owner
+# per file format"): the services name the columns they want.
+
+# A word as the service's answers show it (GET /api/jobs/<id>/words, the lookups' matches):
+# the table's columns from its id to its box, without the engine's own bookkeeping
+# (repetition, row, ink box) and the weight.
+PLACED_COLUMNS = WORD_COLUMNS[: WORD_COLUMNS.index("box_height") + 1]
+# Columns a file written before they existed does not have, with the value its words read as:
+# a name had no weight before WEIGHT_COL_INDEX, so each weighed 1.
+ADDED_LATER = {"weight": 1.0}
 
 
-def read_words(path, columns=WORD_COLUMNS) -> list[tuple]:
-    """Every row of ``words`` in the position database at ``path``, in id order, as a tuple
-    of the ``columns`` named (of :data:`WORD_COLUMNS`; all of them by default)."""
+def _read_only(db_path) -> sqlite3.Connection:
+    """A connection that can neither write the file nor create it (`mode=ro`)."""
+    return sqlite3.connect(f"{Path(db_path).resolve().as_uri()}?mode=ro", uri=True)
+
+
+def read_word_rows(db_path, columns: Sequence[str]) -> list[tuple]:
+    """Every word's values of ``columns`` (names of WORD_COLUMNS), a tuple each in that order,
+    in id order. A column the file predates (ADDED_LATER) reads as the value it stands for."""
     unknown = [column for column in columns if column not in WORD_COLUMNS]
     if unknown:
-        raise ValueError(f"positions.db has no column {unknown[0]!r}")
-    connection = sqlite3.connect(f"file:{Path(path)}?mode=ro", uri=True)
-    try:
-        return connection.execute(f"SELECT {', '.join(columns)} FROM words ORDER BY id").fetchall()
-    finally:
-        connection.close()
+        raise ValueError(f"the words table has no column {unknown[0]!r}")
+    with closing(_read_only(db_path)) as connection:
+        present = {row[1] for row in connection.execute("PRAGMA table_info(words)")}
+        selected = ", ".join(
+            column if column in present else f"{ADDED_LATER[column]!r} AS {column}"
+            for column in columns
+        )
+        return connection.execute(f"SELECT {selected} FROM words ORDER BY id").fetchall()
+
+
+def read_words(db_path, columns: Sequence[str]) -> list[dict]:
+    """Every word as a dict of ``columns`` (names of WORD_COLUMNS), in id order."""
+    return [dict(zip(columns, row)) for row in read_word_rows(db_path, columns)]
+
+
+def read_canvas(db_path) -> tuple[float, float]:
+    """The canvas's width and height, px, as ``meta`` holds them."""
+    meta = read_meta(db_path)
+    return float(meta["canvas_width"]), float(meta["canvas_height"])

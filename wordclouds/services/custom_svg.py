@@ -23,13 +23,15 @@ from wordclouds.drawing.custom_svg import (
     pattern_elements,
 )
 from wordclouds.engine import svg_outlines
-from wordclouds.selectors import artifact_path, canvas_size, job_get, positions_db
+from wordclouds.engine.positions import read_words
+from wordclouds.selectors import artifact_path, canvas_size, job_get
 
 # A pitch below this is too dense on any word (and would overflow the grid counts); lengths
 # above this are beyond any canvas.
 PITCH_MIN = 0.01
 LENGTH_MAX = 10_000.0
-WORDS = "SELECT id, name, box_x, box_y, box_width, box_height FROM words ORDER BY id"
+# What the drawing reads of each word: its outline's id in wordcloud.svg, and its box.
+WORD_COLUMNS = ("id", "name", "box_x", "box_y", "box_width", "box_height")
 SPLIT_MIN_BYTES = 1_000_000  # less path data is drawn in one process: a fork costs more
 POSITIVE = "{name} must be a positive number"
 
@@ -88,9 +90,7 @@ def custom_svg_render(*, job_id: str, options: CustomSvgOptions) -> str:
     of this process may have held at the fork (core/isolated.py)."""
     job_get(job_id)
     db_path, svg_path = artifact_path(job_id, "db"), artifact_path(job_id, "svg")
-    with positions_db(db_path) as connection:
-        canvas = canvas_size(connection)
-        rows = [dict(row) for row in connection.execute(WORDS)]
+    canvas, rows = canvas_size(db_path), read_words(db_path, WORD_COLUMNS)
     return run_heavy("custom.svg", _custom_svg_drawn, canvas, rows, svg_path, options)
 
 

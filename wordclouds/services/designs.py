@@ -23,13 +23,13 @@ from django.db import models
 from core.errors import InvalidInput, NotFound
 from wordclouds import engine, storage
 from wordclouds.drawing.custom_svg import CustomSvgOptions
+from wordclouds.engine.positions import read_word_rows
 from wordclouds.models import Job, Project
 from wordclouds.selectors import (
     artifact_path,
     artifact_url,
     canvas_size,
     job_get,
-    positions_db,
     project_get,
     project_image_url,
 )
@@ -161,9 +161,9 @@ def job_print_figures(*, job_id: str) -> tuple[float, float, list[float], list[f
     stroked = job_artifact(job_id=job_id, kind="svg_stroke")
     strokes = [float(value) for value in STROKE_WIDTH.findall(stroked)]
     metrics = json.loads(job_artifact(job_id=job_id, kind="metrics"))
-    with positions_db(artifact_path(job_id, "db")) as connection:
-        width, height = canvas_size(connection)
-        sizes = [row[0] for row in connection.execute("SELECT font_size FROM words")]
+    db_path = artifact_path(job_id, "db")
+    width, height = canvas_size(db_path)
+    sizes = [size for (size,) in read_word_rows(db_path, ("font_size",))]
     return width, height, sizes, strokes, metrics.get("ink_box_coverage", 0.0)
 
 

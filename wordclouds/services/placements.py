@@ -8,24 +8,12 @@ from pathlib import Path
 
 from django.db import IntegrityError, connection, transaction
 
+from wordclouds.engine.positions import PLACED_COLUMNS, read_word_rows
 from wordclouds.models import Placement, PlacementSet
-from wordclouds.selectors import artifact_path, canvas_size, job_get, job_id_checked, positions_db
+from wordclouds.selectors import artifact_path, canvas_size, job_get, job_id_checked
 
 # positions.db's `words` columns the table keeps, in Placement's field names.
-COLUMNS = (
-    "id",
-    "name",
-    "x",
-    "y",
-    "font_size",
-    "color",
-    "orientation",
-    "box_x",
-    "box_y",
-    "box_width",
-    "box_height",
-    "weight",
-)
+COLUMNS = (*PLACED_COLUMNS, "weight")
 TABLE = Placement._meta.db_table
 # Placement's columns in the order a loaded row gives them: the job, positions.db's COLUMNS
 # (its id is the placement's number), the folded name.
@@ -46,15 +34,9 @@ class PositionsFile:
 
 def positions_file_read(path: Path) -> PositionsFile:
     """The canvas size and every placement (COLUMNS order, by id) of a positions.db."""
-    with positions_db(path) as connection:
-        width, height = canvas_size(connection)
-        # A positions.db written before names had weights has no `weight`: each weighs 1.
-        present = {row[1] for row in connection.execute("PRAGMA table_info(words)")}
-        columns = ", ".join(
-            column if column in present else f"1.0 AS {column}" for column in COLUMNS
-        )
-        rows = connection.execute(f"SELECT {columns} FROM words ORDER BY id").fetchall()
-    return PositionsFile(width, height, [tuple(row) for row in rows])
+    width, height = canvas_size(path)
+    # (a positions.db written before names had weights answers 1 for each: ADDED_LATER)
+    return PositionsFile(width, height, read_word_rows(path, COLUMNS))
 
 
 def placements_store(*, job_id: str, positions: PositionsFile) -> None:

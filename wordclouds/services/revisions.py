@@ -3,7 +3,6 @@
 inputs are its parent's artifacts, its parent's mask and font, and its checked edits."""
 
 import json
-import sqlite3
 from pathlib import Path
 
 from django.core.files.uploadedfile import UploadedFile
@@ -11,6 +10,7 @@ from django.core.files.uploadedfile import UploadedFile
 from core.errors import Conflict, InvalidInput, NotFound
 from core.isolated import run_heavy
 from wordclouds import engine, storage
+from wordclouds.engine.positions import PLACED_COLUMNS, read_words
 from wordclouds.models import Job
 from wordclouds.selectors import ARTIFACTS, artifact_key, artifact_path, job_key
 from wordclouds.services.job_inputs import (
@@ -176,18 +176,7 @@ def proof_key(*, job_id: str) -> str:
     return job_key(job.id, PROOF_KEY) if job.parent_id else artifact_key(job.id, "png")
 
 
-WORD_COLUMNS = "id, name, x, y, font_size, color, orientation, box_x, box_y, box_width, box_height"
-
-
 def job_words(*, job_id: str) -> list[dict]:
     """Every word of a finished job: its id (the ``w<id>`` path of the SVGs), name,
     centre, size, colour, orientation and box, in id order."""
-    path = artifact_path(job_id, "db")
-    connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    connection.row_factory = sqlite3.Row
-    try:
-        return [
-            dict(row) for row in connection.execute(f"SELECT {WORD_COLUMNS} FROM words ORDER BY id")
-        ]
-    finally:
-        connection.close()
+    return read_words(artifact_path(job_id, "db"), PLACED_COLUMNS)

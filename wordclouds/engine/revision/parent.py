@@ -25,7 +25,7 @@ from ..mask import keep_out_pixels, load_mask
 from ..names import Name
 from ..params import parse_params
 from ..png import Strips, read_png_strips
-from ..positions import WORD_COLUMNS, read_meta, read_words
+from ..positions import WORD_COLUMNS, read_meta, read_word_rows
 from ..raster import coverage
 from ..restamp import INKS, read_inks
 
@@ -39,7 +39,7 @@ class Parent:
         self.folder = Path(folder)
         self.db = self.folder / ARTIFACTS["db"]
         self.meta = read_meta(self.db)
-        self.rows = {row[0]: row for row in read_words(self.db)}
+        self.rows = {row[0]: row for row in read_word_rows(self.db, WORD_COLUMNS)}
         self.column = {name: index for index, name in enumerate(WORD_COLUMNS)}
         self.params = parse_params(json.loads(self.meta["params"]))
         self.width = int(self.meta["canvas_width"])
