@@ -112,12 +112,11 @@ def test_drawing_reads_no_models_or_storage_and_does_not_fork():
 
 
 # The modules that open SQLite files themselves: positions.db's one owner (STYLE.md, "One owner
-# per file format": the others ask it for rows by column name), the revision engine's reader
-# of the parent's rows, and the backup of the service's own SQLite database. The lookups and
+# per file format": the others, the revision engine among them, ask it for rows by column
+# name), and the backup of the service's own SQLite database. The lookups and
 # the placements write SQL against the service's database through Django, not sqlite3.
 SQLITE_OPENERS = (
     "wordclouds/engine/positions.py",
-    "wordclouds/engine/revise.py",
     "wordclouds/services/backups.py",
 )
 
