@@ -55,7 +55,11 @@ def compose_environment() -> dict[str, str]:
     deploy/check.sh gives one, each `${NAME:-default}` its default."""
     compose = yaml.safe_load((BASE_DIR / "compose.yaml").read_text())
     environment = compose["services"]["web1"]["environment"]
-    required = {"SECRET_KEY": secrets.token_urlsafe(50), "ORDERS_ADMIN_PASSWORD": "a long password"}
+    required = {
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "ORDERS_ADMIN_PASSWORD": "a long password",
+        "PUBLIC_BASE_URL": "https://posters.example",
+    }
 
     def value(match: re.Match) -> str:
         name, kind, rest = match.groups()
