@@ -144,6 +144,9 @@ class DesignList(models.Model):
     )
     # [{"projectId": "..."} or {"jobId": "..."}, plus "quantity"], validated by the services.
     items = models.JSONField(verbose_name=_("items"), default=list, blank=True)
+    # The copies of its projects made when it left DRAFT, {projectId: store key of the
+    # render.svg}: a paid order's production files come from them, whatever is edited later.
+    frozen = models.JSONField(verbose_name=_("frozen projects"), default=dict, blank=True)
     created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
     updated_at = models.DateTimeField(verbose_name=_("updated at"), auto_now=True)
     submitted_at = models.DateTimeField(verbose_name=_("submitted at"), null=True, blank=True)

@@ -28,12 +28,15 @@ def job_references_register(source: Callable[[], Iterable[str]]) -> None:
     _REFERENCES.append(source)
 
 
+def jobs_other_apps_need() -> set[str]:
+    """The jobs the registered sources name (commerce: its design lists and orders)."""
+    return {job_id for source in _REFERENCES for job_id in source()}
+
+
 def jobs_referred_to() -> set[str]:
     ids = set(Asset.objects.exclude(job_id="").values_list("job_id", flat=True))
     ids |= set(Job.objects.exclude(parent=None).values_list("parent_id", flat=True))
-    for source in _REFERENCES:
-        ids |= set(source())
-    return ids
+    return ids | jobs_other_apps_need()
 
 
 def jobs_expired(*, now: datetime | None = None) -> list[Job]:
