@@ -183,7 +183,6 @@ CODES: tuple[ErrorCode, ...] = (
     E("product_unavailable", 400, "product 7 is not available", "该商品已下架。", ORDERS),
     E("address_not_found", 404, "address not found", "找不到该收货地址。", COMMERCE),
     E("record_not_found", 404, "order not found", "找不到该记录。", COMMERCE),
-    E("request_id_taken", 409, "requestId is already used by another user", "requestId 已被其他用户使用。", ORDERS),
     E("design_list_not_editable", 409, "design list cannot be edited in status submitted", "设计清单已提交，不能修改。", COMMERCE),
     E("design_list_not_deletable", 409, "design list cannot be deleted in status submitted", "设计清单已提交，不能删除。", COMMERCE),
     E("design_list_empty", 400, "an empty design list cannot be submitted", "空的设计清单不能提交。", COMMERCE),

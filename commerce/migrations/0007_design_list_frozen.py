@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('commerce', '0006_production_field_names'),
+        ("commerce", "0006_production_field_names"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='designlist',
-            name='frozen',
-            field=models.JSONField(blank=True, default=dict, verbose_name='frozen projects'),
+            model_name="designlist",
+            name="frozen",
+            field=models.JSONField(blank=True, default=dict, verbose_name="frozen projects"),
         ),
     ]
