@@ -66,11 +66,15 @@ __all__ = [
 
 
 def designs_check(items: list[dict]) -> None:
-    """Every item names a project or a job that exists; 400 naming the first that does not."""
+    """Every item names a project or a job that exists; 400 naming the first that does not.
+    Inside the caller's transaction."""
     for item in items:
         if "projectId" in item and not Project.objects.filter(pk=item["projectId"]).exists():
             raise InvalidInput(f"unknown projectId: {item['projectId']}", code="project_unknown")
         if "jobId" in item:
+            # Locked until the caller commits: retention, which checks a job again under this
+            # lock before it deletes it, then sees the list (or the list sees it gone).
+            Job.objects.select_for_update().filter(pk=item["jobId"]).first()
             try:
                 job_get(item["jobId"])
             except NotFound:
