@@ -121,3 +121,29 @@ def test_a_paid_orders_print_file_is_drawn_from_the_copy_whatever_is_edited_late
     assert red > 200 and blue < 80, (red, green, blue)
     red, green, blue = centre_colour(live.content)
     assert blue > 120 and red < 80, (red, green, blue)
+
+
+def test_a_draft_list_ordered_at_once_is_frozen_by_the_order(alice):
+    project = project_create(alice, background_color=RED).json()["id"]
+    design_list = alice.post(
+        "/api/design-lists",
+        {"name": "Straight to the till", "items": [{"projectId": project, "quantity": 1}]},
+        format="json",
+    ).json()["id"]
+    poster = Product.objects.create(name="Poster", price=4900, kind="print", width_mm=100)
+
+    ordered = alice.post(
+        "/api/orders",
+        {
+            "addressId": make_address(alice.user).pk,
+            "items": [{"productId": poster.pk, "quantity": 1}],
+            "designListId": design_list,
+        },
+        format="json",
+    )
+
+    assert ordered.status_code == 201, ordered.json()
+    frozen = DesignList.objects.get(pk=design_list).frozen
+    assert list(frozen) == [project] and default_storage.exists(frozen[project])
+    changed = alice.patch(f"/api/projects/{project}", {"name": "Renamed"}, format="multipart")
+    assert changed.json()["code"] == "project_in_use"
