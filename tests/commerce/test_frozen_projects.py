@@ -24,6 +24,22 @@ def centre_colour(pdf: bytes) -> np.ndarray:
     return pixels[10, 10, :3].astype(int)
 
 
+def ordered(customer, design_list: int) -> int:
+    """The id of the customer's new order of a 100 mm print poster naming the design list."""
+    poster = Product.objects.create(name="Poster", price=4900, kind="print", width_mm=100)
+    answer = customer.post(
+        "/api/orders",
+        {
+            "addressId": make_address(customer.user).pk,
+            "items": [{"productId": poster.pk, "quantity": 1}],
+            "designListId": design_list,
+        },
+        format="json",
+    )
+    assert answer.status_code == 201, answer.json()
+    return answer.json()["id"]
+
+
 @pytest.fixture
 def submitted(alice, staff):
     """A red project with a sticker, on alice's submitted design list."""
@@ -89,18 +105,7 @@ def test_a_paid_orders_print_file_is_drawn_from_the_copy_whatever_is_edited_late
     alice, staff, submitted
 ):
     project, design_list = submitted
-    poster = Product.objects.create(name="Poster", price=4900, kind="print", width_mm=100)
-    ordered = alice.post(
-        "/api/orders",
-        {
-            "addressId": make_address(alice.user).pk,
-            "items": [{"productId": poster.pk, "quantity": 1}],
-            "designListId": design_list,
-        },
-        format="json",
-    )
-    assert ordered.status_code == 201, ordered.json()
-    order = ordered.json()["id"]
+    order = ordered(alice, design_list)
     deleted = alice.delete(f"/api/projects/{project}")
     assert refusal(deleted).endswith(f"design list {design_list} (PROCESSING), order {order}")
     # Changed round the services (a database edit, the admin of tomorrow): the live
@@ -130,19 +135,9 @@ def test_a_draft_list_ordered_at_once_is_frozen_by_the_order(alice):
         {"name": "Straight to the till", "items": [{"projectId": project, "quantity": 1}]},
         format="json",
     ).json()["id"]
-    poster = Product.objects.create(name="Poster", price=4900, kind="print", width_mm=100)
 
-    ordered = alice.post(
-        "/api/orders",
-        {
-            "addressId": make_address(alice.user).pk,
-            "items": [{"productId": poster.pk, "quantity": 1}],
-            "designListId": design_list,
-        },
-        format="json",
-    )
+    ordered(alice, design_list)
 
-    assert ordered.status_code == 201, ordered.json()
     frozen = DesignList.objects.get(pk=design_list).frozen
     assert list(frozen) == [project] and default_storage.exists(frozen[project])
     changed = alice.patch(f"/api/projects/{project}", {"name": "Renamed"}, format="multipart")
