@@ -29,9 +29,16 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", 8000)))
         parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
+        parser.add_argument(
+            "--secrets-only",
+            action="store_true",
+            help="refuse the built-in secrets as a start would, then exit (make run, first)",
+        )
 
-    def handle(self, *args, host, port, **options):
+    def handle(self, *args, host, port, secrets_only=False, **options):
         built_in_secrets_refused(process="runall", hosts=[host])
+        if secrets_only:
+            return
         manage = [sys.executable, str(settings.BASE_DIR / "manage.py")]
         commands = {
             "web": web_command(host, port),
