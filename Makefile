@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
 PORT ?= 8000
 
-.PHONY: run test lint setup static migrate system-deps container-deps bench profiles messages \
+.PHONY: run secrets test lint setup static migrate system-deps container-deps bench profiles messages \
 	messages-update gettext-deps axe
 
 $(PY):
@@ -114,8 +114,12 @@ static: setup messages
 migrate: static
 	$(PY) manage.py migrate --noinput
 
-run: migrate profiles $(WARM)
+# Where runall refuses the built-in secrets (HOST not loopback, HTTPS=1: docs/settings.md,
+# "Built-in secrets"), `make run` says so at once, before its set-up steps.
+run: secrets migrate profiles $(WARM)
 	PORT=$(PORT) $(PY) manage.py runall
+secrets: setup
+	@$(PY) manage.py runall --secrets-only
 
 # ruff's lint and format checks (settings in pyproject.toml); `ruff format .` fixes the format.
 lint: setup

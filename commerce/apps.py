@@ -13,8 +13,13 @@ class CommerceConfig(AppConfig):
 
         source_register(payments_and_refunds)
 
-        from commerce.selectors import design_list_job_ids, product_sizes
-        from wordclouds.services.designs import job_references_register, shop_sizes_register
+        from commerce.selectors import design_list_job_ids, design_list_project_uses, product_sizes
+        from wordclouds.services.designs import (
+            job_references_register,
+            project_uses_register,
+            shop_sizes_register,
+        )
 
         job_references_register(design_list_job_ids)
+        project_uses_register(design_list_project_uses)
         shop_sizes_register(product_sizes)

@@ -144,6 +144,9 @@ class DesignList(models.Model):
     )
     # [{"projectId": "..."} or {"jobId": "..."}, plus "quantity"], validated by the services.
     items = models.JSONField(verbose_name=_("items"), default=list, blank=True)
+    # The copies of its projects made when it left DRAFT, {projectId: store key of the
+    # render.svg}: a paid order's production files come from them, whatever is edited later.
+    frozen = models.JSONField(verbose_name=_("frozen projects"), default=dict, blank=True)
     created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
     updated_at = models.DateTimeField(verbose_name=_("updated at"), auto_now=True)
     submitted_at = models.DateTimeField(verbose_name=_("submitted at"), null=True, blank=True)
@@ -199,8 +202,10 @@ class Order(models.Model):
         verbose_name=_("design list"),
     )
     # The idempotency key: the database, not Python, guarantees one order per key.
+    # The client's idempotency key: one order per user and key (another user's same key is
+    # another order, and says nothing of theirs).
     request_id = models.CharField(
-        verbose_name=_("request id"), max_length=64, unique=True, null=True, blank=True
+        verbose_name=_("request id"), max_length=64, null=True, blank=True
     )
     created_at = models.DateTimeField(
         verbose_name=_("created at"), auto_now_add=True, db_index=True
@@ -215,6 +220,9 @@ class Order(models.Model):
         verbose_name = _("order")
         verbose_name_plural = _("orders")
         ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "request_id"], name="one_order_per_request_id")
+        ]
 
     def __str__(self):
         return f"order {self.pk} ({self.status})"

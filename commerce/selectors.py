@@ -149,6 +149,18 @@ def design_list_job_ids() -> set[str]:
     return ids
 
 
+def design_list_project_uses(project_id: str) -> list[str]:
+    """The design lists past DRAFT that name the project, and their orders: what needs the
+    project as it was submitted (wordclouds then neither changes nor deletes it)."""
+    uses = []
+    submitted = DesignList.objects.exclude(status=DesignList.Status.DRAFT).order_by("id")
+    for design_list in submitted.prefetch_related("orders"):
+        if any(item.get("projectId") == project_id for item in design_list.items or []):
+            uses.append(f"design list {design_list.pk} ({design_list.status})")
+            uses += [f"order {order.pk}" for order in design_list.orders.all()]
+    return uses
+
+
 def product_sizes() -> list[tuple]:
     """(name, width mm or None, height mm or None) of every active product with a size:
     the shop's own sizes, which wordclouds' size advice weighs beside the A sizes."""

@@ -3,7 +3,8 @@
 (core/endpoints.py says why; channels carries the streams' wake-ups; config/urls.py lists
 them with every other route), every request given its id and counted in the metrics
 (core/request_ids.py). Daphne's HTTP layer is held to the service's limits here
-(core/http_limits.py)."""
+(core/http_limits.py). Listening where others reach it, it refuses to start on a built-in
+secret (core/built_in_secrets.py)."""
 
 import gc
 import os
@@ -13,6 +14,11 @@ from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_http = get_asgi_application()  # sets Django up before channels is imported
+
+from core.built_in_secrets import built_in_secrets_refused  # noqa: E402
+from core.processes import web_listens_on  # noqa: E402
+
+built_in_secrets_refused(process="web", hosts=web_listens_on(sys.argv))
 
 from channels.layers import get_channel_layer  # noqa: E402
 from channels.routing import ProtocolTypeRouter  # noqa: E402

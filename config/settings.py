@@ -7,6 +7,7 @@ broker, in-process channel layer, files under ./media.
 import ipaddress
 import os
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from corsheaders.defaults import default_headers
@@ -25,12 +26,33 @@ def env_bool(name: str, default: bool) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
-# The built-in key is for development only: `manage.py check --deploy` fails while it is in use
-# (wordclouds.E002), since anyone who read the code could forge admin and end-user tokens.
+# The built-in key is for a loopback development run only: listening where others reach it,
+# or with HTTPS=1, the web process, the worker and runall refuse to start while it (or the
+# built-in admin password) is in use (core/built_in_secrets.py), and `manage.py check --deploy`
+# fails on it (wordclouds.E002): anyone who read the code could forge admin and end-user tokens.
 SECRET_KEY_DEFAULT = "dev-only-insecure-key-change-me-in-production-0123456789"
 SECRET_KEY = os.environ.get("SECRET_KEY", SECRET_KEY_DEFAULT)
 DEBUG = env_bool("DEBUG", False)
-ALLOWED_HOSTS = os.environ.get("ALLOWED_HOSTS", "*").split(",")
+# Where clients reach the service (scheme://host[:port], e.g. https://posters.example): share
+# links and QR codes are made from it, never from a request's Host header. Unset: the
+# request's own address, which ALLOWED_HOSTS's default limits to loopback.
+PUBLIC_BASE_URL = os.environ.get("PUBLIC_BASE_URL", "").rstrip("/")
+_public = urlsplit(PUBLIC_BASE_URL)
+if PUBLIC_BASE_URL and (
+    _public.scheme not in ("http", "https") or not _public.hostname or _public.path
+):
+    raise ImproperlyConfigured(
+        f"PUBLIC_BASE_URL: {PUBLIC_BASE_URL!r} is not scheme://host[:port] "
+        "(e.g. https://posters.example)"
+    )
+# The host names a request may carry: loopback plus PUBLIC_BASE_URL's host, unless set
+# (comma-separated; `*` lets any through).
+_public_host = _public.hostname or ""
+ALLOWED_HOSTS = [
+    host.strip() for host in os.environ.get("ALLOWED_HOSTS", "").split(",") if host.strip()
+] or ["127.0.0.1", "localhost", "[::1]"] + (
+    [f"[{_public_host}]" if ":" in _public_host else _public_host] if _public_host else []
+)
 
 INSTALLED_APPS = [
     "daphne",

@@ -20,7 +20,8 @@ JOBS = ("/api/jobs", "/api/name-lists", "/api/assets/from-job", "/api/design-lis
 PROJECTS = ("/api/projects",)
 ASSETS = ("/api/assets",)
 FONTS = ("/api/fonts", "/api/jobs")
-DRAWN = ("/api/jobs", "/api/projects")
+# A project is drawn when a design list naming it is submitted or ordered (its frozen copy).
+DRAWN = ("/api/jobs", "/api/projects", "/api/design-lists", "/api/orders")
 EXPORTS = ("/api/exports", "/api/jobs", "/api/projects")
 COMMERCE = (
     "/api/addresses",
@@ -134,6 +135,7 @@ CODES: tuple[ErrorCode, ...] = (
     E("font_wrong_type", 400, "file must be .ttf, .ttc or .otf", "字体文件必须是 .ttf、.ttc 或 .otf。", FONTS),
     E("default_font_undeletable", 400, "the default font cannot be deleted", "默认字体不能删除。", FONTS),
     E("font_not_found", 404, "font not found", "找不到该字体。", FONTS),
+    E("font_in_use", 409, "font is used by job 0123… (queued)", "该字体正被作业、设计清单或订单使用，不能删除。", FONTS),
     E("inline_invalid", 400, "inline must be 0 or 1", "inline 只能是 0 或 1。", (*JOBS, *ASSETS)),
     E("last_event_id_invalid", 400, "Last-Event-ID must be a non-negative integer", "Last-Event-ID 必须是非负整数。", JOBS),
     E("lookup_mode_invalid", 400, "mode must be exact or contains", "查找方式只能是 exact 或 contains。", JOBS),
@@ -160,6 +162,7 @@ CODES: tuple[ErrorCode, ...] = (
     E("stickers_too_many_pixels", 422, "the stickers need 300 megapixels drawn; at most 200 are allowed", "贴图需要绘制的像素过多。", DRAWN),
     E("sticker_not_drawable", 422, "stickers[0] asset 0123… cannot be drawn", "某个贴图无法绘制。", DRAWN),
     E("asset_not_found", 404, "asset not found", "找不到该素材。", ASSETS),
+    E("project_in_use", 409, "project cannot be changed: it is used by design list 4 (SUBMITTED)", "该项目已被提交的设计清单或订单使用，不能修改或删除。", PROJECTS),
     E("asset_in_use", 409, "asset is used by projects: Class of 2026", "该素材正被项目使用，不能删除。", ASSETS),
     # Exports.
     E("svg_required", 400, "svg is required", "请提供 SVG。", EXPORTS),
@@ -180,7 +183,6 @@ CODES: tuple[ErrorCode, ...] = (
     E("product_unavailable", 400, "product 7 is not available", "该商品已下架。", ORDERS),
     E("address_not_found", 404, "address not found", "找不到该收货地址。", COMMERCE),
     E("record_not_found", 404, "order not found", "找不到该记录。", COMMERCE),
-    E("request_id_taken", 409, "requestId is already used by another user", "requestId 已被其他用户使用。", ORDERS),
     E("design_list_not_editable", 409, "design list cannot be edited in status submitted", "设计清单已提交，不能修改。", COMMERCE),
     E("design_list_not_deletable", 409, "design list cannot be deleted in status submitted", "设计清单已提交，不能删除。", COMMERCE),
     E("design_list_empty", 400, "an empty design list cannot be submitted", "空的设计清单不能提交。", COMMERCE),

@@ -1,16 +1,20 @@
 """Process helpers shared by the long-running commands (runall, runcluster), the tests' real
-processes, the benchmarks and the deploy check: the web process's command and waiting for its
-health, stopping on signals, killing a whole session, a free port."""
+processes, the benchmarks and the deploy check: the web process's command, the addresses a
+daphne command line listens on, waiting for its health, stopping on signals, killing a whole
+session, a free port."""
 
 import os
+import re
 import signal
 import socket
 import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import httpx
+from daphne.cli import DEFAULT_HOST, CommandLineInterface
 
 
 def web_command(host: str, port: int) -> list[str]:
@@ -21,6 +25,27 @@ def web_command(host: str, port: int) -> list[str]:
         *[sys.executable, "-m", "daphne", "-v", "0", "-b", host, "-p", str(port)],
         "config.asgi:application",
     ]
+
+
+def web_listens_on(argv: list[str]) -> list[str]:
+    """The addresses the daphne command line `argv` (this process's `sys.argv`) listens on:
+    its `-b` host (daphne's default, loopback, without one), each endpoint string's interface
+    (all addresses without one), and `unix socket` or `file descriptor`, whose reach this
+    process cannot see. [] when `argv` is not daphne's (the test process importing the
+    application)."""
+    program = Path(argv[0]) if argv else Path()
+    if "daphne" not in (program.name, program.parent.name):
+        return []
+    options, _ = CommandLineInterface().parser.parse_known_args(argv[1:])
+    hosts = [options.host] if options.host else []
+    for endpoint in options.socket_strings:
+        interface = re.search(r"interface=([^:]+)", endpoint.replace("\\:", "%3A"))
+        hosts.append(interface.group(1).replace("%3A", ":") if interface else "0.0.0.0")
+    if options.unix_socket:
+        hosts.append("unix socket")
+    if options.file_descriptor is not None:
+        hosts.append("file descriptor")
+    return hosts or [DEFAULT_HOST]
 
 
 def health_answered(

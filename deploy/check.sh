@@ -36,6 +36,8 @@ read -r web commerce store <<<"$(free_ports)"
 export WEB_PORT="${WEB_PORT:-$web}" COMMERCE_PORT="${COMMERCE_PORT:-$commerce}"
 export STORE_PORT="${STORE_PORT:-$store}" S3_SECRET_ACCESS_KEY="$(secret)"
 export SECRET_KEY="$(secret)" ORDERS_ADMIN_PASSWORD="$(secret)" POSTGRES_PASSWORD="$(secret)"
+# Clients (this check) reach the proxy on loopback: the share links point there.
+export PUBLIC_BASE_URL="http://127.0.0.1:$WEB_PORT"
 # The check's proxy listens on plain HTTP (no certificate here): the stack's HTTPS=1 would
 # redirect every request it makes. tests/test_deploy_settings.py checks the HTTPS=1 settings.
 export HTTPS=0

@@ -30,15 +30,18 @@ class ProductionFile:
 def production_files(
     *, design: dict, kind: str, width_mm: float | None, height_mm: float | None
 ) -> list[ProductionFile]:
-    """The files of one design list item (`{"jobId"}` or `{"projectId"}`); a ServiceError
-    whose sentence says what is wrong when they cannot be made."""
+    """The files of one design list item (`{"jobId"}`, or `{"projectId"}` with the store key
+    of its frozen copy, `frozenSvg`, when it has one); a ServiceError whose sentence says what
+    is wrong when they cannot be made."""
     size = {"width_mm": width_mm} if width_mm else {"height_mm": height_mm}
     if kind == "print":
         query = {**size, "cut": "1", "standard": "x1a"}
         made = (
             job_pdf(job_id=design["jobId"], query=query)
             if "jobId" in design
-            else project_pdf(project_id=design["projectId"], query=query)
+            else project_pdf(
+                project_id=design["projectId"], query=query, frozen=design.get("frozenSvg", "")
+            )
         )
         preflight = {"standard": "PDF/X-1a", "bleedMm": 3}
         if "jobId" in design:

@@ -55,7 +55,11 @@ def compose_environment() -> dict[str, str]:
     deploy/check.sh gives one, each `${NAME:-default}` its default."""
     compose = yaml.safe_load((BASE_DIR / "compose.yaml").read_text())
     environment = compose["services"]["web1"]["environment"]
-    required = {"SECRET_KEY": secrets.token_urlsafe(50), "ORDERS_ADMIN_PASSWORD": "a long password"}
+    required = {
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "ORDERS_ADMIN_PASSWORD": "a long password",
+        "PUBLIC_BASE_URL": "https://posters.example",
+    }
 
     def value(match: re.Match) -> str:
         name, kind, rest = match.groups()
@@ -98,3 +102,48 @@ def test_check_deploy_reports_nothing_under_the_compose_stacks_settings(tmp_path
 
     assert done.returncode == 0, done.stderr
     assert "System check identified no issues" in done.stdout + done.stderr, done.stderr
+
+
+STARTS = """
+import django
+django.setup()
+from django.conf import settings
+from core.built_in_secrets import built_in_secrets_refused
+built_in_secrets_refused(process="web", hosts=["0.0.0.0"])
+print(",".join(settings.ALLOWED_HOSTS), settings.PUBLIC_BASE_URL)
+"""
+
+
+def test_the_stacks_processes_start_on_its_secrets_and_refuse_the_built_in_ones():
+    """As deploy/check.sh runs the stack (HTTPS=0, the proxy on loopback), the web replicas
+    (bound to 0.0.0.0) start on the secrets compose.yaml requires, and its health checks and
+    clients (loopback, PUBLIC_BASE_URL's host) are allowed hosts; without SECRET_KEY they
+    would refuse."""
+    environment = {
+        **compose_environment(),
+        "HTTPS": "0",
+        "PUBLIC_BASE_URL": "http://127.0.0.1:18000",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+    }
+
+    def run(env):
+        return subprocess.run(
+            [sys.executable, "-c", STARTS],
+            cwd=BASE_DIR,
+            env={**{k: v for k, v in os.environ.items() if k != "SECRET_KEY"}, **env},
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+
+    started = run(environment)
+    assert started.returncode == 0, started.stderr
+    assert started.stdout.split() == [
+        "127.0.0.1,localhost,[::1],127.0.0.1",
+        "http://127.0.0.1:18000",
+    ]
+    refused = run({key: value for key, value in environment.items() if key != "SECRET_KEY"})
+    assert refused.returncode == 1
+    assert "web: refusing to start (listening on 0.0.0.0): SECRET_KEY is the built-in" in (
+        refused.stderr
+    )

@@ -158,6 +158,13 @@ class Asset(models.Model):
         verbose_name=_("job id"), max_length=64, blank=True, default="", db_index=True
     )
     kind = models.CharField(verbose_name=_("kind"), max_length=32, blank=True, default="")
+    # An import holds its own copy of the artifact, so it keeps its job from retention only
+    # when staff say so here (docs/deploy.md, "Retention").
+    keeps_job = models.BooleanField(
+        verbose_name=_("keeps its job"),
+        default=False,
+        help_text=_("Retention does not delete the job this asset was imported from."),
+    )
     filename = models.CharField(verbose_name=_("filename"), max_length=255)
     # Path relative to MEDIA_ROOT (assets/<id><ext>).
     file = models.CharField(verbose_name=_("file"), max_length=255)

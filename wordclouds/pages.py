@@ -3,6 +3,7 @@ scripts (`static/wordclouds/studio/`, `static/wordclouds/find/`) call only the p
 each page does what any client can."""
 
 import segno
+from django.conf import settings
 from django.shortcuts import render
 from django.urls import path
 from django.utils.translation import gettext, gettext_lazy
@@ -54,8 +55,11 @@ def studio(request):
 
 def find(request, job_id: str):
     """The lookup page of a finished job; its scripts (`static/wordclouds/find/`) read the
-    job through the public /api, so an unknown job is said there, as the API says it."""
-    page_url = request.build_absolute_uri(request.path)
+    job through the public /api, so an unknown job is said there, as the API says it. Its
+    link and QR code are at PUBLIC_BASE_URL (else the request's own address, on an allowed
+    host), never where a forged Host header points."""
+    base = settings.PUBLIC_BASE_URL or request.build_absolute_uri("/").rstrip("/")
+    page_url = f"{base}{request.path}"
     qr_svg = segno.make(page_url, error="m").svg_inline(
         scale=4, title=gettext("QR code of this page")
     )

@@ -63,11 +63,11 @@ class OrderListView(JsonApiView):
             201: OrderOut,
             200: OrderOut,
             404: error("`address not found`, `design list not found`"),
-            409: error("`requestId is already used by another user`, or the design list's status"),
+            409: error("the design list's status"),
         },
         tags=["commerce"],
         auth=USER_TOKEN,
-        summary="Create an order (200 with the first order when requestId repeats)",
+        summary="Create an order (200 with the caller's first order when their requestId repeats)",
     )
     def post(self, request):
         user = request_user(request)

@@ -127,7 +127,9 @@ class ProductionFileOut(serializers.Serializer):
 class PreparationOut(serializers.Serializer):
     id = serializers.IntegerField()
     productId = serializers.IntegerField(source="product_id")
-    design = serializers.DictField(help_text="{jobId} or {projectId}")
+    design = serializers.DictField(
+        help_text="{jobId}, or {projectId} with frozenSvg, the store key of its frozen copy"
+    )
     kind = serializers.CharField()
     widthMm = serializers.FloatField(source="width_mm", allow_null=True)
     heightMm = serializers.FloatField(source="height_mm", allow_null=True)

@@ -1,5 +1,8 @@
 """Design lists: the owner edits them in DRAFT and submits them; an order hands them over to
-processing (DRAFT or SUBMITTED → PROCESSING); staff finish them (PROCESSING → DONE)."""
+processing (DRAFT or SUBMITTED → PROCESSING); staff finish them (PROCESSING → DONE). Leaving
+DRAFT, each project the list names is frozen: drawn then as render.svg and kept in the store,
+the copy a paid order's production files are made from (docs/commerce.md, "Frozen
+projects"); from then on wordclouds neither changes nor deletes the project."""
 
 from django.db import transaction
 
@@ -7,8 +10,8 @@ from commerce.auth import Caller
 from commerce.models import DesignList, EndUser
 from commerce.selectors import design_list_get
 from core.errors import Conflict, InvalidInput
-from core.pipeline import move
-from wordclouds.services.designs import designs_check
+from core.pipeline import allowed, move
+from wordclouds.services.designs import designs_check, projects_freeze
 
 Status = DesignList.Status
 
@@ -59,6 +62,7 @@ def design_list_submit(*, user: EndUser, design_list_id: int) -> DesignList:
         design_list,
         verb="submitted",
         stamp="submitted_at",
+        frozen=_frozen(design_list, "submitted"),
     )
 
 
@@ -66,10 +70,23 @@ def design_list_start_processing(*, user: EndUser, design_list_id: int) -> Desig
     """Runs inside the order-creating transaction (the row stays locked until it commits)."""
     design_list = _owned(user=user, design_list_id=design_list_id)
     return move(
-        design_list,
-        verb="ordered",
-        stamp="processing_at",
+        design_list, verb="ordered", stamp="processing_at", frozen=_frozen(design_list, "ordered")
     )
+
+
+def _frozen(design_list: DesignList, verb: str) -> dict[str, str]:
+    """Its frozen projects, with those not frozen yet (a DRAFT list, or one submitted before
+    lists were frozen) drawn now, when the pipeline lets it move by `verb` (a refused move
+    draws nothing)."""
+    if allowed(design_list, verb) is None:
+        return design_list.frozen
+    missing = [
+        item
+        for item in design_list.items
+        if "projectId" in item and item["projectId"] not in design_list.frozen
+    ]
+    folder = f"design-lists/{design_list.pk}/frozen"
+    return {**design_list.frozen, **projects_freeze(items=missing, folder=folder)}
 
 
 @transaction.atomic

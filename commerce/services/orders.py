@@ -14,16 +14,10 @@ from commerce.payments.services import refunds_submit
 from commerce.selectors import address_get, order_get
 from commerce.services.design_lists import design_list_start_processing
 from commerce.services.production import preparations_plan
-from core.errors import Conflict, InvalidInput
+from core.errors import InvalidInput
 from core.pipeline import move
 
 ADDRESS_SNAPSHOT_FIELDS = ("recipient", "phone", "province", "city", "district", "detail")
-
-
-def _repeat(order: Order, user: EndUser) -> Order:
-    if order.user_id != user.pk:
-        raise Conflict("requestId is already used by another user", code="request_id_taken")
-    return order
 
 
 def order_create(
@@ -36,13 +30,14 @@ def order_create(
 ) -> tuple[Order, bool]:
     """The order and whether it was made now (False: the caller's requestId repeats).
 
-    `items` are `{"product_id", "quantity"}` with distinct products. The unique requestId in
-    the database decides between concurrent repeats: the loser's insert fails, and it
-    answers the winner's order."""
+    `items` are `{"product_id", "quantity"}` with distinct products. A requestId is the
+    caller's own: unique per user in the database, which decides between concurrent
+    repeats (the loser's insert fails, and it answers the winner's order); another user's
+    same requestId is another order."""
     if request_id:
-        existing = Order.objects.filter(request_id=request_id).first()
+        existing = Order.objects.filter(user=user, request_id=request_id).first()
         if existing is not None:
-            return _repeat(existing, user), False
+            return existing, False
     try:
         with transaction.atomic():
             return _order_insert(
@@ -53,10 +48,12 @@ def order_create(
                 request_id=request_id,
             ), True
     except IntegrityError:
-        existing = Order.objects.filter(request_id=request_id).first() if request_id else None
+        existing = (
+            Order.objects.filter(user=user, request_id=request_id).first() if request_id else None
+        )
         if existing is None:
             raise
-        return _repeat(existing, user), False
+        return existing, False
 
 
 def _order_insert(

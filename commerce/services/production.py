@@ -1,7 +1,8 @@
 """Production files (docs/commerce.md, "Production files"): when an order becomes PAID, each
 design of its design list gets, for each of its products with a size, that product's files
 (a print PDF, or a DXF and a laser SVG) at the product's size, made by the worker through
-exports' face and kept in the store. One Preparation per order, product and design (a unique
+exports' face and kept in the store; a project's from the copy frozen when its design list
+left DRAFT (services/design_lists.py), whatever was edited since. One Preparation per order, product and design (a unique
 constraint): a second notify, a second run or a retry of a ready one makes nothing again. A
 failure keeps its sentence; staff retry it (admin action, or the staff endpoint)."""
 
@@ -25,9 +26,15 @@ DOWNLOAD_SALT = "commerce.production-file"
 INTERNAL = "the files could not be made (an internal error, in the worker's log)"
 
 
-def _design(item: dict) -> tuple[str, dict]:
-    kind = "job" if "jobId" in item else "project"
-    return f"{kind}:{item[kind + 'Id']}", {f"{kind}Id": item[f"{kind}Id"]}
+def _design(item: dict, frozen: dict[str, str]) -> tuple[str, dict]:
+    """(design_key, design): a job, or a project with its frozen copy's key (design lists
+    frozen before copies were made have none: the project as it is then)."""
+    if "jobId" in item:
+        return f"job:{item['jobId']}", {"jobId": item["jobId"]}
+    design = {"projectId": item["projectId"]}
+    if item["projectId"] in frozen:
+        design["frozenSvg"] = frozen[item["projectId"]]
+    return f"project:{item['projectId']}", design
 
 
 def preparations_plan(*, order: Order) -> None:
@@ -36,7 +43,8 @@ def preparations_plan(*, order: Order) -> None:
     once the transaction commits."""
     if order.design_list_id is None:
         return
-    designs = dict(_design(item) for item in order.design_list.items)
+    design_list = order.design_list
+    designs = dict(_design(item, design_list.frozen) for item in design_list.items)
     existing = set(order.preparations.values_list("product_id", "design_key"))
     made = [
         Preparation.objects.create(

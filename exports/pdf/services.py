@@ -18,6 +18,7 @@ from wordclouds.services.designs import (
     CustomSvgOptions,
     custom_svg_options,
     custom_svg_render,
+    frozen_project_svg,
     job_artifact,
     job_print_figures,
     project_svg,
@@ -131,13 +132,14 @@ def upload_pdf(*, body: Mapping) -> PdfFile:
     return PdfFile(pdf, download_name(stem, width_mm, height_mm, options.standard), transparency)
 
 
-def project_pdf(*, project_id: str, query: Mapping) -> PdfFile:
-    """The print PDF of a project's poster, drawn from its render.svg: the background into
-    the bleed, SVG stickers (word clouds among them) as outlines, image stickers as CMYK
-    images with their alpha as a mask, a soft mask or flattened (the file's transparency);
-    `cut` outlines every filled vector shape but the background."""
+def project_pdf(*, project_id: str, query: Mapping, frozen: str = "") -> PdfFile:
+    """The print PDF of a project's poster, drawn from its render.svg (the copy frozen under
+    the store key `frozen` when given, else drawn now): the background into the bleed, SVG
+    stickers (word clouds among them) as outlines, image stickers as CMYK images with their
+    alpha as a mask, a soft mask or flattened (the file's transparency); `cut` outlines every
+    filled vector shape but the background."""
     options = pdf_options(query)
-    svg = project_svg(project_id=project_id)
+    svg = frozen_project_svg(key=frozen) if frozen else project_svg(project_id=project_id)
     stem = f"project-{project_id}"
     pdf, width_mm, height_mm, transparency = run_heavy(
         "print.pdf",

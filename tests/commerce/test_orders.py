@@ -267,8 +267,10 @@ def test_a_repeated_request_id_answers_the_first_order(alice, home, poster, fram
     assert Order.objects.count() == 1
 
 
-def test_a_request_id_of_another_user_is_409(alice, bob, home, poster):
-    alice.post("/api/orders", order_body(home, (poster, 1), requestId="req-1"), format="json")
+def test_a_request_id_is_each_users_own(alice, bob, home, poster):
+    first = alice.post(
+        "/api/orders", order_body(home, (poster, 1), requestId="req-1"), format="json"
+    )
 
     response = bob.post(
         "/api/orders",
@@ -276,9 +278,10 @@ def test_a_request_id_of_another_user_is_409(alice, bob, home, poster):
         format="json",
     )
 
-    assert response.status_code == 409
-    assert refusal(response) == "requestId is already used by another user"
-    assert Order.objects.count() == 1
+    assert response.status_code == 201
+    assert response.json()["id"] != first.json()["id"]
+    assert response.json()["requestId"] == "req-1"
+    assert Order.objects.filter(request_id="req-1").count() == 2
 
 
 @pytest.mark.parametrize(

@@ -63,3 +63,35 @@ def test_restore_refuses_a_file_that_does_not_match(finished_job, media_root, tm
     with pytest.raises(CommandError, match=f"{key} does not match"):
         call_command("restore", str(tmp_path / "b"), force=True)
     assert Job.objects.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_backup_is_private_to_its_owner(finished_job, media_root, tmp_path):
+    finished_job()
+    make_order(user_client("openid-private").user)  # an address and a phone number
+    (tmp_path / "b").mkdir(mode=0o755)  # an empty folder made beforehand
+
+    call_command("backup", str(tmp_path / "b"))
+
+    written = [tmp_path / "b", *(tmp_path / "b").rglob("*")]
+    modes = {path.relative_to(tmp_path).as_posix(): path.stat().st_mode & 0o777 for path in written}
+    assert modes["b"] == modes["b/files"] == 0o700
+    assert modes["b/manifest.json"] == modes["b/db.sqlite3"] == 0o600
+    assert {mode for path, mode in modes.items() if (tmp_path / path).is_dir()} == {0o700}
+    assert {mode for path, mode in modes.items() if (tmp_path / path).is_file()} == {0o600}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_restore_force_backs_up_what_it_replaces_first(finished_job, media_root, tmp_path):
+    kept = finished_job()
+    call_command("backup", str(tmp_path / "b"))
+    replaced = finished_job()  # made after the backup: restoring it away loses it
+    before = _state()
+
+    call_command(
+        "restore", str(tmp_path / "b"), force=True, safety_backup=tmp_path / "before-restore"
+    )
+    assert set(Job.objects.values_list("id", flat=True)) == {kept}
+
+    call_command("restore", str(tmp_path / "before-restore"), force=True)
+    assert _state() == before and replaced in before["jobs"]

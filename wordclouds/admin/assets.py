@@ -66,6 +66,7 @@ class AssetAdmin(ServiceDeleteAdmin):
         "type",
         "job_id",
         "kind",
+        "keeps_job",
         "filename",
         "content_type",
         "size",

@@ -50,6 +50,7 @@ def fonts(request):
         204: None,
         400: OpenApiResponse(description="the default font"),
         404: OpenApiResponse(description="font not found"),
+        409: OpenApiResponse(description="a queued, running or ordered job uses it (named)"),
     }
 )
 @api_view(["DELETE"])

@@ -25,6 +25,7 @@ from wordclouds.services.projects import (
 
 NOT_FOUND = OpenApiResponse(description="project not found")
 BAD_INPUT = OpenApiResponse(description="bad name, template_id, background_color or stickers")
+IN_USE = OpenApiResponse(description="a design list past DRAFT or an order uses it (named)")
 FIELDS = ("name", "template_id", "background_color", "stickers")
 FORMS = ("multipart/form-data", "application/x-www-form-urlencoded")
 
@@ -48,10 +49,10 @@ def projects(request):
 @extend_schema(
     methods=["PATCH"],
     request={media: ProjectInputSerializer(partial=True) for media in FORMS},
-    responses={200: ProjectSerializer, 400: BAD_INPUT, 404: NOT_FOUND},
+    responses={200: ProjectSerializer, 400: BAD_INPUT, 404: NOT_FOUND, 409: IN_USE},
     description="Changes only the form fields that are sent.",
 )
-@extend_schema(methods=["DELETE"], responses={204: None, 404: NOT_FOUND})
+@extend_schema(methods=["DELETE"], responses={204: None, 404: NOT_FOUND, 409: IN_USE})
 @api_view(["GET", "PATCH", "DELETE"])
 @parser_classes([MultiPartParser, FormParser])
 def project_detail(request, project_id: str):

@@ -12,7 +12,8 @@ names (a file newer than the snapshot is copied too, harmlessly). A file deleted
 listing and its copy (retention, the orphan sweep, a deleted font or asset) is left out and
 named in the manifest's `vanished`. DEST/manifest.json records the rows per model and each
 file's size and SHA-256; restore checks the files against it before it changes anything, and
-the rows after."""
+the rows after. A backup holds addresses and phone numbers: its folder is made 0700 and every
+file in it 0600 (the database tools' too). `restore --force` backs the target up first."""
 
 import hashlib
 import json
@@ -20,7 +21,8 @@ import os
 import sqlite3
 import subprocess
 import time
-from contextlib import closing
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
 from pathlib import Path
 
 from django.apps import apps
@@ -55,27 +57,49 @@ def backup_make(dest: Path) -> dict:
         raise BackupRefused(
             f"{dest} exists and is not an empty folder", code="backup_target_not_empty"
         )
-    dest.mkdir(parents=True, exist_ok=True)
-    kind = _database_kind()
-    created = timezone.now()
-    counts = _database_snapshot(dest, kind)
-    files, vanished = _files_copy(dest / "files")
-    manifest = {
-        "created": created.isoformat(),
-        "database": kind,
-        "rows": counts,
-        "files": files,
-        "vanished": vanished,
-    }
-    (dest / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True))
+    with _private_files():
+        dest.mkdir(parents=True, exist_ok=True)
+        dest.chmod(0o700)  # an empty folder made beforehand keeps its own mode otherwise
+        kind = _database_kind()
+        created = timezone.now()
+        counts = _database_snapshot(dest, kind)
+        files, vanished = _files_copy(dest / "files")
+        manifest = {
+            "created": created.isoformat(),
+            "database": kind,
+            "rows": counts,
+            "files": files,
+            "vanished": vanished,
+        }
+        (dest / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True))
     storage.save(LAST_SUCCESS_KEY, str(time.time()).encode(), worker=True)
     return manifest
 
 
-def backup_restore(src: Path, *, force: bool = False) -> dict:
+@contextmanager
+def _private_files() -> Iterator[None]:
+    """Folders made 0700 and files 0600 meanwhile, by this process and the tools it runs
+    (pg_dump): the umask of a command that does nothing else."""
+    previous = os.umask(0o077)
+    try:
+        yield
+    finally:
+        os.umask(previous)
+
+
+def safety_folder(src: Path) -> Path:
+    """Where `restore --force` backs the target up by default: beside the backup, named
+    for it and the time."""
+    src = Path(src).resolve()
+    return src.parent / f"{src.name}.before-restore-{timezone.now():%Y%m%dT%H%M%SZ}"
+
+
+def backup_restore(src: Path, *, force: bool = False, safety: Path | None = None) -> dict:
     """Put the backup in `src` back: files checked first, a target holding jobs, orders or
-    files refused unless `force`, then the database, then the files, then the row counts
-    compared with the manifest. Returns the manifest."""
+    files refused unless `force` — and then backed up into `safety` (default
+    `safety_folder(src)`) before anything is replaced; a failing safety backup changes
+    nothing —, then the database, then the files, then the row counts compared with the
+    manifest. Returns the manifest."""
     src = Path(src)
     try:
         manifest = json.loads((src / MANIFEST).read_text())
@@ -94,11 +118,13 @@ def backup_restore(src: Path, *, force: bool = False) -> dict:
             code="backup_database_kind",
         )
     keys = stored_keys()
-    if not force and (keys or _has_rows("wordclouds.Job") or _has_rows("commerce.Order")):
-        raise BackupRefused(
-            "the target holds jobs, orders or files; restore with --force to replace them",
-            code="restore_target_not_empty",
-        )
+    if keys or _has_rows("wordclouds.Job") or _has_rows("commerce.Order"):
+        if not force:
+            raise BackupRefused(
+                "the target holds jobs, orders or files; restore with --force to replace them",
+                code="restore_target_not_empty",
+            )
+        backup_make(safety or safety_folder(src))
     if manifest["database"] == "sqlite":
         connection.ensure_connection()
         source = sqlite3.connect(src / "db.sqlite3")

@@ -2,7 +2,10 @@
 module of it they import (its engine, a library without Django, aside: CONTRIBUTING.md).
 
 - the designs a design list names, a project or a finished job (a finished job folder
-  without a record counts): `designs_check`, `designs_shown`;
+  without a record counts): `designs_check`, `designs_shown`; the frozen copies of its
+  projects, made when it leaves DRAFT (`projects_freeze`) and drawn from by production
+  (`frozen_project_svg`); the hook through which commerce says what needs a project as it is
+  (`project_uses_register`: such a project is neither changed nor deleted);
 - a new job (the demo data): `job_create`;
 - what a print PDF draws: a job's artifacts (`job_artifact`: wordcloud.svg), its custom.svg
   (`custom_svg_render`, with the options declared in `CUSTOM_SVG` and read by
@@ -35,7 +38,10 @@ from wordclouds.selectors import (
 )
 from wordclouds.services.custom_svg import CUSTOM_SVG, custom_svg_options, custom_svg_render
 from wordclouds.services.jobs import job_create, job_input_key
-from wordclouds.services.projects import project_render
+from wordclouds.services.projects import (
+    project_render,
+    project_uses_register,  # noqa: F401 (the face)
+)
 from wordclouds.services.retention import job_references_register  # noqa: F401 (the face)
 from wordclouds.services.sheets import shop_sizes_register  # noqa: F401 (the face)
 
@@ -49,20 +55,26 @@ __all__ = [
     "file_store",
     "designs_check",
     "designs_shown",
+    "frozen_project_svg",
     "job_artifact",
     "job_create",
     "job_mask",
     "job_print_figures",
     "project_svg",
+    "projects_freeze",
 ]
 
 
 def designs_check(items: list[dict]) -> None:
-    """Every item names a project or a job that exists; 400 naming the first that does not."""
+    """Every item names a project or a job that exists; 400 naming the first that does not.
+    Inside the caller's transaction."""
     for item in items:
         if "projectId" in item and not Project.objects.filter(pk=item["projectId"]).exists():
             raise InvalidInput(f"unknown projectId: {item['projectId']}", code="project_unknown")
         if "jobId" in item:
+            # Locked until the caller commits: retention, which checks a job again under this
+            # lock before it deletes it, then sees the list (or the list sees it gone).
+            Job.objects.select_for_update().filter(pk=item["jobId"]).first()
             try:
                 job_get(item["jobId"])
             except NotFound:
@@ -121,6 +133,28 @@ def job_artifact(*, job_id: str, kind: str) -> bytes:
     if view.record is not None and kind not in view.artifacts:
         raise NotFound("artifact not ready", code="artifact_not_ready")
     return artifact_path(job_id, kind).read_bytes()
+
+
+def projects_freeze(*, items: list[dict], folder: str) -> dict[str, str]:
+    """Each project the items name drawn now as its render.svg (raster stickers inside as
+    data, SVG stickers inline: nothing else is read to draw it again) and kept in the store
+    under `folder`; {projectId: key}. The project's row stays locked until the caller's
+    transaction ends, so no change slips in between. 400 `unknown projectId`, or the
+    render's own errors."""
+    frozen = {}
+    for project_id in dict.fromkeys(item["projectId"] for item in items if "projectId" in item):
+        project = Project.objects.select_for_update().filter(pk=project_id).first()
+        if project is None:
+            raise InvalidInput(f"unknown projectId: {project_id}", code="project_unknown")
+        key = f"{folder}/{project_id}.svg"
+        storage.save(key, project_render(project, "svg"))
+        frozen[project_id] = key
+    return frozen
+
+
+def frozen_project_svg(*, key: str) -> bytes:
+    """A frozen project's render.svg (`projects_freeze`), from the worker."""
+    return storage.read_bytes(key, worker=True)
 
 
 def project_svg(*, project_id: str) -> bytes:

@@ -11,7 +11,7 @@ from django.db import transaction
 from fontTools.pens.boundsPen import BoundsPen
 from fontTools.ttLib import TTCollection, TTFont
 
-from core.errors import InvalidInput, NotFound
+from core.errors import Conflict, InvalidInput, NotFound
 from wordclouds.engine import (
     CHAIN_COVERAGE,
     DEFAULT_FACE,
@@ -20,14 +20,16 @@ from wordclouds.engine import (
     default_font_path,
     font_faces,
 )
-from wordclouds.models import Font, new_id
+from wordclouds.models import Font, Job, new_id
 from wordclouds.services.form_text import form_text
+from wordclouds.services.retention import jobs_other_apps_need
 from wordclouds.services.stored_files import remove_after_commit, stored_file, upload_size_check
 
 DEFAULT_FONT_ID = "__default__"
 FONT_EXTENSIONS = (".ttf", ".ttc", ".otf")
 FOLDER = "fonts"
 NAME_MAX = 200
+USERS_NAMED = 5  # a 409 names this many users of a font, then counts the rest
 TTC_TAG = b"ttcf"
 GLYPH_SAMPLE = 500
 
@@ -164,5 +166,33 @@ def font_delete(*, font_id: str) -> None:
     font = Font.objects.select_for_update().filter(id=font_id).first()
     if font is None:
         raise NotFound("font not found", code="font_not_found")
+    users = _font_users(font_id)
+    if users:
+        more = f" and {len(users) - USERS_NAMED} more" if len(users) > USERS_NAMED else ""
+        raise Conflict(
+            f"font is used by {', '.join(users[:USERS_NAMED])}{more}", code="font_in_use"
+        )
     font.delete()
     remove_after_commit(font.file)
+
+
+def _font_users(font_id: str) -> list[str]:
+    """The jobs that still need the font: queued or running ones (a revision among them), and
+    those a design list or an order names (staff may revise them). Job creation locks the
+    font's row (services/jobs.py), so none starts to use it while it is being deleted."""
+    jobs = Job.objects.filter(font_id=font_id).order_by("created_at", "id")
+    working = [
+        f"job {job_id} ({status})"
+        for job_id, status in jobs.filter(
+            status__in=(Job.Status.QUEUED, Job.Status.RUNNING)
+        ).values_list("id", "status")
+    ]
+    needed = jobs_other_apps_need()
+    ordered = [
+        f"job {job_id} (in a design list or an order)"
+        for job_id in jobs.exclude(status__in=(Job.Status.QUEUED, Job.Status.RUNNING))
+        .values_list("id", flat=True)
+        .iterator()
+        if job_id in needed
+    ]
+    return working + ordered

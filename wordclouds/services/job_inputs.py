@@ -294,6 +294,14 @@ def font_id_path(font_id: str, *, worker: bool = False) -> Path | None:
         return None
 
 
+def font_locked(font_id: str) -> bool:
+    """Whether the font id exists: the bundled font, or an uploaded font whose row is then
+    locked until the transaction ends (so it is not deleted meanwhile)."""
+    return (
+        font_id == DEFAULT_FONT_ID or Font.objects.select_for_update().filter(id=font_id).exists()
+    )
+
+
 def _font_id_check(font_id: str) -> None:
     if font_id_path(font_id) is None:
         raise InvalidInput("unknown font_id", code="font_id_unknown")

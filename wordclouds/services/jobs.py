@@ -15,7 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from core import metrics
-from core.errors import Conflict, NotFound
+from core.errors import Conflict, InvalidInput, NotFound
 from core.pipeline import move
 from core.request_ids import request_id_current
 from wordclouds import storage
@@ -31,7 +31,12 @@ from wordclouds.selectors import (
     stale_cutoff,
 )
 from wordclouds.services.events import job_event_append
-from wordclouds.services.job_inputs import JobInputs, font_id_path, job_inputs_check
+from wordclouds.services.job_inputs import (
+    JobInputs,
+    font_id_path,
+    font_locked,
+    job_inputs_check,
+)
 
 logger = logging.getLogger(__name__)
 INPUT_FOLDER = "input"
@@ -131,6 +136,9 @@ def _job_store(inputs: JobInputs, staging: Path, **revision) -> Job:
             storage.save(key, staging / name)
             saved.append(key)
         with transaction.atomic():
+            # Locked until commit: the font cannot be deleted before the job names it.
+            if inputs.font_id and not font_locked(inputs.font_id):
+                raise InvalidInput("unknown font_id", code="font_id_unknown")
             job = Job.objects.create(
                 id=job_id,
                 params=inputs.params,

@@ -3,6 +3,7 @@
 import json
 import math
 import re
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
@@ -10,7 +11,7 @@ from django.db import transaction
 from django.db.models import prefetch_related_objects
 from PIL import Image, UnidentifiedImageError
 
-from core.errors import InvalidInput, NotFound
+from core.errors import Conflict, InvalidInput, NotFound
 from core.isolated import run_heavy
 from wordclouds import storage
 from wordclouds.drawing.poster import Poster, Sticker, render_png, render_svg
@@ -25,6 +26,23 @@ STICKERS_MAX = 500
 COORDINATE_MAX = 1_000_000
 STICKER_KEYS = ("asset_id", "x", "y", "width", "height", "rotation")
 UNSET = object()
+_USES: list[Callable[[str], list[str]]] = []
+
+
+def project_uses_register(source: Callable[[str], list[str]]) -> None:
+    """Another app's records that need a project as it is: ``source(project_id)`` names them
+    (commerce: its design lists past DRAFT and their orders, registered in its
+    AppConfig.ready). Such a project is neither changed nor deleted (409 naming them)."""
+    _USES.append(source)
+
+
+def _unused(project: Project, action: str) -> None:
+    uses = [use for source in _USES for use in source(project.id)]
+    if uses:
+        raise Conflict(
+            f"project cannot be {action}: it is used by {', '.join(uses)}",
+            code="project_in_use",
+        )
 
 
 def _checked_name(name: Any) -> str:
@@ -188,6 +206,7 @@ def project_update(
     project = Project.objects.select_for_update().filter(id=project_id).first()
     if project is None:
         raise NotFound("project not found", code="project_not_found")
+    _unused(project, "changed")
     changed = []
     if name is not UNSET:
         project.name = _checked_name(name)
@@ -208,9 +227,12 @@ def project_update(
 
 @transaction.atomic
 def project_delete(*, project_id: str) -> None:
-    deleted, _ = Project.objects.filter(id=project_id).delete()
-    if not deleted:
+    """Delete a project no other app needs (409 naming what does)."""
+    project = Project.objects.select_for_update().filter(id=project_id).first()
+    if project is None:
         raise NotFound("project not found", code="project_not_found")
+    _unused(project, "deleted")
+    project.delete()
 
 
 def project_poster(project: Project) -> Poster:

@@ -1,10 +1,12 @@
 """Retention (docs/deploy.md, "Retention"): jobs older than JOB_RETENTION_DAYS deleted with
 their files, events and placements, never one that is kept by staff or referred to — by an
-asset made from it, by a revision of it, or by what another app registers (commerce: its
-design lists, and so its orders). Each deletion first marks the job `deleting` (reads answer
-404 from then on), then removes its files, then its row: a run that stops half-way leaves a
-marked job whose files are partly gone, and the next run finishes it; no file is left
-without its row, and no shown row without its files."""
+asset made from it that staff mark `keeps_job` (an import holds its own copy of the file, so
+importing alone keeps nothing), by a revision of it, or by what another app registers
+(commerce: its design lists, and so its orders). Each deletion first checks the job again
+under its row's lock and marks it `deleting` (reads answer 404 from then on; a design list
+naming it locks the same row, services/designs.py), then removes its files, then its row: a
+run that stops half-way leaves a marked job whose files are partly gone, and the next run
+finishes it; no file is left without its row, and no shown row without its files."""
 
 import logging
 from collections.abc import Callable, Iterable
@@ -28,12 +30,15 @@ def job_references_register(source: Callable[[], Iterable[str]]) -> None:
     _REFERENCES.append(source)
 
 
+def jobs_other_apps_need() -> set[str]:
+    """The jobs the registered sources name (commerce: its design lists and orders)."""
+    return {job_id for source in _REFERENCES for job_id in source()}
+
+
 def jobs_referred_to() -> set[str]:
-    ids = set(Asset.objects.exclude(job_id="").values_list("job_id", flat=True))
+    ids = set(Asset.objects.filter(keeps_job=True).values_list("job_id", flat=True))
     ids |= set(Job.objects.exclude(parent=None).values_list("parent_id", flat=True))
-    for source in _REFERENCES:
-        ids |= set(source())
-    return ids
+    return ids | jobs_other_apps_need()
 
 
 def jobs_expired(*, now: datetime | None = None) -> list[Job]:
@@ -51,6 +56,18 @@ def jobs_expired(*, now: datetime | None = None) -> list[Job]:
         status__in=(Job.Status.SUCCESS, Job.Status.FAILED),
     ).exclude(id__in=jobs_referred_to())
     return marked + list(old.order_by("created_at"))
+
+
+def _marked(job_id: str) -> bool:
+    """Marks the job `deleting` if it still may go: checked again under its row's lock, since
+    the listing, a design list, an asset staff keep, a revision or staff's keep may have come."""
+    with transaction.atomic():
+        job = Job.objects.select_for_update().filter(id=job_id).first()
+        if job is None or job.keep or job_id in jobs_referred_to():
+            return False
+        job.deleting = True
+        job.save(update_fields=["deleting"])
+        return True
 
 
 def job_keys(job_id: str) -> list[str]:
@@ -76,9 +93,7 @@ def retention_run(*, now: datetime | None = None) -> list[str]:
     """Delete the expired jobs; returns their ids. Idempotent: a job already gone is skipped."""
     deleted = []
     for job in jobs_expired(now=now):
-        with transaction.atomic():
-            marked = Job.objects.filter(id=job.id).update(deleting=True)
-        if not marked:
+        if not job.deleting and not _marked(job.id):
             continue
         keys = job_keys(job.id)
         files = storage.files(worker=True)

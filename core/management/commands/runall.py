@@ -2,8 +2,10 @@
 django-q2 worker (`runcluster`) and the export converter, and in local development the
 stand-ins of the outside platforms. A process that dies is started again (after
 RESTART_DELAY_SECONDS), so the service recovers without a manual step; Ctrl-C (or SIGTERM)
-stops all of them. It belongs to the whole service, not to one app: it starts each app's
-processes by their command's name and imports none of them."""
+stops all of them. Bound where others reach it (`--host`/HOST not loopback) or behind TLS,
+it refuses to start on a built-in secret (core/built_in_secrets.py); on loopback its start-up
+line says when it uses them. It belongs to the whole service, not to one app: it starts each
+app's processes by their command's name and imports none of them."""
 
 import os
 import subprocess
@@ -14,6 +16,7 @@ from django.conf import settings
 from django.core.management import call_command, get_commands
 from django.core.management.base import BaseCommand
 
+from core.built_in_secrets import built_in_secrets_refused, development_secrets_note
 from core.metrics import multiprocess_folder_prepare, process_dead
 from core.processes import kill_session, stop_on_signals, web_command
 
@@ -26,8 +29,16 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", 8000)))
         parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
+        parser.add_argument(
+            "--secrets-only",
+            action="store_true",
+            help="refuse the built-in secrets as a start would, then exit (make run, first)",
+        )
 
-    def handle(self, *args, host, port, **options):
+    def handle(self, *args, host, port, secrets_only=False, **options):
+        built_in_secrets_refused(process="runall", hosts=[host])
+        if secrets_only:
+            return
         manage = [sys.executable, str(settings.BASE_DIR / "manage.py")]
         commands = {
             "web": web_command(host, port),
@@ -52,7 +63,8 @@ class Command(BaseCommand):
         )
         children = {name: self._spawn(argv) for name, argv in commands.items()}
         self.stdout.write(
-            f"serving on http://{host}:{port}/api/ ({', '.join(children)}); Ctrl-C stops"
+            f"serving on http://{host}:{port}/api/ ({', '.join(children)})"
+            f"{development_secrets_note()}; Ctrl-C stops"
         )
 
         stopping = stop_on_signals()

@@ -2,7 +2,8 @@
 stops taking work, and puts queued jobs back on the broker whenever it starts
 (wordclouds/services/worker.py says why django-q2 needs this). It is also the worker's
 schedule for stale jobs: every WORKER_PING_SECONDS, from its start on, the failure of jobs
-whose worker died is written (reads show them failed already)."""
+whose worker died is written (reads show them failed already). Serving its metrics (on all
+addresses) or behind TLS, it refuses to start on a built-in secret (core/built_in_secrets.py)."""
 
 import logging
 import os
@@ -15,6 +16,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.db import close_old_connections
 
+from core.built_in_secrets import built_in_secrets_refused
 from core.isolated import CHILD_NICENESS
 from core.metrics import metrics_serve
 from core.processes import stop_on_signals
@@ -34,6 +36,9 @@ class Command(BaseCommand):
     help = "Run the django-q2 cluster and restart it when it dies or stops taking work."
 
     def handle(self, *args, **options):
+        # prometheus_client's server listens on every address.
+        metrics = ["0.0.0.0"] if settings.METRICS_PORT else []
+        built_in_secrets_refused(process="worker", hosts=metrics)
         stopping = stop_on_signals()
         if settings.METRICS_PORT:
             metrics_serve(settings.METRICS_PORT)
