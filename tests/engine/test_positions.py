@@ -6,7 +6,7 @@ import pytest
 
 from tests.names import latin_names, write_names
 from wordclouds.engine import generate
-from wordclouds.engine.positions import WORD_COLUMNS, read_words
+from wordclouds.engine.positions import WORD_COLUMNS, read_word_rows, read_words
 
 
 @pytest.fixture(scope="module")
@@ -30,7 +30,8 @@ def test_words_are_read_by_column_in_id_order(database):
     with sqlite3.connect(database) as connection:
         every = connection.execute("SELECT * FROM words ORDER BY id").fetchall()
 
-    assert read_words(database) == every
-    assert read_words(database, ("name", "id")) == [(row[1], row[0]) for row in every]
+    assert read_word_rows(database, WORD_COLUMNS) == every
+    assert read_word_rows(database, ("name", "id")) == [(row[1], row[0]) for row in every]
+    assert read_words(database, ("name", "id")) == [{"name": n, "id": i} for i, n, *_ in every]
     with pytest.raises(ValueError, match="no column 'id; DROP TABLE words'"):
-        read_words(database, ("id; DROP TABLE words",))
+        read_word_rows(database, ("id; DROP TABLE words",))
