@@ -5,6 +5,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from django.conf import settings as django_settings
+from django.test import override_settings
 from rest_framework.test import APIClient
 
 from tests.processes import BASE_DIR, DatabaseTemplate
@@ -15,18 +17,31 @@ LOCAL_FILES = {
 }
 
 
+def pytest_configure(config):
+    """This process keeps its files in the local file storage whatever the environment
+    names, since many tests build job folders, fonts and assets in MEDIA_ROOT by hand; the
+    real processes of the e2e tests take the S3 settings of the environment (CI's second
+    pass: a local Swift), and tests/storage/ starts a Swift of its own.
+
+    Set once for the whole session, never per test: a thread that outlives its test (health's
+    store check, every 2 s for the life of the process) takes `storages["default"]` whenever
+    it checks, between two tests too, and Django's storage handler, emptied on each change of
+    STORAGES, is not safe against a thread building a storage meanwhile. With the S3 settings
+    in force between tests, the check's S3 storage outlived the next test's change and that
+    test looked for its files in the bucket (CI: a lookup answered 404 `job not found`)."""
+    override_settings(
+        STORAGES={**django_settings.STORAGES, "default": LOCAL_FILES, "worker": LOCAL_FILES}
+    ).enable()
+
+
 @pytest.fixture(autouse=True)
 def media_root(tmp_path, settings):
     """Every test writes its files into its own temporary MEDIA_ROOT and keeps its working
-    files in its own SCRATCH_ROOT. Tests in this process use the local file storage whatever
-    the environment names, since many build job folders, fonts and assets in MEDIA_ROOT by
-    hand; the real processes of the e2e tests take the S3 settings of the environment (CI's
-    second pass: a local Swift), and tests/storage/ starts a Swift of its own."""
+    files in its own SCRATCH_ROOT."""
     root = tmp_path / "media"
     root.mkdir()
     settings.MEDIA_ROOT = root
     settings.SCRATCH_ROOT = tmp_path / "scratch"
-    settings.STORAGES = {**settings.STORAGES, "default": LOCAL_FILES, "worker": LOCAL_FILES}
     return root
 
 

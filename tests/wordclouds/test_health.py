@@ -9,6 +9,7 @@ from tests.errors import refusal
 from wordclouds.api.health import checks
 from wordclouds.models import Job
 from wordclouds.services.worker import worker_beat
+from wordclouds.storage import store_status
 
 
 def on_the_health_thread(function):
@@ -57,6 +58,20 @@ def test_health_is_503_when_no_worker_was_seen_within_the_limit(settings, tmp_pa
 
     assert response.status_code == 503
     assert response.json()["ok"] is False and response.json()["worker"]["alive"] is False
+
+
+@pytest.fixture(scope="module")
+def store_checked_between_tests():
+    """What health's store check, a thread for the life of the process, reports when it
+    checks between two tests: outside every test's settings, as a module's fixture is made."""
+    return store_status()
+
+
+@pytest.mark.backend  # the environment names the S3 store in CI's second pass
+def test_the_store_check_finds_the_local_files_between_tests_too(store_checked_between_tests):
+    """The S3 storage it made there outlived the next test's settings, and that test looked
+    for its files in the bucket (tests/conftest.py, pytest_configure)."""
+    assert store_checked_between_tests["backend"] == "local"
 
 
 @pytest.mark.django_db

@@ -3,9 +3,10 @@ tile pyramid, and their outlines through the compiled path-data reader (custom.s
 spacing; the web process loads it at start-up), so the first real job or request pays
 neither numba's compilation (cached on disk: `__pycache__` beside the engine, or
 NUMBA_CACHE_DIR) nor a process's first loads (compiled code from that cache, fonts,
-readers). `manage.py warm_engine` runs it once per install or image build (and `make test`
-before the suite, whose processes would otherwise compile at once); each worker process
-runs it as it starts (wordclouds/tasks.py)."""
+readers). `manage.py warm_engine` runs it once per install (and `make test` before the
+suite, whose processes would otherwise compile at once), the image build without Django (the
+Containerfile's stage `engine`, which copies only this module, the engine and the drawing
+room); each worker process runs it as it starts (wordclouds/tasks.py)."""
 
 import tempfile
 import time

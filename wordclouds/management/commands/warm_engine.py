@@ -1,6 +1,6 @@
 """Compiles the engine's numba functions into their on-disk cache (services/warmup.py), so
 the first job after an install or in a fresh container does not pay 10–20 s of compilation.
-`make run`'s set-up and the image build run it once."""
+`make run`'s set-up runs it once (the image build calls engine_warm itself, without Django)."""
 
 from django.core.management.base import BaseCommand
 
