@@ -14,22 +14,25 @@ declaration (`docs_tables` below); a test checks the committed docs equal the wr
 
 import dataclasses
 import importlib
+import json
 import math
 import re
-from collections.abc import Mapping, Sequence
-from pathlib import Path
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path, PurePath
 
 COLOR = "#[0-9A-Fa-f]{6}"  # a #RRGGBB colour: the one place the pattern is written
 TRUE, FALSE = ("1", "true"), ("0", "false")  # a boolean's texts, in any case
 
 
 class Refused(ValueError):
-    """A refused input: `detail` is the 400's sentence, `code` its code (core/error_codes.py)."""
+    """A refused input: `detail` is the sentence, `code` its code (core/error_codes.py),
+    `status` 400, or 413 for an upload over its size limit."""
 
-    def __init__(self, detail: str, code: str | None = None):
+    def __init__(self, detail: str, code: str | None = None, status: int = 400):
         super().__init__(detail)
         self.detail = detail
         self.code = code
+        self.status = status
 
 
 def is_true(text: str) -> bool | None:
@@ -57,6 +60,7 @@ class Field:
     code: str = "option_invalid"
     attribute: str = ""
     absent: str = ""
+    required: str = "no"  # in a form: yes, no, or when
 
     def parse(self, value, where: str | None = None):
         raise NotImplementedError
@@ -75,6 +79,12 @@ class Field:
         """The 400 sentences a bad value gets (named `where`, else by its name), for the
         docs' table and the error codes' examples."""
         return tuple(dict.fromkeys(self._sentence(s, where) for s in self._templates()))
+
+    def refused_with(self, code: str, where: str | None = None) -> str:
+        """The sentence this field refuses with `code` (an error code's example)."""
+        if code != self.code:
+            raise KeyError(f"{self.name} refuses with {self.code}, not {code}")
+        return self.refusals(where)[0]
 
     def _templates(self) -> tuple[str, ...]:
         raise NotImplementedError
@@ -332,6 +342,126 @@ class Object(Field):
         return tuple(dict.fromkeys((*super().refusals(where), *inner)))
 
 
+MB = 1024 * 1024
+
+
+@dataclasses.dataclass(frozen=True)
+class Upload(Field):
+    """A file of a form (anything with a `name` and a `size`): its name ends with one of
+    `extensions` (else 400 `refusal`) and it holds at most `limit()` bytes (else 413
+    `upload_too_large`); `limit` reads the limit when checked (a setting)."""
+
+    extensions: tuple[str, ...] = ()
+    refusal: str = ""
+    limit: Callable[[], int] = int
+
+    def parse(self, value, where=None):
+        if PurePath(value.name or "").suffix.lower() not in self.extensions:
+            raise self._refused(self.refusal, where)
+        if value.size > self.limit():
+            raise Refused(self.too_large(where), "upload_too_large", status=413)
+        return value
+
+    def refused_with(self, code, where=None):
+        return (
+            self.too_large(where)
+            if code == "upload_too_large"
+            else super().refused_with(code, where)
+        )
+
+    def too_large(self, where=None) -> str:
+        return f"{where or self.name} exceeds {self.limit() // MB} MB"
+
+    def schema(self) -> dict:
+        return {"type": "string", "format": "binary"}
+
+    def accepted(self) -> str:
+        names = " or ".join(
+            [", ".join(f"`{e}`" for e in self.extensions[:-1]), f"`{self.extensions[-1]}`"]
+        ).removeprefix(" or ")
+        return f"{names}, at most {self.limit() // MB} MB: {self.description}"
+
+    def _templates(self):
+        return (self.refusal,)
+
+
+@dataclasses.dataclass(frozen=True)
+class JsonText(Field):
+    """A form's text holding a JSON object (read into a dict; what its keys may be is
+    `keys`' business, whose schema it has): 400 `not_json` (code `not_json_code`) when it
+    is not JSON, `not_object` when not an object."""
+
+    keys: Callable[[], dict] = dict  # the object's schema
+    not_json: str = "{name} must be valid JSON"
+    not_json_code: str = ""
+    not_object: str = "{name} must be JSON object"
+
+    def parse(self, value, where=None):
+        if not isinstance(value, str) or not value.strip():
+            return {}
+        try:
+            raw = json.loads(value)
+        except ValueError:
+            raise Refused(self._sentence(self.not_json, where), self.not_json_code) from None
+        if not isinstance(raw, dict):
+            raise self._refused(self.not_object, where)
+        return raw
+
+    def refused_with(self, code, where=None):
+        if code == self.not_json_code:
+            return self._sentence(self.not_json, where)
+        return (
+            self._sentence(self.not_object, where)
+            if code == self.code
+            else super().refused_with(code)
+        )
+
+    def schema(self) -> dict:
+        return self.keys()
+
+    def accepted(self) -> str:
+        return self.description
+
+    def _templates(self):
+        return (self.not_json, self.not_object)
+
+
+@dataclasses.dataclass(frozen=True)
+class Form:
+    """The fields of a multipart form, each `required` yes, no or when; the view hands each
+    to its check (the uploads' names and sizes before any file is read)."""
+
+    fields: tuple[Field, ...]
+
+    def __getitem__(self, name: str) -> Field:
+        return next(field for field in self.fields if field.name == name)
+
+    def schemas(self) -> dict[str, dict]:
+        return {
+            f.name: {**f.schema(), "description": f"{f.accepted()} (required: {f.required})"}
+            for f in self.fields
+        }
+
+    def required(self) -> list[str]:
+        return [field.name for field in self.fields if field.required == "yes"]
+
+    def refused_with(self, name: str, code: str) -> str:
+        """The sentence the field `name` refuses with `code`."""
+        return self[name].refused_with(code)
+
+    def rows(self) -> list[dict[str, str]]:
+        """The docs' table of the form."""
+        return [
+            {
+                "field": f.name,
+                "required": f.required,
+                "accepted": f.accepted(),
+                "error (400)": " / ".join(f"`{s}`" for s in f.refusals()),
+            }
+            for f in self.fields
+        ]
+
+
 @dataclasses.dataclass(frozen=True)
 class Inputs:
     """A set of fields read into the frozen dataclass `values` (one field per input, its
@@ -405,6 +535,10 @@ class Inputs:
             }
             for field in self.fields
         ]
+
+    def refused_with(self, name: str, code: str) -> str:
+        """The sentence the field `name` refuses with `code`, as this set names it."""
+        return self[name].refused_with(code, self.prefix + name)
 
     def refusals(self, field: Field) -> tuple[str, ...]:
         """The sentences of `field`'s 400s as this set names it."""
