@@ -82,6 +82,7 @@ E = ErrorCode
 FORM = "wordclouds.services.job_inputs.JOB_FORM"
 PARAMS = "wordclouds.engine.params.PARAMS"
 CUSTOM_SVG = "wordclouds.services.custom_svg.CUSTOM_SVG"
+PROJECT = "wordclouds.services.projects.PROJECT_FORM"
 # fmt: off
 CODES: tuple[ErrorCode, ...] = (
     # Any endpoint: the handlers' own answers (core/errors.py, core/endpoints.py).
@@ -142,7 +143,7 @@ CODES: tuple[ErrorCode, ...] = (
     E("tile_not_found", 404, "tile not found", "找不到该图块。", JOBS),
     E("params_not_json", 400, Declared(FORM, "params"), "params 不是有效的 JSON。", JOBS),
     E("params_not_object", 400, Declared(FORM, "params"), "params 必须是 JSON 对象。", JOBS),
-    E("name_list_required", 400, "name_list is required", "请上传名单文件。", JOBS),
+    E("name_list_required", 400, Declared(FORM, "name_list"), "请上传名单文件。", JOBS),
     E("name_list_not_xlsx", 400, Declared(FORM, "name_list"), "名单文件必须是 xlsx 格式。", JOBS),
     E("mask_image_required", 400, "mask_image is required when MODE=IMAGE", "图片蒙版模式需要上传蒙版图片。", JOBS),
     E("mask_image_wrong_type", 400, Declared(FORM, "mask_image"), "蒙版图片必须是 png、jpg 或 jpeg 格式。", JOBS),
@@ -171,15 +172,15 @@ CODES: tuple[ErrorCode, ...] = (
     # Projects, assets, stickers.
     E("project_not_found", 404, "project not found", "找不到该项目。", PROJECTS),
     E("project_unknown", 400, "unknown projectId: 0123…", "设计清单中的项目不存在。", COMMERCE),
-    E("name_required", 400, "name is required", "请填写名称。", (*PROJECTS, *ASSETS)),
-    E("template_id_required", 400, "template_id is required", "请选择模板。", PROJECTS),
+    E("name_required", 400, Declared(PROJECT, "name"), "请填写名称。", (*PROJECTS, *ASSETS)),
+    E("template_id_required", 400, Declared(PROJECT, "template_id"), "请选择模板。", PROJECTS),
     E("template_unknown", 400, "template_id is not a known template", "没有这个模板。", PROJECTS),
-    E("background_color_required", 400, "background_color is required", "请选择背景颜色。", PROJECTS),
-    E("background_color_invalid", 400, "background_color must be #RRGGBB", "背景颜色必须是 #RRGGBB 格式。", PROJECTS),
-    E("stickers_not_json", 400, "stickers must be valid JSON", "贴图列表不是有效的 JSON。", PROJECTS),
-    E("stickers_not_array", 400, "stickers must be a JSON array", "贴图列表必须是 JSON 数组。", PROJECTS),
-    E("too_many_stickers", 400, "stickers must have at most 500 items", "贴图数量过多。", PROJECTS),
-    E("sticker_invalid", 400, "stickers[0].x must be a finite number", "某个贴图的字段无效（见 detail）。", PROJECTS),
+    E("background_color_required", 400, Declared(PROJECT, "background_color"), "请选择背景颜色。", PROJECTS),
+    E("background_color_invalid", 400, Declared(PROJECT, "background_color"), "背景颜色必须是 #RRGGBB 格式。", PROJECTS),
+    E("stickers_not_json", 400, Declared(PROJECT, "stickers"), "贴图列表不是有效的 JSON。", PROJECTS),
+    E("stickers_not_array", 400, Declared(PROJECT, "stickers"), "贴图列表必须是 JSON 数组。", PROJECTS),
+    E("too_many_stickers", 400, Declared(PROJECT, "stickers"), "贴图数量过多。", PROJECTS),
+    E("sticker_invalid", 400, Declared(PROJECT, "stickers"), "某个贴图的字段无效（见 detail）。", PROJECTS),
     E("sticker_asset_unknown", 400, "stickers[0].asset_id is not an existing asset", "贴图引用的素材不存在。", PROJECTS),
     E("sticker_asset_not_image", 400, "stickers[0].asset_id must be an image or SVG asset", "贴图素材必须是图片或 SVG。", PROJECTS),
     E("sticker_image_too_large", 400, "stickers[0].asset_id has more than 50 megapixels", "贴图图片像素过多。", PROJECTS),

@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path, PurePath
 
 COLOR = "#[0-9A-Fa-f]{6}"  # a #RRGGBB colour: the one place the pattern is written
+NO_NUL = "^[^\\u0000]*$"  # a text without NUL characters, as a schema's pattern
 TRUE, FALSE = ("1", "true"), ("0", "false")  # a boolean's texts, in any case
 
 
@@ -61,6 +62,8 @@ class Field:
     attribute: str = ""
     absent: str = ""
     required: str = "no"  # in a form: yes, no, or when
+    missing: str = ""  # in a form: the sentence when it is absent or blank, if refused so
+    missing_code: str = ""
 
     def parse(self, value, where: str | None = None):
         raise NotImplementedError
@@ -78,24 +81,30 @@ class Field:
     def refusals(self, where: str | None = None) -> tuple[str, ...]:
         """The 400 sentences a bad value gets (named `where`, else by its name), for the
         docs' table and the error codes' examples."""
-        return tuple(dict.fromkeys(self._sentence(s, where) for s in self._templates()))
+        return tuple(dict.fromkeys(self._sentence(t, where) for t, _ in self._refusing()))
 
     def refused_with(self, code: str, where: str | None = None) -> str:
-        """The sentence this field refuses with `code` (an error code's example)."""
-        if code != self.code:
-            raise KeyError(f"{self.name} refuses with {self.code}, not {code}")
-        return self.refusals(where)[0]
+        """The first sentence this field refuses with `code` (an error code's example)."""
+        for template, refusing in self._refusing():
+            if refusing == code:
+                return self._sentence(template, where)
+        raise KeyError(f"{self.name} never refuses with {code}")
+
+    def _refusing(self) -> tuple[tuple[str, str], ...]:
+        """Each refusal's template and code."""
+        missing = ((self.missing, self.missing_code),) if self.missing else ()
+        return (*missing, *((t, self.code) for t in self._templates()))
 
     def _templates(self) -> tuple[str, ...]:
         raise NotImplementedError
 
     def _sentence(self, template: str, where: str | None = None) -> str:
         shown = {key: number_shown(v) for key, v in vars(self).items() if _is_number(v)}
-        fields = {**vars(self), **shown, "accepted": self.accepted()}
+        fields = {**vars(self), **shown, "accepted": self.accepted(), "key": "{key}"}
         return template.format(**{**fields, "name": where or self.name})
 
-    def _refused(self, template: str, where: str | None) -> Refused:
-        return Refused(self._sentence(template, where), self.code)
+    def _refused(self, template: str, where: str | None, code: str = "") -> Refused:
+        return Refused(self._sentence(template, where), code or self.code)
 
 
 def _is_number(value) -> bool:
@@ -118,6 +127,7 @@ class Number(Field):
     least: float | None = None
     below_least: str = ""
     high_shown: str = ""
+    exact: bool = False  # kept as sent (an integer stays one), not made a float
 
     def parse(self, value, where=None):
         # Compared before any float conversion: a huge JSON integer must not overflow.
@@ -131,7 +141,7 @@ class Number(Field):
             raise self._refused(self.above, where)
         if self.least is not None and value < self.least:
             raise self._refused(self.below_least, where)
-        return value if self.integer else float(value)
+        return value if self.integer or self.exact else float(value)
 
     def read(self, text, where=None):
         try:
@@ -253,9 +263,47 @@ class Pattern(Field):
 
 
 def Color(name: str, description: str, **declared) -> Pattern:  # noqa: N802 (a kind of field)
-    """A #RRGGBB colour, written upper-case."""
+    """A #RRGGBB colour, written upper-case (unless `upper=False`)."""
     meaning = " or ".join(("#RRGGBB", *declared.get("also", ())))
-    return Pattern(name, description, pattern=COLOR, meaning=meaning, upper=True, **declared)
+    declared.setdefault("upper", True)
+    return Pattern(name, description, pattern=COLOR, meaning=meaning, **declared)
+
+
+@dataclasses.dataclass(frozen=True)
+class Text(Field):
+    """A text (of a form: trimmed by the form), refused when it holds a NUL character (which
+    PostgreSQL cannot store) or is longer than `high` characters (None: any length)."""
+
+    high: int | None = None
+    not_text: str = "{name} must be a string"
+    nul: str = "{name} must not contain NUL characters"
+    too_long: str = "{name} must be at most {high} characters"
+    meaning: str = ""
+
+    def parse(self, value, where=None):
+        if not isinstance(value, str):
+            raise self._refused(self.not_text, where)
+        if "\x00" in value:
+            raise self._refused(self.nul, where, "text_contains_nul")
+        if self.high is not None and len(value) > self.high:
+            raise self._refused(self.too_long, where, "text_too_long")
+        return value
+
+    def schema(self) -> dict:
+        high = {"maxLength": self.high} if self.high is not None else {}
+        return {"type": "string", "pattern": NO_NUL, **high}
+
+    def accepted(self) -> str:
+        return self.meaning or (
+            f"a text of at most {self.high} characters" if self.high else "a text"
+        )
+
+    def _refusing(self):
+        long = ((self.too_long, "text_too_long"),) if self.high is not None else ()
+        return (*super()._refusing(), (self.nul, "text_contains_nul"), *long)
+
+    def _templates(self):
+        return (self.not_text,)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -270,10 +318,14 @@ class Items(Field):
     refusal: str = "{name} must be {accepted}"
     item_words: str = ""  # what an item is, in the plural (`#RRGGBB colours`)
     refusal_items: bool = False  # a bad item is refused as the array is
+    too_many: str = ""  # the sentence of too many items, when not `refusal`
+    too_many_code: str = ""
 
     def parse(self, value, where=None):
-        if not isinstance(value, list) or not self.low <= len(value) <= self.high:
+        if not isinstance(value, list) or len(value) < self.low:
             raise self._refused(self.refusal, where)
+        if len(value) > self.high:
+            raise self._refused(self.too_many or self.refusal, where, self.too_many_code)
         name = where or self.name
         try:
             return tuple(self.item.parse(v, f"{name}[{k}]") for k, v in enumerate(value))
@@ -294,9 +346,19 @@ class Items(Field):
     def _templates(self):
         return (self.refusal,)
 
+    def _refusing(self):
+        many = ((self.too_many, self.too_many_code or self.code),) if self.too_many else ()
+        return (*super()._refusing(), *many)
+
     def refusals(self, where=None):
         own = super().refusals(where)
         return own if self.refusal_items else own + self.item.refusals(f"{where or self.name}[k]")
+
+    def refused_with(self, code, where=None):
+        try:
+            return super().refused_with(code, where)
+        except KeyError:
+            return self.item.refused_with(code, f"{where or self.name}[0]")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -307,34 +369,72 @@ class Object(Field):
     fields: tuple[Field, ...] = ()
     refusal: str = "{name} must be an object with {listed}"
     words: str = ""  # what it is, in words (the docs' table)
+    # Set, these name the problem instead of `refusal`: a key not declared, one not sent (a
+    # field in `optional` takes its value there when not sent).
+    unknown: str = ""  # "{name} has an unknown key: {key}"
+    missing_key: str = ""  # "{name}.{key} is required"
+    optional: tuple[tuple[str, object], ...] = ()
 
     @property
     def listed(self) -> str:
         return ", ".join(field.name for field in self.fields)
 
     def parse(self, value, where=None):
-        names = [field.name for field in self.fields]
-        if not isinstance(value, dict) or sorted(value) != sorted(names):
+        names, optional = [field.name for field in self.fields], dict(self.optional)
+        if not isinstance(value, dict) or not self.unknown and sorted(value) != sorted(names):
             raise self._refused(self.refusal, where)
         name = where or self.name
-        return {f.name: f.parse(value[f.name], f"{name}.{f.name}") for f in self.fields}
+        extra = sorted(set(value) - set(names))
+        if extra:  # the key is the client's text: put in after the sentence is made
+            detail = self._sentence(self.unknown, where).replace("{key}", str(extra[0])[:40])
+            raise Refused(detail, self.code)
+        parsed = {}
+        for field in self.fields:
+            if field.name in value:
+                parsed[field.name] = field.parse(value[field.name], f"{name}.{field.name}")
+            elif field.name in optional:
+                parsed[field.name] = optional[field.name]
+            else:
+                detail = self._sentence(self.missing_key, where).replace("{key}", field.name)
+                raise Refused(detail, self.code)
+        return parsed
 
     def schema(self) -> dict:
+        optional = dict(self.optional)
+        properties = {
+            field.name: {
+                **field.schema(),
+                **({"default": optional[field.name]} if field.name in optional else {}),
+            }
+            for field in self.fields
+        }
         return {
             "type": "object",
-            "required": [field.name for field in self.fields],
+            "required": [field.name for field in self.fields if field.name not in optional],
             "additionalProperties": False,
-            "properties": {field.name: field.schema() for field in self.fields},
+            "properties": properties,
         }
 
     def accepted(self) -> str:
         return self.words
 
     def _templates(self):
-        return (self.refusal,)
+        keys = (self.unknown.replace("{key}", "KEY"), self.missing_key.replace("{key}", "KEY"))
+        return (self.refusal, *(template for template in keys if template))
 
     def _sentence(self, template, where=None):
         return super()._sentence(template.replace("{listed}", self.listed), where)
+
+    def refused_with(self, code, where=None):
+        name = where or self.name
+        for field in (self, *self.fields):
+            try:
+                if field is self:
+                    return super().refused_with(code, where)
+                return field.refused_with(code, f"{name}.{field.name}")
+            except KeyError:
+                continue
+        raise KeyError(f"{self.name} never refuses with {code}")
 
     def refusals(self, where=None):
         name = where or self.name
@@ -387,43 +487,60 @@ class Upload(Field):
 
 @dataclasses.dataclass(frozen=True)
 class JsonText(Field):
-    """A form's text holding a JSON object (read into a dict; what its keys may be is
-    `keys`' business, whose schema it has): 400 `not_json` (code `not_json_code`) when it
-    is not JSON, `not_object` when not an object."""
+    """A form's text holding JSON, refused with `not_json` (code `not_json_code`) when it is
+    not JSON (NaN and Infinity are not), then read by the field `value`; without one it must
+    be an object (else `not_object`, code `code`), read into a dict whose keys are the
+    business of `keys` (the object's schema). Its schema is what the JSON holds."""
 
-    keys: Callable[[], dict] = dict  # the object's schema
+    value: Field | None = None
+    keys: Callable[[], dict] = dict
     not_json: str = "{name} must be valid JSON"
     not_json_code: str = ""
     not_object: str = "{name} must be JSON object"
 
     def parse(self, value, where=None):
-        if not isinstance(value, str) or not value.strip():
-            return {}
         try:
-            raw = json.loads(value)
-        except ValueError:
-            raise Refused(self._sentence(self.not_json, where), self.not_json_code) from None
-        if not isinstance(raw, dict):
+            decoded = json.loads(value, parse_constant=_not_json)
+        except (TypeError, ValueError):
+            raise self._refused(self.not_json, where, self.not_json_code) from None
+        if self.value is not None:
+            return self.value.parse(decoded, where or self.name)
+        if not isinstance(decoded, dict):
             raise self._refused(self.not_object, where)
-        return raw
-
-    def refused_with(self, code, where=None):
-        if code == self.not_json_code:
-            return self._sentence(self.not_json, where)
-        return (
-            self._sentence(self.not_object, where)
-            if code == self.code
-            else super().refused_with(code)
-        )
+        return decoded
 
     def schema(self) -> dict:
-        return self.keys()
+        return self.value.schema() if self.value is not None else self.keys()
 
     def accepted(self) -> str:
-        return self.description
+        if self.value is None:
+            return self.description
+        return f"{self.value.accepted()}, as the field's JSON text; {self.description}"
+
+    def _refusing(self):
+        own = ((self.not_json, self.not_json_code),)
+        if self.value is None:
+            return (*own, (self.not_object, self.code))
+        return own
+
+    def refusals(self, where=None):
+        inner = self.value.refusals(where or self.name) if self.value is not None else ()
+        return tuple(dict.fromkeys((*super().refusals(where), *inner)))
+
+    def refused_with(self, code, where=None):
+        try:
+            return super().refused_with(code, where)
+        except KeyError:
+            if self.value is None:
+                raise
+            return self.value.refused_with(code, where or self.name)
 
     def _templates(self):
-        return (self.not_json, self.not_object)
+        return ()
+
+
+def _not_json(constant: str):
+    raise ValueError(f"{constant} is not JSON")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -448,6 +565,18 @@ class Form:
     def refused_with(self, name: str, code: str) -> str:
         """The sentence the field `name` refuses with `code`."""
         return self[name].refused_with(code)
+
+    def read(self, name: str, value):
+        """The field `name` from the form's value (a text trimmed): None when absent or blank
+        (refused with its `missing` sentence when it has one), else as the field reads it."""
+        field = self[name]
+        if isinstance(value, str):
+            value = value.strip()
+        if value is None or value == "":
+            if field.missing:
+                raise Refused(field._sentence(field.missing), field.missing_code)
+            return None
+        return field.parse(value)
 
     def rows(self) -> list[dict[str, str]]:
         """The docs' table of the form."""

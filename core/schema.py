@@ -9,6 +9,7 @@ from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
 
 from core.error_codes import codes_for
+from core.inputs import NO_NUL
 
 # `security` values for extend_schema(auth=...): which token an operation needs.
 ADMIN_TOKEN = [{"adminToken": []}]
@@ -16,7 +17,6 @@ USER_TOKEN = [{"userToken": []}]
 ANY_TOKEN = [*USER_TOKEN, *ADMIN_TOKEN]
 
 # What DRF's ProhibitNullCharactersValidator allows, as an ECMA pattern.
-NO_NUL = r"^[^\u0000]*$"
 EMPTY_TEXT = {"type": "string", "maxLength": 0}
 # The same for a trimmed text that may not be blank: something besides white space, as
 # Python's str.strip() (what DRF trims with) sees it. ECMA's \s differs: it leaves out
@@ -124,7 +124,7 @@ class InputsSchema(OpenApiSerializerExtension):
         schema = auto_schema._map_serializer(self.target, direction, bypass_extensions=True)
         inputs = self.target.inputs
         schema.setdefault("properties", {}).update(inputs.schemas())
-        if inputs.required():
+        if inputs.required() and not getattr(self.target, "partial", False):
             schema["required"] = [*schema.get("required", []), *inputs.required()]
         return schema
 

@@ -6,6 +6,7 @@ sentences of its refusals. The probes come from the served schema, so editing an
 three alone fails here."""
 
 import io
+import json
 import re
 from pathlib import Path
 
@@ -13,13 +14,23 @@ import pytest
 from django.core.files.uploadedfile import UploadedFile
 from drf_spectacular.generators import SchemaGenerator
 
-from core.inputs import MB, Form, Inputs, Refused, Upload, docs_with_tables, number_shown
+from core.inputs import (
+    MB,
+    Form,
+    Inputs,
+    JsonText,
+    Refused,
+    Upload,
+    docs_with_tables,
+    number_shown,
+)
 from exports.laser.services import LASER_OPTIONS
 from exports.pdf.options import PDF_OPTIONS
 from wordclouds.engine import InputError, parse_params
 from wordclouds.engine.params import PARAMS
 from wordclouds.services.custom_svg import CUSTOM_SVG
 from wordclouds.services.job_inputs import JOB_FORM
+from wordclouds.services.projects import PROJECT_FORM
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
@@ -60,15 +71,34 @@ def _resolved(schema: dict, prop: dict) -> dict:
 
 
 # (declaration, what the service serves of it, how the service reads one value, its table)
-QUERY = lambda inputs: lambda name, value: inputs.parse({name: _text(value)})  # noqa: E731
-BODY = lambda inputs: lambda name, value: inputs.parse({name: value})  # noqa: E731
+def QUERY(inputs: Inputs):  # noqa: N802
+    return lambda field, value: _value(inputs, field, inputs.parse({field.name: _text(value)}))
 
 
-def _params(name, value):
+def BODY(inputs: Inputs):  # noqa: N802
+    return lambda field, value: _value(inputs, field, inputs.parse({field.name: value}))
+
+
+def FORM(form: Form):  # noqa: N802
+    """A form's field read from its text (a JSON field's: the value as JSON)."""
+
+    def read(field, value):
+        text = json.dumps(value) if isinstance(field, JsonText) and value is not None else value
+        return form.read(field.name, text)
+
+    return read
+
+
+def _params(field, value):
     # IMAGE mode leaves the font sizes unchecked against a canvas not known yet, and the
     # names' column is not the weights' column
+    name = field.name
     context = {k: v for k, v in {"MODE": "IMAGE", "DATA_COL_INDEX": 1}.items() if k != name}
-    return parse_params({**context, name: value})
+    return _value(PARAMS, field, parse_params({**context, name: value}))
+
+
+def _value(inputs: Inputs, field, values):
+    return getattr(values, inputs.attribute(field))
 
 
 DECLARATIONS = [
@@ -90,6 +120,8 @@ DECLARATIONS = [
         "exports.md",
     ),
     (PARAMS, _body("JobCreateRequest", "params"), _params, "api.md"),
+    (PROJECT_FORM, _body("ProjectFormRequest"), FORM(PROJECT_FORM), "assets.md"),
+    (PROJECT_FORM, _body("PatchedProjectFormRequest"), FORM(PROJECT_FORM), "assets.md"),
 ]
 MARKERS = {
     CUSTOM_SVG: "wordclouds.services.custom_svg.CUSTOM_SVG",
@@ -97,6 +129,7 @@ MARKERS = {
     LASER_OPTIONS: "exports.laser.services.LASER_OPTIONS",
     PARAMS: "wordclouds.engine.params.PARAMS",
     JOB_FORM: "wordclouds.services.job_inputs.JOB_FORM",
+    PROJECT_FORM: "wordclouds.services.projects.PROJECT_FORM",
 }
 
 
@@ -140,8 +173,10 @@ def _allowed(prop: dict) -> list:
         return [_above(prop) if prop.get("exclusiveMinimum") else low, high]
     if kind == "boolean":
         return [True, False]
-    if kind == "string" and "pattern" in prop:
-        return [prop["default"]] if "default" in prop else []
+    if kind == "string":
+        longest = ["x" * prop["maxLength"]] if "maxLength" in prop else []
+        texts = [prop.get("default", "#A0B1C2"), "a text", *longest]
+        return [text for text in texts if _matches(prop, text)][:2]
     if kind == "array":
         item = _allowed(prop["items"])[:1] or [_example(prop["items"])]
         return [item * prop.get("minItems", 0) or [], item * prop["maxItems"]]
@@ -154,8 +189,6 @@ def _example(prop: dict):
     """One value the schema allows."""
     if prop.get("type") == "object":
         return {name: _allowed(p)[0] for name, p in prop["properties"].items()}
-    if prop.get("pattern") == "^#[0-9A-Fa-f]{6}$":
-        return "#A0B1C2"
     return _allowed(prop)[0]
 
 
@@ -176,8 +209,10 @@ def _refused(prop: dict) -> list:
         return [below, high + step, "seven"] + ([low + 0.5] if kind == "integer" else [])
     if kind == "boolean":
         return ["maybe"]
-    if kind == "string" and "pattern" in prop:
-        return ["\u00a7 no match"]
+    if kind == "string":
+        texts = ["\u00a7 no match", "a\x00b", 7]
+        texts += ["x" * (prop["maxLength"] + 1)] if "maxLength" in prop else []
+        return [text for text in texts if not _matches(prop, str(text))]
     if kind == "array":
         item = _example(prop["items"])
         few = [[]] if prop.get("minItems") else []
@@ -192,9 +227,18 @@ def _refused(prop: dict) -> list:
     return []
 
 
-def _listed(sentence: str) -> str:
-    """A sentence as the docs' table lists it: an item's place written [k]."""
-    return re.sub(r"\[\d+\]", "[k]", sentence)
+def _matches(prop: dict, text) -> bool:
+    fits = isinstance(text, str) and len(text) <= prop.get("maxLength", len(text))
+    return fits and re.search(prop.get("pattern", ""), text) is not None
+
+
+def _listed(sentence: str, cell: str) -> bool:
+    """Is the sentence one the table's cell lists (an item's place written [k], a key KEY)?"""
+    for listed in re.findall(r"`([^`]*)`", cell):
+        pattern = re.escape(listed).replace(r"\[k\]", r"\[\d+\]").replace("KEY", r"\w+")
+        if re.fullmatch(pattern, sentence):
+            return True
+    return False
 
 
 @pytest.mark.parametrize(
@@ -207,7 +251,6 @@ def test_the_schema_the_parser_and_the_docs_agree_on_every_field(
 ):
     properties = served(schema)
     rows = _docs_rows(page, declaration)
-    defaults = declaration.values()
     names = [field.name for field in declaration.fields]
     # every field is served (drf-spectacular sorts query parameters) and in the table, in the
     # declared order
@@ -215,20 +258,26 @@ def test_the_schema_the_parser_and_the_docs_agree_on_every_field(
     for field in declaration.fields:
         name, prop, row = field.name, properties[field.name], rows[field.name]
         # the default: what an absent value reads as, the schema's and the docs' default
-        default = getattr(defaults, declaration.attribute(field))
-        expected = list(default) if isinstance(default, tuple) else default
-        assert prop.get("default") == expected, name
-        shown = "—" if default is None else _shown(expected)
-        assert row["default"] == (field.absent or shown), name  # or what absent means, in words
+        if isinstance(declaration, Inputs):
+            default = _value(declaration, field, declaration.values())
+            expected = list(default) if isinstance(default, tuple) else default
+            assert prop.get("default") == expected, name
+            shown = "—" if default is None else _shown(expected)
+            assert row["default"] == (field.absent or shown), name  # or what absent means
+        else:  # a form's field: absent, it is None, or refused when required
+            assert "default" not in prop and row["required"] in ("yes", "no"), name
+            if row["required"] == "no":
+                assert read(field, None) is None, name
         # the bounds and the type: each value the served schema allows is read as it is
         for value in _allowed(prop):
-            parsed = getattr(read(name, value), declaration.attribute(field))
+            parsed = read(field, value)
             assert _same(parsed, value), (name, value, parsed)
         # ... and each it refuses is refused with a sentence of the table
-        for value in _refused(prop):
+        refused = _refused(prop) + ([None] if row.get("required") == "yes" else [])
+        for value in refused:
             with pytest.raises((Refused, InputError)) as caught:
-                read(name, value)
-            assert f"`{_listed(str(caught.value))}`" in row["error (400)"], (name, value)
+                read(field, value)
+            assert _listed(str(caught.value), row["error (400)"]), (name, value, caught.value)
         # the table states the bounds and choices the schema serves
         accepted = row["accepted"]
         if prop.get("type") in ("number", "integer"):

@@ -38,6 +38,8 @@ JOB_FORM = Form(
             "the first worksheet, names in column DATA_COL_INDEX after SKIP_ROWS header rows; "
             f"at most {MAX_NAMES:,} names of at most {MAX_NAME_LENGTH} characters",
             required="yes",
+            missing="name_list is required",
+            missing_code="name_list_required",
             extensions=(".xlsx",),
             refusal="name_list must be xlsx",
             code="name_list_not_xlsx",
@@ -143,7 +145,7 @@ def job_inputs_staged(
 ) -> StagedInputs:
     """The cheap checks of every input (names and sizes, the params), then the uploads
     written into `folder`; the files' contents are checked by :func:`contents_check`."""
-    raw_params = JOB_FORM["params"].parse(params)
+    raw_params = JOB_FORM.read("params", params) or {}
     parsed = _engine_call(engine.parse_params, raw_params, code="params_invalid")
     name_list_upload_check(name_list)
     if mask_image is None and parsed.mode == "IMAGE":
@@ -205,9 +207,7 @@ def contents_check(staged: StagedInputs) -> Contents:
 
 def name_list_upload_check(name_list: UploadedFile | None) -> None:
     """The name list is there, an .xlsx and within its size limit (a job and a preview)."""
-    if name_list is None:
-        raise InvalidInput("name_list is required", code="name_list_required")
-    JOB_FORM["name_list"].parse(name_list)
+    JOB_FORM.read("name_list", name_list)
 
 
 def name_list_preview(*, name_list: UploadedFile | None) -> list[list[str]]:
