@@ -7,6 +7,7 @@ params object's keys are the engine's (`PARAMS`, wordclouds/engine/params.py).""
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path, PurePath
+from typing import TypedDict, Unpack
 
 from django.conf import settings
 from django.core.files.uploadedfile import UploadedFile
@@ -118,11 +119,32 @@ class Contents:
     typeface: object
 
 
-def job_inputs_check(**uploads) -> JobInputs:
-    """Check every input (the keywords of :func:`job_inputs_staged`) and write the uploads
-    into `folder`; raises InvalidInput (400) or TooLarge (413) naming the problem. Cheap
-    checks on names and sizes come before the engine reads any file."""
-    staged = job_inputs_staged(**uploads)
+class JobUploads(TypedDict, total=False):
+    """What a job's form sends (JOB_FORM's fields), the one keyword set of the functions that
+    take a job's inputs (job_create, size_advice, job_inputs_staged): absent, a field is not
+    sent (`font_id` then the default font)."""
+
+    params: str | None
+    name_list: UploadedFile | None
+    mask_image: UploadedFile | None
+    font_file: UploadedFile | None
+    font_id: str
+
+
+def job_uploads(data, files) -> JobUploads:
+    """A job's form from a request's data and files: each JOB_FORM field, an upload from the
+    files, a text from the data."""
+    return {
+        field.name: (files if isinstance(field, Upload) else data).get(field.name)
+        for field in JOB_FORM.fields
+    }
+
+
+def job_inputs_check(*, folder: Path, **uploads: Unpack[JobUploads]) -> JobInputs:
+    """Check every input and write the uploads into `folder`; raises InvalidInput (400) or
+    TooLarge (413) naming the problem. Cheap checks on names and sizes come before the engine
+    reads any file."""
+    staged = job_inputs_staged(folder=folder, **uploads)
     # Reading a large (or hostile) spreadsheet, mask or font takes seconds: in a forked child
     # with the heavy-work limits, so the web process goes on serving others meanwhile.
     run_heavy("checking the job's files", _contents_checked, staged)
@@ -134,17 +156,12 @@ def _contents_checked(staged: StagedInputs) -> None:
     contents_check(staged)
 
 
-def job_inputs_staged(
-    *,
-    folder: Path,
-    params: str | None,
-    name_list: UploadedFile | None,
-    mask_image: UploadedFile | None,
-    font_file: UploadedFile | None,
-    font_id: str,
-) -> StagedInputs:
+def job_inputs_staged(*, folder: Path, **uploads: Unpack[JobUploads]) -> StagedInputs:
     """The cheap checks of every input (names and sizes, the params), then the uploads
     written into `folder`; the files' contents are checked by :func:`contents_check`."""
+    params, name_list = uploads.get("params"), uploads.get("name_list")
+    mask_image, font_file = uploads.get("mask_image"), uploads.get("font_file")
+    font_id = uploads.get("font_id") or ""
     raw_params = JOB_FORM.read("params", params) or {}
     parsed = _engine_call(engine.parse_params, raw_params, code="params_invalid")
     name_list_upload_check(name_list)
