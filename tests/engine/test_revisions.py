@@ -27,9 +27,10 @@ from wordclouds.engine import (
     revise,
 )
 from wordclouds.engine.mask import keep_out_pixels
-from wordclouds.engine.neighbours import reading_neighbours
+from wordclouds.engine.neighbours import reading_neighbours, words_near
 from wordclouds.engine.restamp import INKS, read_inks
-from wordclouds.engine.revise import LIST_BOUNDS, _near
+from wordclouds.engine.revision.edits import LIST_BOUNDS
+from wordclouds.engine.revision.files import PROOF_CHANGED, PROOF_DISPLACED, PROOF_LINE
 
 FILES = ("wordcloud.png", "wordcloud.svg", "wordcloud-stroke.svg", "positions.db", "proof.png")
 PARENTS = [  # (names, canvas, mask shape, seed)
@@ -216,7 +217,58 @@ def revision_checked(parent, mask, size, mix, tmp_path) -> dict:
     for word_id in named - set(changes["removed"]):
         x, y, w, h = after[word_id][13:17]
         assert not kept_out[y : y + h, x : x + w].any() or word_id in changes["recolored"]
+    assert_proof_marks(out, after, changes)
     return metrics
+
+
+def proof_frames(proof, ink_box):
+    """The pixels of the proof's outline of a word with ``ink_box`` (a proof at full size:
+    the test posters are under 2,000 px a side), as a list of RGB rows."""
+    height, width = proof.shape[:2]
+    x, y, w, h = ink_box
+    x0, y0 = max(0, x - PROOF_LINE - 1), max(0, y - PROOF_LINE - 1)
+    x1, y1 = min(width, x + w + PROOF_LINE + 1), min(height, y + h + PROOF_LINE + 1)
+    bands = (
+        proof[y0 : y0 + PROOF_LINE, x0:x1],
+        proof[max(y0, y1 - PROOF_LINE) : y1, x0:x1],
+        proof[y0:y1, x0 : x0 + PROOF_LINE],
+        proof[y0:y1, max(x0, x1 - PROOF_LINE) : x1],
+    )
+    return np.concatenate([band.reshape(-1, 3) for band in bands])
+
+
+def assert_proof_marks(out, after, changes) -> None:
+    """Every word an edit changed (added, renamed — in place or placed again —, moved,
+    resized, recoloured) is outlined in the proof in PROOF_CHANGED, whole; every word only
+    displaced in PROOF_DISPLACED (where no changed word's outline crosses it)."""
+    proof = np.asarray(Image.open(out / "proof.png").convert("RGB"))
+    named = {i for k in ("added", "renamed", "moved", "resized", "recolored") for i in changes[k]}
+    for word_id in named:
+        frame = proof_frames(proof, after[word_id][13:17])
+        assert (frame == PROOF_CHANGED).all(), (word_id, changes)
+    for word_id in set(changes["displaced"]) - named:
+        frame = proof_frames(proof, after[word_id][13:17])
+        colours = (frame == PROOF_DISPLACED).all(axis=1) | (frame == PROOF_CHANGED).all(axis=1)
+        assert colours.all() and (frame == PROOF_DISPLACED).all(axis=1).any(), word_id
+
+
+def test_a_renamed_word_placed_again_elsewhere_is_marked_in_the_proof(parents, tmp_path):
+    """A rename whose longer name no longer fits where the word was: the word is placed
+    again elsewhere, and the proof outlines it as changed, like every edited word."""
+    parent, mask = parents[0]
+    before = rows(parent)
+    longer = "Bartholomew Maximilian Featherstonehaugh"
+    for word_id in sorted(before, key=lambda i: before[i][4])[:20]:  # small words, crowded
+        out = tmp_path / str(word_id)
+        edits = {"rename": [{"id": word_id, "name": longer}]}
+        metrics = revise(parent_dir=parent, out_dir=out, edits=edits, mask_path=mask)
+        after = rows(out)
+        if after[word_id][13:15] != before[word_id][13:15]:  # placed again elsewhere
+            break
+    else:
+        pytest.fail("no rename of a small word to a longer name moved it")
+    assert metrics["changes"]["renamed"] == [word_id]
+    assert_proof_marks(out, after, metrics["changes"])
 
 
 @pytest.mark.parametrize(
@@ -318,7 +370,7 @@ def test_the_words_near_the_fresh_ones_hold_all_their_reading_neighbours(parents
     rng = random.Random(parent_index)
     for count in (0, 5, 20):  # words picked at random, and one that has a neighbour
         fresh = set(rng.sample(ids, count)) | {ids[rng.choice(everything)[rng.randrange(2)]]}
-        near = _near(ids, placements, fresh)
+        near = words_near(ids, placements, fresh)
         among = reading_neighbours(
             [placements[i].ink_box for i in near],
             [placements[i].font_size for i in near],

@@ -10,8 +10,9 @@ from tests.engine.test_revisions import mask_image as shape
 from tests.names import latin_names, sample_names, write_names
 from wordclouds.engine import LayoutError, generate, print_size_advice
 from wordclouds.engine.advances import AREA_ERROR, BOX_ERROR, unit_boxes
-from wordclouds.engine.layout import WordShapes, _unit_boxes
+from wordclouds.engine.layout import WordShapes
 from wordclouds.engine.names import Name
+from wordclouds.engine.planning import _unit_boxes
 from wordclouds.engine.print_size import sheet_sizes
 from wordclouds.engine.shaping import check_drawable
 

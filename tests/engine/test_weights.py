@@ -11,7 +11,7 @@ import pytest
 from scipy.stats import spearmanr
 
 from wordclouds.engine import InputError, generate, parse_params, read_names
-from wordclouds.engine.layout import size_profile
+from wordclouds.engine.planning import size_profile
 
 
 def write_rows(path, rows, header=("name", "weight")):

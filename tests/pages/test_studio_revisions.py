@@ -1,6 +1,7 @@
 """Correcting a finished poster in the studio, as staff would: each edit made on the poster
 itself (click a name, drag it, draw a box, paste names), "Make revision" watched live, the
-revisions listed with their proofs, and an earlier one opened again."""
+revisions listed with their proofs, and an earlier one opened again; a proof marks each name
+changed, also a renamed one whose longer name had to move."""
 
 import re
 
@@ -9,6 +10,8 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.names import latin_names, write_names
+from tests.pages.images import wait_for_image
+from wordclouds.engine.revision.files import PROOF_CHANGED, PROOF_LINE
 
 pytestmark = pytest.mark.e2e
 PARAMS = {"WIDTH": 700, "HEIGHT": 500, "SEED": 4}
@@ -80,6 +83,43 @@ def test_rename_recolour_resize_and_remove_by_clicking_names(page, service, post
     listed.nth(0).get_by_role("link").first.click()
     expect(page).to_have_url(re.compile(f"job={poster}"))
     expect(page.locator("#revisions tbody tr.current")).to_have_attribute("data-job", poster)
+
+
+# The colour of the proof's pixel at (x, y), as the browser shows the image.
+PROOF_PIXEL = """([x, y]) => {
+    const image = document.images[0];
+    const canvas = document.createElement("canvas");
+    canvas.width = image.naturalWidth;
+    canvas.height = image.naturalHeight;
+    const context = canvas.getContext("2d");
+    context.drawImage(image, 0, 0);
+    return Array.from(context.getImageData(x, y, 1, 1).data.slice(0, 3));
+}"""
+
+
+def test_a_rename_whose_longer_name_moves_is_outlined_in_the_proof(page, service, poster):
+    before = service.words(poster)
+    open_poster(page, poster)
+    choose(page, 7)
+    page.get_by_label("Name", exact=True).fill(f"{before[7][1]} Featherstonehaugh")
+    page.get_by_role("button", name="Rename").click()
+
+    job, changes = make_revision(page, service)
+
+    assert changes["renamed"] == [7]
+    x, y, w, h = service.words(job["job_id"])[7][13:17]
+    assert (x, y) != tuple(before[7][13:15])  # not where it was: placed again elsewhere
+    with page.context.expect_page() as opened:
+        page.locator("#revisions tbody tr").nth(1).get_by_role("link", name="proof").click()
+    proof = opened.value
+    wait_for_image(proof, "img")
+    # the middle of each side of the outline around the word's ink box, as the proof drew it
+    x0, y0 = max(0, x - PROOF_LINE - 1), max(0, y - PROOF_LINE - 1)
+    x1 = min(PARAMS["WIDTH"], x + w + PROOF_LINE + 1)
+    y1 = min(PARAMS["HEIGHT"], y + h + PROOF_LINE + 1)
+    sides = [((x0 + x1) // 2, y0 + 1), ((x0 + x1) // 2, y1 - 2), (x0 + 1, (y0 + y1) // 2),
+             (x1 - 2, (y0 + y1) // 2)]  # fmt: skip
+    assert [proof.evaluate(PROOF_PIXEL, list(at)) for at in sides] == [list(PROOF_CHANGED)] * 4
 
 
 def test_drag_a_name_draw_a_keep_out_box_and_add_names(page, service, poster, tmp_path):

@@ -9,9 +9,10 @@ and :func:`svg_outlines`, :func:`placement_outlines` / :func:`path_contours` for
 finished job.
 """
 
+from .artifacts import ARTIFACTS
 from .errors import InputError, LayoutError
 from .fonts import CHAIN_COVERAGE, DEFAULT_FACE, FontInfo, check_font, default_font_path, font_faces
-from .generate import ARTIFACTS, STAGES, generate
+from .generate import STAGES, generate
 from .mask import Mask, load_mask
 from .names import Name, first_rows, read_names
 from .params import Params, parse_params
@@ -20,7 +21,7 @@ from .positions import placement_outlines, read_meta
 from .print_size import print_size_advice, size_advice
 from .render import svg_outlines
 from .restamp import INKS
-from .revise import PROOF, REVISION_STAGES, check_edits, revise
+from .revision import PROOF, REVISION_STAGES, check_edits, revise
 from .shaping import check_drawable
 
 __all__ = [

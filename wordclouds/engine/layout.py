@@ -1,26 +1,28 @@
-"""Placing every name: font sizes planned from the area left and the names' weights, heaviest
-(then largest) first, each word at the first free spot in reading order from a random point of
-the shape."""
+"""One layout's state and the placing of one word in it, the same for a first layout
+(planning.py) and a revision (revision/arrange.py): the occupancy, the gap searched around a
+word, a word at a random free spot, at a given spot, near a spot, or stamped from the ink a
+layout kept of it."""
 
 import math
-from dataclasses import dataclass
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, replace
 
 import numpy as np
 
-from .errors import LayoutError
 from .mask import Mask
 from .names import Name
 from .occupancy import (
     UNIFORMS_PER_CANDIDATE,
     WORD_SLOTS,
     best_spot,
+    find_fit,
     new_hopeless,
     new_occupancy,
     stamp,
 )
 from .outlines import WordOutline, resolve_style, word_outline
-from .params import Params
 from .raster import coverage
+from .restamp import ink_bits, ink_paths
 from .shaping import name_language
 
 # Without MIN_FONT_SIZE, words stay legible at 8 px; only when that cannot hold every name
@@ -28,16 +30,18 @@ from .shaping import name_language
 DEFAULT_MIN_FONT_SIZE = 8.0
 FLOOR_FONT_SIZE = 4.0
 SHRINK = 0.88  # a word that does not fit is retried this much smaller
-# The share of the free area the remaining words are planned to fill starts from
-# FILL_START - FILL_CROWDING × crowding (at most 0.45), where crowding is the area all names
-# would take at the smallest size over the shape's area; a failed attempt starts over with
-# FILL_RETRY times the share. Tuned on the three benchmark cases (crowding 0.25–0.40).
-FILL_START, FILL_CROWDING, FILL_RETRY, ATTEMPTS = 0.6, 0.5, 0.85, 3
-SIZE_SPREAD = 0.6  # exponent of the size profile: the first words are largest
-REPEAT_SHRINK = 0.7
 # Coverage below this is invisible in an 8-bit image and does not count as ink.
 INK_THRESHOLD = 1 / 512
 CANDIDATES = 3  # spots tried per word; the snuggest wins
+REACHES = (
+    1,
+    2,
+    4,
+    8,
+    16,
+    32,
+    64,
+)  # window heights tried around a spot (place_near), in its heights
 
 
 @dataclass
@@ -98,22 +102,26 @@ class Layout:
         x1, y1 = min(width, box[0] + box[2]), min(height, box[1] + box[3])
         return x0, y0, x1 - x0, y1 - y0
 
+    def search_box(self, outline: WordOutline, size: float, vertical: bool):
+        """The box searched for a word: its ink box at ``size`` px widened along the reading
+        direction (across for a horizontal word, down the column for a vertical one) by
+        :meth:`pad` on each side, so a reading-direction neighbour stays ``NAME_GAP × size``
+        away (MARGIN elsewhere), also diagonally from the box's corners (the ears of
+        :func:`occupancy.ears_clear`). Returns its width and height, the two pads and the
+        ears' settings (occupancy.py's ``ears``)."""
+        _, _, width, height = outline.box(size)
+        pad = self.pad(size)
+        pad_x, pad_y = (0, pad) if vertical else (pad, 0)
+        reading = np.array([pad, self.margin, 2 if vertical else 1], dtype=np.int64)
+        ears = (self.words, self.boxes, reading)
+        return width + 2 * pad_x, height + 2 * pad_y, pad_x, pad_y, ears
+
     def try_place(self, outline: WordOutline, size: float, vertical: bool):
         """Place ``outline`` at ``size`` px if a spot exists and return its ink box and ink
         (:meth:`stamp_word`), else None. Of a few spots found from random points, each slid
         in a random direction until it touches something, the snuggest wins: that keeps the
-        free space in few pieces.
-
-        The box searched is the ink box widened along the reading direction (across for a
-        horizontal word, down the column for a vertical one) by :meth:`pad` on each side, so
-        a reading-direction neighbour stays ``NAME_GAP × size`` away (MARGIN elsewhere), also
-        diagonally from the box's corners (the ears of :func:`occupancy.ears_clear`)."""
-        left, top, width, height = outline.box(size)
-        pad = self.pad(size)
-        pad_x, pad_y = (0, pad) if vertical else (pad, 0)
-        kind = 2 if vertical else 1
-        reading = np.array([pad, self.margin, kind], dtype=np.int64)
-        search_w, search_h = width + 2 * pad_x, height + 2 * pad_y
+        free space in few pieces. The box searched is :meth:`search_box`."""
+        search_w, search_h, pad_x, pad_y, ears = self.search_box(outline, size, vertical)
         if self._hopeless(search_w, search_h):
             return None
         uniforms = self.rng.random(CANDIDATES * UNIFORMS_PER_CANDIDATE)
@@ -123,7 +131,7 @@ class Layout:
             self.cell_max,
             self.hopeless,
             self.inside,
-            (self.words, self.boxes, reading),
+            ears,
             search_w,
             search_h,
             self.bounds,
@@ -134,6 +142,74 @@ class Layout:
             self._remember_failure(search_w, search_h)
             return None
         return self.stamp_word(outline, size, vertical, int(x + pad_x), int(y + pad_y))
+
+    def place_word(self, name: Name, repetition: int, size: float, min_size: float, shapes, turn):
+        """``name`` placed at a random free spot (:meth:`try_place`) as a :class:`Placement`,
+        or None: vertical with probability ``1 - turn[0]`` (PREFER_HORIZONTAL, drawn from
+        the layout's generator), then, when ``turn[1]`` and both orientations are allowed, in
+        the other one, each at ``size`` px and then smaller (by SHRINK) down to ``min_size``."""
+        prefer_horizontal, both = turn
+        vertical = bool(self.rng.random() >= prefer_horizontal)
+        both = both and 0 < prefer_horizontal < 1
+        orientations = (vertical, not vertical) if both else (vertical,)
+        size = round(size, 2)
+        while True:
+            for orientation in orientations:
+                outline, style = shapes.get(name.text, orientation)
+                stamped = self.try_place(outline, size, orientation)
+                if stamped is not None:
+                    placement = Placement(name, repetition, size, orientation, style, outline,
+                                          stamped[0], stamped[0])  # fmt: skip
+                    return self.framed(placement, stamped)
+            if size <= min_size:
+                return None
+            size = round(max(min_size, size * SHRINK), 2)
+
+    def fits_at(self, outline: WordOutline, size: float, vertical: bool, spot) -> bool:
+        """Whether the word fits with its ink box's top-left exactly at ``spot``, its gap
+        (:meth:`search_box`) kept."""
+        search_w, search_h, pad_x, pad_y, ears = self.search_box(outline, size, vertical)
+        x, y = spot[0] - pad_x, spot[1] - pad_y
+        height, width = self.inside.shape
+        if x < 0 or y < 0 or x + search_w > width or y + search_h > height:
+            return False
+        found = find_fit(self.runs, self.row_max, self.cell_max, self.hopeless,
+                         search_w, search_h, x, y, y, y + search_h, ears)  # fmt: skip
+        return (int(found[0]), int(found[1])) == (x, y)
+
+    def place_near(self, placement: Placement, centre, min_size: float):
+        """``placement`` placed again as near as possible to ``centre``: the first free spot
+        in reading order from there within a band of rows around it, the band doubled until
+        one is found; at its size first, then smaller down to ``min_size``. None when it
+        finds no room."""
+        size = placement.font_size
+        while True:
+            search_w, search_h, pad_x, pad_y, ears = self.search_box(
+                placement.outline, size, placement.vertical
+            )
+            start_x, start_y = int(centre[0] - search_w / 2), int(centre[1] - search_h / 2)
+            for reach in REACHES:
+                top = max(self.top, start_y - reach * search_h)
+                bottom = min(self.bottom, start_y + (reach + 1) * search_h)
+                x, y = find_fit(self.runs, self.row_max, self.cell_max, self.hopeless,
+                                search_w, search_h, max(0, start_x), start_y, top, bottom, ears)  # fmt: skip
+                if x >= 0:
+                    stamped = self.stamp_word(
+                        placement.outline, size, placement.vertical, int(x + pad_x), int(y + pad_y)
+                    )
+                    return self.framed(replace(placement, font_size=size), stamped)
+                if top == self.top and bottom == self.bottom:
+                    break
+            if size <= min_size:
+                return None
+            size = round(max(min_size, size * SHRINK), 2)
+
+    def framed(self, placement: Placement, stamped) -> Placement:
+        """``placement`` where ``stamped`` (:meth:`stamp_word`'s ink box and ink) put it, its
+        box the typographic box there cut to the canvas."""
+        ink_box, ink = stamped
+        box = self.clip(placement.outline.frame_box(placement.font_size, *ink_box[:2]))
+        return replace(placement, ink_box=tuple(int(v) for v in ink_box), box=box, ink=ink)
 
     def stamp_word(self, outline: WordOutline, size: float, vertical: bool, x: int, y: int):
         """Mark ``outline`` at ``size`` px placed with its ink box's top-left at (x, y) as
@@ -160,6 +236,41 @@ class Layout:
         earlier word's size, and words come roughly largest first, so the pad is mostly
         that of the smaller word."""
         return reading_pad(size, self.margin, self.name_gap)
+
+    def stamp_kept(self, boxes, kinds, blocked, *, bits=None, starts=None, paths=None) -> None:
+        """Mark as occupied the words another layout kept, without shaping them: ``boxes``
+        their ink boxes (n × 4), ``kinds`` 1 horizontal / 2 vertical, and their ink either
+        packed (``bits`` from ``starts``, restamp.ink_bits) or as path data (``paths``, the
+        very points the other layout's PNG was painted from, restamp.ink_paths). The ink is
+        marked by the compiled passes of restamp.py, in two halves on two threads where each
+        word keeps a slot of its own (their pixels never meet), grown by MARGIN, and the
+        occupancy grid built from it and the ``blocked`` pixels (outside the shape). Must
+        come before any other stamp, in a layout made with ``occupied`` False."""
+        ink = np.zeros(blocked.shape, dtype=bool)
+        count = len(boxes)
+        cut = count if self.placed + count > self.boxes.shape[0] else count // 2
+        halves = [(0, count)] if cut == count else [(0, cut), (cut, count)]
+
+        def stamp_half(half):
+            begin, end = half
+            if begin == end:
+                return
+            first_slot = self.placed + begin
+            if paths is None:
+                ink_bits(ink, self.words, self.boxes, bits, starts[begin:end], boxes[begin:end],
+                         kinds[begin:end], first_slot)  # fmt: skip
+                return
+            data = paths[begin:end]
+            ends = np.cumsum([len(d) for d in data])
+            ink_paths(ink, self.words, self.boxes, np.frombuffer(b"".join(data), dtype=np.uint8),
+                      ends, boxes[begin:end], kinds[begin:end], first_slot, INK_THRESHOLD)  # fmt: skip
+
+        with ThreadPoolExecutor(max_workers=len(halves)) as pool:
+            list(pool.map(stamp_half, halves))
+        self.placed += count
+        self.runs, self.row_max, self.row_start, self.cell_max = new_occupancy(
+            blocked, ink, self.margin
+        )
 
 
 def reading_pad(size: float, margin: int, name_gap: float) -> int:
@@ -191,189 +302,3 @@ class WordShapes:
             )
             self._outlines[key] = (outline, style)
         return self._outlines[key]
-
-
-def _unit_boxes(names, shapes, name_gap):
-    """Width and height of each name's horizontal ink box at 1 px, the width with the
-    NAME_GAP it keeps from its neighbour on the line."""
-    bounds = np.array([shapes.get(n.text, False)[0].bounds for n in names]).reshape(-1, 4)
-    return bounds[:, 2] - bounds[:, 0] + name_gap, bounds[:, 3] - bounds[:, 1]
-
-
-def _crowding(names, shapes, size, margin):
-    """The area every name takes, horizontal at ``size`` px with its margin (not the name
-    gap: counting it starts every list with smaller words and covers less, measured on the
-    3,000-name heart)."""
-    unit_w, unit_h = _unit_boxes(names, shapes, 0.0)
-    return float(np.sum((size * unit_w + margin) * (size * unit_h + margin)))
-
-
-def _planned_sizes(units, target_area, done):
-    """The font-size scale s for the words from index ``done`` on, solving
-    sum((w s r + m)(h s r + m)) = target_area over them (w, h: unit box; r: profile)."""
-    a, b, c = units[0][done], units[1][done], units[2][done]
-    if target_area <= c:
-        return 0.0
-    return (-b + math.sqrt(b * b + 4 * a * (target_area - c))) / (2 * a) if a > 0 else 0.0
-
-
-def place_words(
-    names: list[Name],
-    shapes: WordShapes,
-    mask: Mask,
-    params: Params,
-    seed: int,
-    report=lambda done, total, message: None,
-) -> list[Placement]:
-    """Place every name once (and up to N_REPETITIONS times where room is left).
-
-    Raises :class:`LayoutError` when some names find no place at MIN_FONT_SIZE even after
-    retrying with smaller words.
-    """
-    min_size = params.min_font_size or DEFAULT_MIN_FONT_SIZE
-    max_size = params.max_font_size or max(min_size, min(mask.height, mask.width) / 4)
-    crowding = _crowding(names, shapes, min_size, math.ceil(params.margin)) / mask.area
-    first = min(0.45, max(0.2, FILL_START - FILL_CROWDING * crowding))
-    attempts = [(first * FILL_RETRY**n, min_size) for n in range(ATTEMPTS)]
-    if params.min_font_size is None:
-        attempts.append((attempts[-1][0], FLOOR_FONT_SIZE))
-    unplaced = []
-    weights = np.array([name.weight for name in names])
-    for attempt, (fill, min_size) in enumerate(attempts):
-        rng = np.random.default_rng([seed, attempt])
-        # Heavier names first; equal weights (all of them without a weight column) in a
-        # seeded random order.
-        shuffled = rng.permutation(len(names))
-        order = shuffled[np.argsort(-weights[shuffled], kind="stable")]
-        layout = Layout(mask, params.margin, params.name_gap, rng)
-        prefix = f"attempt {attempt + 1} of {len(attempts)}: " if attempt else ""
-        if attempt:
-            report(
-                0,
-                len(names),
-                f"{prefix}retrying with smaller words ({len(unplaced)} names did not fit)",
-            )
-        placements, unplaced = _place_primaries(
-            [names[i] for i in order],
-            shapes,
-            layout,
-            params,
-            (min_size, max_size),
-            fill,
-            lambda done, total, message: report(done, total, prefix + message),  # noqa: B023
-        )
-        if not unplaced:
-            _place_repeats(placements, shapes, layout, params, min_size)
-            return placements
-    raise LayoutError(
-        f"{len(unplaced)} of {len(names)} names did not fit; use a larger canvas (WIDTH and "
-        f"HEIGHT, or a larger mask image) or a smaller MIN_FONT_SIZE (now {min_size:g} px)"
-    )
-
-
-def size_profile(weights: np.ndarray, relative_scaling: float) -> np.ndarray:
-    """The planned relative size of each name, for names in placing order (heaviest first):
-    the rank profile ``(1 + k / (N/100))^-0.6`` to the power ``1 - relative_scaling`` times
-    ``(weight / largest weight)^relative_scaling``. Both factors never grow along the order,
-    so a heavier name is never planned smaller; with equal weights (no weight column) it is
-    the rank profile alone, whatever RELATIVE_SCALING."""
-    count = len(weights)
-    profile = (1.0 + np.arange(count) / max(1.0, count / 100)) ** -SIZE_SPREAD
-    heaviest = float(weights.max()) if count else 0.0
-    if heaviest <= 0 or float(weights.min()) == heaviest:
-        return profile
-    return profile ** (1 - relative_scaling) * (weights / heaviest) ** relative_scaling
-
-
-def _weighted_sizes(units, profile, unit_boxes, margin, free, fill, size_range):
-    """Font sizes for weighted names: one scale for all, ``clip(scale × profile)``, so sizes
-    follow the weights exactly (never a lighter name larger), chosen so the words take the
-    area the unweighted planner would give them. That planner solves the scale again
-    before each word against the area left, and the scale grows as it goes: used as is,
-    a later, lighter name could come out larger than a heavier one."""
-    min_size, max_size = size_range
-    unit_w, unit_h = unit_boxes
-    left = free
-    for k in range(len(profile)):  # the unweighted planner's course, without placing
-        size = min(max_size, max(min_size, _planned_sizes(units, fill * left, k) * profile[k]))
-        left -= (unit_w[k] * size + margin) * (unit_h[k] * size + margin)
-    total = free - left
-
-    def area(scale):
-        sizes = np.clip(scale * profile, min_size, max_size)
-        return float(np.sum((unit_w * sizes + margin) * (unit_h * sizes + margin)))
-
-    low, high = 0.0, max_size / max(float(profile[profile > 0].min(initial=1.0)), 1e-9)
-    for _ in range(60):  # bisection: area() never decreases with the scale
-        middle = (low + high) / 2
-        low, high = (middle, high) if area(middle) < total else (low, middle)
-    return np.clip(low * profile, min_size, max_size)
-
-
-def _place_primaries(names, shapes, layout, params, size_range, fill, report):
-    min_size, max_size = size_range
-    count = len(names)
-    margin = layout.margin
-    profile = size_profile(np.array([name.weight for name in names]), params.relative_scaling)
-    unit_w, unit_h = _unit_boxes(names, shapes, params.name_gap)
-    suffix = lambda v: np.cumsum(v[::-1])[::-1]  # noqa: E731 - sums over the words left
-    units = (
-        suffix(unit_w * unit_h * profile**2),
-        suffix(margin * profile * (unit_w + unit_h)),
-        suffix(np.full(count, float(margin * margin))),
-    )
-    placements, unplaced = [], []
-    step = max(1, count // 200)
-    weighted = params.weight_col_index is not None
-    if weighted:
-        planned = _weighted_sizes(
-            units, profile, (unit_w, unit_h), margin, layout.free, fill, size_range
-        )
-    for k, name in enumerate(names):
-        if k % step == 0:
-            report(k, count, f"placed {k} of {count} names")
-        if weighted:
-            size = float(planned[k])
-        else:
-            scale = _planned_sizes(units, fill * layout.free, k)
-            size = min(max_size, max(min_size, float(scale * profile[k])))
-        vertical = bool(layout.rng.random() >= params.prefer_horizontal)
-        placement = _place_one(name, 1, vertical, size, min_size, shapes, layout, params)
-        if placement is None:
-            unplaced.append(name)
-        else:
-            placements.append(placement)
-    return placements, unplaced
-
-
-def _place_one(name, repetition, vertical, size, min_size, shapes, layout, params):
-    both = 0 < params.prefer_horizontal < 1
-    orientations = (vertical, not vertical) if both else (vertical,)
-    size = round(size, 2)
-    while True:
-        for orientation in orientations:
-            outline, style = shapes.get(name.text, orientation)
-            stamped = layout.try_place(outline, size, orientation)
-            if stamped is not None:
-                ink_box, ink = stamped
-                box = layout.clip(outline.frame_box(size, ink_box[0], ink_box[1]))
-                return Placement(
-                    name, repetition, size, orientation, style, outline, ink_box, box, ink
-                )
-        if size <= min_size:
-            return None
-        size = round(max(min_size, size * SHRINK), 2)
-
-
-def _place_repeats(placements, shapes, layout, params, min_size):
-    firsts = list(placements)
-    for repetition in range(2, params.n_repetitions + 1):
-        for i in layout.rng.permutation(len(firsts)):
-            first = firsts[i]
-            size = max(min_size, first.font_size * REPEAT_SHRINK ** (repetition - 1))
-            vertical = bool(layout.rng.random() >= params.prefer_horizontal)
-            placement = _place_one(
-                first.name, repetition, vertical, size, min_size, shapes, layout, params
-            )
-            if placement is not None:
-                placements.append(placement)

@@ -87,3 +87,29 @@ def reading_neighbours(boxes, sizes, vertical) -> np.ndarray:
         found.append(index[_pairs(x0, y0, x1, y1, reach[index])])
     pairs = np.concatenate(found)
     return np.unique(pairs, axis=0) if pairs.size else pairs
+
+
+def boxes_touch(a: np.ndarray, b, gap) -> np.ndarray:
+    """Whether each box (x, y, w, h) of ``a`` (rows) comes closer than ``gap`` pixels (one
+    each, or one for all) to box ``b``."""
+    x, y, w, h = a.T
+    return (
+        (x < b[0] + b[2] + gap)
+        & (b[0] < x + w + gap)
+        & (y < b[1] + b[3] + gap)
+        & (b[1] < y + h + gap)
+    )
+
+
+def words_near(ids, placements, fresh) -> list:
+    """The ``fresh`` words and those of ``ids`` whose ink boxes come within the longest
+    reach of the reading-neighbour rule (:func:`reading_neighbours`: one em of the larger
+    word, and a pixel) of one of them, in the order of ``ids`` (``placements`` by id):
+    whether two words are neighbours depends on the two alone, so among these the fresh
+    words find every neighbour they have among all the words."""
+    boxes = np.array([placements[i].ink_box for i in ids], dtype=np.int64)
+    reach = reading_reach(max(placements[i].font_size for i in ids))
+    near = np.zeros(len(ids), dtype=bool)
+    for word_id in fresh:
+        near |= boxes_touch(boxes, placements[word_id].ink_box, reach)
+    return [ids[k] for k in np.flatnonzero(near)]

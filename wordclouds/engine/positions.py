@@ -2,6 +2,7 @@
 is needed to redraw each outline from the font alone."""
 
 import json
+import re
 import shutil
 import sqlite3
 from pathlib import Path
@@ -130,5 +131,25 @@ def placement_outlines(db_path, font_path=None):
             row = dict(record)
             outline, _ = shapes.get(row["name"], row["orientation"] == "vertical")
             yield row, placed_path(outline, row["font_size"], row["ink_x"], row["ink_y"])
+    finally:
+        connection.close()
+
+
+# --- Reading words by column ----------------------------------------------------------------
+# The one list of the ``words`` columns, in the table's order: read from SCHEMA itself.
+WORD_COLUMNS = tuple(
+    re.findall(r"^    (\w+) ", SCHEMA.split("CREATE TABLE words (")[1].split(");")[0], re.M)
+)
+
+
+def read_words(path, columns=WORD_COLUMNS) -> list[tuple]:
+    """Every row of ``words`` in the position database at ``path``, in id order, as a tuple
+    of the ``columns`` named (of :data:`WORD_COLUMNS`; all of them by default)."""
+    unknown = [column for column in columns if column not in WORD_COLUMNS]
+    if unknown:
+        raise ValueError(f"positions.db has no column {unknown[0]!r}")
+    connection = sqlite3.connect(f"file:{Path(path)}?mode=ro", uri=True)
+    try:
+        return connection.execute(f"SELECT {', '.join(columns)} FROM words ORDER BY id").fetchall()
     finally:
         connection.close()

@@ -92,7 +92,7 @@ def print_figures(params, width: int, height: int, sizes) -> dict:
 def _largest_smallest_px(names, typeface, mask, params) -> float:
     """The largest smallest font (px) at which the names stay within MOST_CROWDING, the
     crowding of every name horizontal at that size with its margin (the layout's own measure,
-    see layout._crowding), from the names' ink boxes measured without outlines
+    see planning._crowding), from the names' ink boxes measured without outlines
     (advances.unit_boxes): the positive root of sum((s w + m)(s h + m)) = MOST_CROWDING ×
     the shape's area, at most the shape's shorter side."""
     widths, heights = unit_boxes([name.text for name in names], typeface, params.locale)

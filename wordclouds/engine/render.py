@@ -11,6 +11,7 @@ from .colors import readable, shifted, to_hex, to_rgb
 from .compiled import njit
 from .layout import Placement
 from .mask import Mask
+from .neighbours import reading_neighbours, words_near
 from .outlines import placed_path, scaled_tenths, tenths_shift
 from .params import Params
 from .png import write_png
@@ -33,7 +34,9 @@ def word_colors(
     under the word's ink box (COLOR_FROM_MASK with an image), else a seeded pick from
     PALETTE; chosen colours are made readable (:func:`colors.readable`), and two
     reading-direction ``neighbours`` (index pairs) never share one: a palette word takes
-    another palette colour, a mask word a lighter or darker variant of its own."""
+    another palette colour, a mask word a lighter or darker variant of its own
+    (:func:`_mask_variant`, :func:`_pick`: the rule a revision's fresh words follow too,
+    :func:`fresh_colors`)."""
     if params.font_color:
         return [params.font_color] * len(placements)
     background = contrast_background(params)
@@ -43,33 +46,95 @@ def word_colors(
         adjacent[i].append(j)
     chosen = []
     if params.color_from_mask and mask.colors is not None:
-        means = []
-        for placement in placements:
-            x, y, width, height = placement.ink_box
-            region = mask.colors[y : y + height, x : x + width].reshape(-1, 3)
-            means.append(to_hex(region.mean(axis=0).round()))
+        means = [mask_mean(mask, placement.ink_box) for placement in placements]
         for k, color in enumerate(readable(means, background)):
             taken = {chosen[i] for i in adjacent[k] if i < k}
-            step = 0
-            while color in taken and step < 8:
-                step += 1
-                color = shifted(means[k], background, step)
-            chosen.append(color)
+            chosen.append(_mask_variant(means[k], color, background, taken))
         return chosen
-    palette = list(dict.fromkeys(readable(list(params.palette), background)))
+    palette = readable_palette(params)
     rng = np.random.default_rng([seed, 1])
     picks = rng.integers(0, len(palette), size=len(placements))
     spare = rng.random(len(placements))
     return [palette[k] for k in _palette_colors(adjacent, picks, spare, len(palette), rng)]
 
 
+def fresh_colors(ids, placements: dict, colors: dict, fresh, params: Params, mask: Mask, rng):
+    """Colours (into ``colors``, by word id) for the ``fresh`` words of a revision among the
+    ``ids`` of all its words, by the rule of :func:`word_colors`: FONT_COLOR; or the mask's
+    mean colour, readable, varied until no reading neighbour has it; or its own palette
+    colour where no reading neighbour has it, else one drawn (from ``rng``) among those its
+    neighbours left. Taken in id order, each against every neighbour's colour now (a fresh
+    one not yet coloured counts with its old colour), so the neighbour-colour rule holds for
+    every new neighbour."""
+    if not fresh:
+        return
+    near = words_near(ids, placements, fresh)
+    order = [placements[i] for i in near]
+    pairs = reading_neighbours(
+        [p.ink_box for p in order], [p.font_size for p in order], [p.vertical for p in order]
+    )
+    adjacent = {word_id: set() for word_id in fresh}
+    for i, j in pairs:
+        for a, b in ((near[i], near[j]), (near[j], near[i])):
+            if a in adjacent:
+                adjacent[a].add(b)
+    background = contrast_background(params)
+    palette = readable_palette(params)
+    index = {color: k for k, color in enumerate(palette)}
+    draw = lambda count: int(rng.integers(count))  # noqa: E731 - one draw per word that needs one
+    for word_id in sorted(fresh):
+        taken = {colors[i] for i in adjacent[word_id] if i in colors}
+        if params.font_color:
+            colors[word_id] = params.font_color
+        elif params.color_from_mask and mask.colors is not None:
+            mean = mask_mean(mask, placements[word_id].ink_box)
+            color = readable([mean], background)[0]
+            colors[word_id] = _mask_variant(mean, color, background, taken)
+        else:
+            taken_at = {index[c] for c in taken if c in index}
+            own = index.get(colors.get(word_id))
+            crowded = lambda: draw(len(palette))  # noqa: E731
+            colors[word_id] = palette[_pick(own, taken_at, len(palette), draw, crowded)]
+
+
+def readable_palette(params: Params) -> list[str]:
+    """PALETTE made readable against the background, each colour once."""
+    return list(dict.fromkeys(readable(list(params.palette), contrast_background(params))))
+
+
+def mask_mean(mask: Mask, ink_box) -> str:
+    """The mask image's mean colour under ``ink_box``."""
+    x, y, width, height = ink_box
+    return to_hex(mask.colors[y : y + height, x : x + width].reshape(-1, 3).mean(axis=0).round())
+
+
+def _mask_variant(mean: str, color: str, background: str, taken) -> str:
+    """A mask word's colour: ``color`` (its ``mean``, readable) or, while a neighbour has
+    it, a variant of ``mean`` a step more distinct from the background (eight at most)."""
+    step = 0
+    while color in taken and step < 8:
+        step += 1
+        color = shifted(mean, background, step)
+    return color
+
+
+def _pick(own, taken, count: int, draw, crowded) -> int:
+    """A palette index for a word: ``own`` (its seeded pick, or its colour) unless a
+    neighbour has it (``taken``), else one drawn (``draw(n)``: an index below n) among those
+    its neighbours left; ``crowded()`` when they left none."""
+    if own is not None and own not in taken:
+        return own
+    free = [c for c in range(count) if c not in taken]
+    return free[draw(len(free))] if free else crowded()
+
+
 def _palette_colors(adjacent, picks, spare, colors, rng):
-    """A palette index per word: its seeded pick, unless a neighbour coloured before it
-    took that, then a seeded one among those its neighbours left. Words are coloured most
-    constrained first (DSatur: the most distinct colours among coloured neighbours, then
-    the most neighbours), which needs few colours on such sparse graphs; a word whose
-    neighbours took every colour takes the one fewest of them have, and the clashes left
-    are then repaired (:func:`_repaired`)."""
+    """A palette index per word (:func:`_pick`): its seeded pick, unless a neighbour
+    coloured before it took that, then a seeded one among those its neighbours left. Words
+    are coloured most constrained first (DSatur: the most distinct colours among coloured
+    neighbours, then the most neighbours), which needs few colours on such sparse graphs; a
+    word whose neighbours took every colour takes the one fewest of them have, and the
+    clashes left are then repaired (:func:`_repaired`)."""
     chosen = [-1] * len(adjacent)
     seen = [set() for _ in adjacent]  # colours among each word's coloured neighbours
     queue = [(0, -len(near), k) for k, near in enumerate(adjacent)]
@@ -78,13 +143,13 @@ def _palette_colors(adjacent, picks, spare, colors, rng):
         saturation, _, k = heapq.heappop(queue)
         if chosen[k] >= 0 or -saturation != len(seen[k]):
             continue  # coloured already, or a stale entry
-        free = [c for c in range(colors) if c not in seen[k]]
-        if picks[k] not in seen[k]:
-            color = int(picks[k])
-        elif free:
-            color = free[int(spare[k] * len(free))]
-        else:
-            color = min(range(colors), key=lambda c: _sharing(k, c, adjacent, chosen))
+        color = _pick(
+            int(picks[k]),
+            seen[k],
+            colors,
+            lambda count: int(spare[k] * count),  # noqa: B023 - called at once
+            lambda: min(range(colors), key=lambda c: _sharing(k, c, adjacent, chosen)),  # noqa: B023
+        )
         chosen[k] = color
         for i in adjacent[k]:
             if color not in seen[i]:
