@@ -81,7 +81,10 @@ class Field:
     def refusals(self, where: str | None = None) -> tuple[str, ...]:
         """The 400 sentences a bad value gets (named `where`, else by its name), for the
         docs' table and the error codes' examples."""
-        return tuple(dict.fromkeys(self._sentence(t, where) for t, _ in self._refusing()))
+        sentences = (self._sentence(t, where) for t, _ in self._refusing())
+        # what the client sends is written KEY (a key) and N (a count) in the docs
+        shown = (s.replace("{key}", "KEY").replace("{count}", "N") for s in sentences)
+        return tuple(dict.fromkeys(shown))
 
     def refused_with(self, code: str, where: str | None = None) -> str:
         """The first sentence this field refuses with `code` (an error code's example)."""
@@ -100,7 +103,9 @@ class Field:
 
     def _sentence(self, template: str, where: str | None = None) -> str:
         shown = {key: number_shown(v) for key, v in vars(self).items() if _is_number(v)}
-        fields = {**vars(self), **shown, "accepted": self.accepted(), "key": "{key}"}
+        # {key} and {count} are the client's: put in after the sentence is made
+        fields = {**vars(self), **shown, "accepted": self.accepted()}
+        fields.update(key="{key}", count="{count}")
         return template.format(**{**fields, "name": where or self.name})
 
     def _refused(self, template: str, where: str | None, code: str = "") -> Refused:
@@ -325,7 +330,9 @@ class Items(Field):
         if not isinstance(value, list) or len(value) < self.low:
             raise self._refused(self.refusal, where)
         if len(value) > self.high:
-            raise self._refused(self.too_many or self.refusal, where, self.too_many_code)
+            detail = self._sentence(self.too_many or self.refusal, where)
+            code = self.too_many_code or self.code
+            raise Refused(detail.replace("{count}", str(len(value))), code)
         name = where or self.name
         try:
             return tuple(self.item.parse(v, f"{name}[{k}]") for k, v in enumerate(value))
@@ -339,9 +346,10 @@ class Items(Field):
         return {"type": "array", "items": self.item.schema(), **low, "maxItems": self.high}
 
     def accepted(self) -> str:
+        items = self.item_words or f"items, each {self.item.accepted()}"
         if self.low:
-            return f"an array of {self.low} to {self.high} {self.item_words}"
-        return f"an array of at most {self.high} {self.item_words}"
+            return f"an array of {self.low} to {self.high} {items}"
+        return f"an array of at most {self.high} {items}"
 
     def _templates(self):
         return (self.refusal,)
@@ -374,6 +382,7 @@ class Object(Field):
     unknown: str = ""  # "{name} has an unknown key: {key}"
     missing_key: str = ""  # "{name}.{key} is required"
     optional: tuple[tuple[str, object], ...] = ()
+    missing_first: bool = False  # every key's presence checked before any value
 
     @property
     def listed(self) -> str:
@@ -384,27 +393,61 @@ class Object(Field):
         if not isinstance(value, dict) or not self.unknown and sorted(value) != sorted(names):
             raise self._refused(self.refusal, where)
         name = where or self.name
-        extra = sorted(set(value) - set(names))
-        if extra:  # the key is the client's text: put in after the sentence is made
+        extra = [key for key in value if key not in names]
+        if extra:
             detail = self._sentence(self.unknown, where).replace("{key}", str(extra[0])[:40])
             raise Refused(detail, self.code)
+        required = [f.name for f in self.fields if f.name not in optional]
+        missing = [key for key in required if key not in value] if self.missing_first else []
         parsed = {}
+        # null for an optional field whose default is none is that field not sent
+        value = {k: v for k, v in value.items() if v is not None or optional.get(k, 0) is not None}
         for field in self.fields:
-            if field.name in value:
-                parsed[field.name] = field.parse(value[field.name], f"{name}.{field.name}")
-            elif field.name in optional:
-                parsed[field.name] = optional[field.name]
-            else:
-                detail = self._sentence(self.missing_key, where).replace("{key}", field.name)
+            if missing or field.name not in value and field.name not in optional:
+                key = missing[0] if missing else field.name
+                detail = self._sentence(self.missing_key, where).replace("{key}", key)
                 raise Refused(detail, self.code)
+            if field.name in value:
+                parsed[field.name] = field.parse(value[field.name], self._within(name, field))
+            else:
+                parsed[field.name] = optional[field.name]
         return parsed
 
-    def schema(self) -> dict:
+    @staticmethod
+    def _within(name: str, field: Field) -> str:
+        """A field's name in the sentences: `add[0].weight`; alone in a nameless object."""
+        return f"{name}.{field.name}" if name else field.name
+
+    def schemas(self) -> dict[str, dict]:
+        """Its fields' schemas (a request body made of them: core.serializers.WithInputs)."""
+        return self.schema()["properties"]
+
+    def required_names(self) -> list[str]:
+        return self.schema()["required"]
+
+    def rows(self) -> list[dict[str, str]]:
+        """The docs' table: one row per field (its default, when not sent)."""
         optional = dict(self.optional)
+        return [
+            {
+                "name": f.name,
+                "default": _shown(optional[f.name]) if f.name in optional else "required",
+                "accepted": f.accepted(),
+                "error (400)": " / ".join(f"`{s}`" for s in f.refusals(self._within("", f))),
+            }
+            for f in self.fields
+        ]
+
+    def schema(self) -> dict:
+        optional = {k: list(v) if isinstance(v, tuple) else v for k, v in self.optional}
         properties = {
             field.name: {
                 **field.schema(),
-                **({"default": optional[field.name]} if field.name in optional else {}),
+                **(
+                    {"default": optional[field.name]}
+                    if optional.get(field.name) is not None
+                    else {}
+                ),
             }
             for field in self.fields
         }
@@ -419,8 +462,7 @@ class Object(Field):
         return self.words
 
     def _templates(self):
-        keys = (self.unknown.replace("{key}", "KEY"), self.missing_key.replace("{key}", "KEY"))
-        return (self.refusal, *(template for template in keys if template))
+        return (self.refusal, *(t for t in (self.unknown, self.missing_key) if t))
 
     def _sentence(self, template, where=None):
         return super()._sentence(template.replace("{listed}", self.listed), where)
@@ -431,15 +473,46 @@ class Object(Field):
             try:
                 if field is self:
                     return super().refused_with(code, where)
-                return field.refused_with(code, f"{name}.{field.name}")
+                return field.refused_with(code, self._within(name, field))
             except KeyError:
                 continue
         raise KeyError(f"{self.name} never refuses with {code}")
 
     def refusals(self, where=None):
         name = where or self.name
-        inner = (s for field in self.fields for s in field.refusals(f"{name}.{field.name}"))
+        inner = (s for field in self.fields for s in field.refusals(self._within(name, field)))
         return tuple(dict.fromkeys((*super().refusals(where), *inner)))
+
+
+@dataclasses.dataclass(frozen=True)
+class Either(Field):
+    """A JSON object read by `whole`, anything else by `other` (a name, or a name and its
+    weight)."""
+
+    whole: Field | None = None
+    other: Field | None = None
+
+    def parse(self, value, where=None):
+        return (self.whole if isinstance(value, dict) else self.other).parse(value, where)
+
+    def schema(self) -> dict:
+        return {"oneOf": [self.other.schema(), self.whole.schema()]}
+
+    def accepted(self) -> str:
+        return f"{self.other.accepted()}, or {self.whole.accepted()}"
+
+    def _templates(self):
+        return ()
+
+    def refusals(self, where=None):
+        both = (*self.other.refusals(where), *self.whole.refusals(where))
+        return tuple(dict.fromkeys(both))
+
+    def refused_with(self, code, where=None):
+        try:
+            return self.other.refused_with(code, where)
+        except KeyError:
+            return self.whole.refused_with(code, where)
 
 
 MB = 1024 * 1024
@@ -559,7 +632,7 @@ class Form:
             for f in self.fields
         }
 
-    def required(self) -> list[str]:
+    def required_names(self) -> list[str]:
         return [field.name for field in self.fields if field.required == "yes"]
 
     def refused_with(self, name: str, code: str) -> str:
@@ -648,7 +721,7 @@ class Inputs:
             schemas[field.name] = {**schema, "description": field.description + absent}
         return schemas
 
-    def required(self) -> list[str]:
+    def required_names(self) -> list[str]:
         """None: an absent input takes its default."""
         return []
 
@@ -691,7 +764,7 @@ def _shown(default) -> str:
     if isinstance(default, (int, float)):
         return number_shown(default)
     if isinstance(default, tuple):
-        return ", ".join(f"`{item}`" for item in default)
+        return ", ".join(f"`{item}`" for item in default) or "none"
     return f"`{default}`" if isinstance(default, str) else str(default)
 
 

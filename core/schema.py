@@ -124,8 +124,8 @@ class InputsSchema(OpenApiSerializerExtension):
         schema = auto_schema._map_serializer(self.target, direction, bypass_extensions=True)
         inputs = self.target.inputs
         schema.setdefault("properties", {}).update(inputs.schemas())
-        if inputs.required() and not getattr(self.target, "partial", False):
-            schema["required"] = [*schema.get("required", []), *inputs.required()]
+        if inputs.required_names() and not getattr(self.target, "partial", False):
+            schema["required"] = [*schema.get("required", []), *inputs.required_names()]
         return schema
 
 

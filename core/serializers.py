@@ -20,4 +20,4 @@ class WithInputs(serializers.Serializer):
     serializer's own fields, and `inputs`' options, whose schema comes from their declaration
     (core/schema.py, InputsSchema). The view reads the options with `inputs.parse`."""
 
-    inputs = None  # an Inputs, or a declaration with the same schemas() and required()
+    inputs = None  # an Inputs, or a declaration with the same schemas() and required_names()

@@ -19,6 +19,7 @@ from core.inputs import (
     Form,
     Inputs,
     JsonText,
+    Object,
     Refused,
     Upload,
     docs_with_tables,
@@ -28,6 +29,7 @@ from exports.laser.services import LASER_OPTIONS
 from exports.pdf.options import PDF_OPTIONS
 from wordclouds.engine import InputError, parse_params
 from wordclouds.engine.params import PARAMS
+from wordclouds.engine.revision.edits import EDITS
 from wordclouds.services.custom_svg import CUSTOM_SVG
 from wordclouds.services.job_inputs import JOB_FORM
 from wordclouds.services.projects import PROJECT_FORM
@@ -89,6 +91,11 @@ def FORM(form: Form):  # noqa: N802
     return read
 
 
+def OBJECT(declaration: Object):  # noqa: N802
+    """A JSON body's field, read with the body's other fields absent."""
+    return lambda field, value: declaration.parse({field.name: value})[field.name]
+
+
 def _params(field, value):
     # IMAGE mode leaves the font sizes unchecked against a canvas not known yet, and the
     # names' column is not the weights' column
@@ -122,6 +129,8 @@ DECLARATIONS = [
     (PARAMS, _body("JobCreateRequest", "params"), _params, "api.md"),
     (PROJECT_FORM, _body("ProjectFormRequest"), FORM(PROJECT_FORM), "assets.md"),
     (PROJECT_FORM, _body("PatchedProjectFormRequest"), FORM(PROJECT_FORM), "assets.md"),
+    (EDITS, _body("RevisionEditsRequest"), OBJECT(EDITS), "engine.md"),
+    (EDITS, _body("RevisionFormRequest", "edits"), OBJECT(EDITS), "engine.md"),
 ]
 MARKERS = {
     CUSTOM_SVG: "wordclouds.services.custom_svg.CUSTOM_SVG",
@@ -130,6 +139,7 @@ MARKERS = {
     PARAMS: "wordclouds.engine.params.PARAMS",
     JOB_FORM: "wordclouds.services.job_inputs.JOB_FORM",
     PROJECT_FORM: "wordclouds.services.projects.PROJECT_FORM",
+    EDITS: "wordclouds.engine.revision.edits.EDITS",
 }
 
 
@@ -166,6 +176,8 @@ def _shown(value) -> str:
 def _allowed(prop: dict) -> list:
     """Values the served schema allows, at each of its bounds."""
     kind = prop.get("type")
+    if "oneOf" in prop:
+        return [value for alternative in prop["oneOf"] for value in _allowed(alternative)]
     if "enum" in prop:
         return list(prop["enum"])
     if kind in ("number", "integer"):
@@ -200,6 +212,13 @@ def _above(prop: dict):
 def _refused(prop: dict) -> list:
     """Values the served schema refuses: just past each bound, of another type."""
     kind = prop.get("type")
+    if "oneOf" in prop:  # each alternative's, of its own JSON type (a dict is an object's)
+        return [
+            value
+            for alternative in prop["oneOf"]
+            for value in _refused(alternative)
+            if isinstance(value, dict) == (alternative.get("type") == "object")
+        ]
     if "enum" in prop:
         return ["not-one-of-them", 7]
     if kind in ("number", "integer"):
@@ -212,6 +231,7 @@ def _refused(prop: dict) -> list:
     if kind == "string":
         texts = ["\u00a7 no match", "a\x00b", 7]
         texts += ["x" * (prop["maxLength"] + 1)] if "maxLength" in prop else []
+        texts += [""] if prop.get("minLength") else []
         return [text for text in texts if not _matches(prop, str(text))]
     if kind == "array":
         item = _example(prop["items"])
@@ -228,7 +248,8 @@ def _refused(prop: dict) -> list:
 
 
 def _matches(prop: dict, text) -> bool:
-    fits = isinstance(text, str) and len(text) <= prop.get("maxLength", len(text))
+    fits = isinstance(text, str) and prop.get("minLength", 0) <= len(text)
+    fits = fits and len(text) <= prop.get("maxLength", len(text))
     return fits and re.search(prop.get("pattern", ""), text) is not None
 
 
@@ -236,6 +257,7 @@ def _listed(sentence: str, cell: str) -> bool:
     """Is the sentence one the table's cell lists (an item's place written [k], a key KEY)?"""
     for listed in re.findall(r"`([^`]*)`", cell):
         pattern = re.escape(listed).replace(r"\[k\]", r"\[\d+\]").replace("KEY", r"\w+")
+        pattern = re.sub(r"\bN\b", r"\\d+", pattern)
         if re.fullmatch(pattern, sentence):
             return True
     return False
@@ -264,6 +286,11 @@ def test_the_schema_the_parser_and_the_docs_agree_on_every_field(
             assert prop.get("default") == expected, name
             shown = "—" if default is None else _shown(expected)
             assert row["default"] == (field.absent or shown), name  # or what absent means
+        elif isinstance(declaration, Object):  # absent, its optional value
+            optional = dict(declaration.optional)
+            expected = list(optional[name]) if isinstance(optional[name], tuple) else optional[name]
+            assert prop.get("default") == expected, name
+            assert row["default"] == ("—" if expected is None else _shown(expected) or "none")
         else:  # a form's field: absent, it is None, or refused when required
             assert "default" not in prop and row["required"] in ("yes", "no"), name
             if row["required"] == "no":

@@ -6,10 +6,9 @@ Every numeric key has a finite range, so the work of a job stays bounded whateve
 """
 
 import math
-import re
 from dataclasses import dataclass, field
 
-from core.inputs import COLOR, Boolean, Choice, Color, Inputs, Items, Number, Object, Refused
+from core.inputs import Boolean, Choice, Color, Inputs, Items, Number, Object, Refused
 
 from .errors import InputError
 
@@ -30,7 +29,6 @@ DEFAULT_PALETTE = (
     "#5B2C6F",
 )
 MAX_PALETTE = 256
-COLOR_PATTERN = re.compile(COLOR)
 LOCALES = ("zh-Hans", "zh-Hant", "ja", "ko")
 SHOWN_KEY_CHARS = 40  # a detail text never echoes more of an unknown key than this
 MAX_KEEP_OUT = 20  # keep-out shapes of a job or a revision
@@ -89,6 +87,7 @@ SHAPE = Object(
     "shape",
     "",
     code=CODE,
+    words='{"shape": "rect" or "ellipse", "x", "y", "width", "height"} in canvas px',
     fields=(
         Choice(
             "shape", "", code=CODE, choices=("rect", "ellipse"), refusal="{name} must be {accepted}"
@@ -97,23 +96,6 @@ SHAPE = Object(
     ),
 )
 SHAPES = 'shapes {"shape": "rect" or "ellipse", "x", "y", "width", "height"} in canvas px'
-
-
-def finite_number(value, where: str) -> float:
-    """``value`` as a float; raises :class:`InputError` naming ``where`` unless it is a finite number."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise InputError(f"{where} must be a number")
-    return float(value)
-
-
-def parse_shape(value, where: str) -> dict:
-    """A keep-out shape ``{"shape": "rect"|"ellipse", "x", "y", "width", "height"}`` (a box in
-    canvas px, x, y its top-left, as :data:`SHAPE` declares it); raises :class:`InputError`
-    naming ``where``."""
-    try:
-        return SHAPE.parse(value, where)
-    except Refused as refused:
-        raise InputError(refused.detail) from None
 
 
 def check_shapes(shapes, where: str, width: int, height: int) -> None:
