@@ -283,11 +283,14 @@ class Text(Field):
     not_text: str = "{name} must be a string"
     nul: str = "{name} must not contain NUL characters"
     too_long: str = "{name} must be at most {high} characters"
+    empty: str = ""  # set: the empty text is refused with it
     meaning: str = ""
 
     def parse(self, value, where=None):
         if not isinstance(value, str):
             raise self._refused(self.not_text, where)
+        if self.empty and not value:
+            raise self._refused(self.empty, where)
         if "\x00" in value:
             raise self._refused(self.nul, where, "text_contains_nul")
         if self.high is not None and len(value) > self.high:
@@ -295,8 +298,9 @@ class Text(Field):
         return value
 
     def schema(self) -> dict:
+        low = {"minLength": 1} if self.empty else {}
         high = {"maxLength": self.high} if self.high is not None else {}
-        return {"type": "string", "pattern": NO_NUL, **high}
+        return {"type": "string", "pattern": NO_NUL, **low, **high}
 
     def accepted(self) -> str:
         return self.meaning or (
@@ -308,7 +312,7 @@ class Text(Field):
         return (*super()._refusing(), (self.nul, "text_contains_nul"), *long)
 
     def _templates(self):
-        return (self.not_text,)
+        return (self.not_text, *((self.empty,) if self.empty else ()))
 
 
 @dataclasses.dataclass(frozen=True)
