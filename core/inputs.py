@@ -180,6 +180,12 @@ class Number(Field):
         )
 
 
+def said_alike(sentence: str) -> dict[str, str]:
+    """A Number's refusals when it says one thing whatever is wrong (`{name} must be
+    {accepted}`): its not_number, below and above."""
+    return {"not_number": sentence, "below": sentence, "above": sentence}
+
+
 @dataclasses.dataclass(frozen=True)
 class Boolean(Field):
     """true or false in JSON; 0, 1, true or false in any case in a query."""

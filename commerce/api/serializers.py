@@ -21,7 +21,7 @@ from commerce.models import (
 )
 from commerce.selectors import order_payment
 from core.errors import InvalidInput
-from core.inputs import Field, Items, Number, Object, Text
+from core.inputs import Field, Items, Number, Object, Text, said_alike
 from core.serializers import UtcDateTimeField
 from exports.production import SIZE_MAX_MM, SIZE_MIN_MM
 
@@ -244,9 +244,7 @@ def _quantity(code: str = "invalid_field") -> Number:
         low=1,
         high=MAX_QUANTITY,
         integer=True,
-        not_number=sentence,
-        below=sentence,
-        above=sentence,
+        **said_alike(sentence),
     )
 
 
@@ -322,10 +320,8 @@ ORDER_LINES = Items(
                 low=1,
                 high=MAX_ID,
                 integer=True,
-                not_number=f"{{name}} {ID_WORDING}",
-                below=f"{{name}} {ID_WORDING}",
-                above=f"{{name}} {ID_WORDING}",
-            ),  # fmt: skip
+                **said_alike(f"{{name}} {ID_WORDING}"),
+            ),
             _quantity(),
         ),
         refusal="{name} must be an object with productId and quantity",

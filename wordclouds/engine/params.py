@@ -8,7 +8,7 @@ Every numeric key has a finite range, so the work of a job stays bounded whateve
 import math
 from dataclasses import dataclass, field
 
-from core.inputs import Boolean, Choice, Color, Inputs, Items, Number, Object, Refused
+from core.inputs import Boolean, Choice, Color, Inputs, Items, Number, Object, Refused, said_alike
 
 from .errors import InputError
 
@@ -33,6 +33,7 @@ LOCALES = ("zh-Hans", "zh-Hant", "ja", "ko")
 SHOWN_KEY_CHARS = 40  # a detail text never echoes more of an unknown key than this
 MAX_KEEP_OUT = 20  # keep-out shapes of a job or a revision
 CODE = "params_invalid"  # the code of every refused key (core/error_codes.py)
+ACCEPTED = "{name} must be {accepted}"  # a key's refusal says what a valid value is
 
 
 def _key(kind, name: str, attribute: str, description: str, *args, **declared):
@@ -40,10 +41,7 @@ def _key(kind, name: str, attribute: str, description: str, *args, **declared):
     value is (``params.WIDTH must be an integer from 64 to 10000``), code params_invalid."""
     if kind in (Number, "integer"):
         low, high = args
-        sentence = "{name} must be {accepted}"
-        declared = dict(
-            low=low, high=high, not_number=sentence, below=sentence, above=sentence, **declared
-        )
+        declared = dict(low=low, high=high, **said_alike(ACCEPTED), **declared)
         declared["integer"] = kind == "integer"
         kind = Number
     elif kind is Boolean:
@@ -70,17 +68,9 @@ def _key(kind, name: str, attribute: str, description: str, *args, **declared):
 
 def _side(name: str) -> Number:
     """A side of a keep-out box, or of the canvas it lies on, in canvas px."""
-    above_low, sentence = name in ("width", "height"), "{name} must be {accepted}"
-    return Number(
-        name,
-        "",
-        code=CODE,
-        low=0,
-        high=MAX_CANVAS_SIDE,
-        above_low=above_low,
-        below=sentence,
-        above=sentence,
-    )
+    bounded = {**said_alike(ACCEPTED), "not_number": "{name} must be a number"}
+    above_low = name in ("width", "height")
+    return Number(name, "", code=CODE, low=0, high=MAX_CANVAS_SIDE, above_low=above_low, **bounded)
 
 
 SHAPE = Object(

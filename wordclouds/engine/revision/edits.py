@@ -5,7 +5,7 @@ the parent (docs/engine.md, "Revisions")."""
 
 import dataclasses
 
-from core.inputs import Color, Either, Field, Items, Number, Object, Refused
+from core.inputs import Color, Either, Field, Items, Number, Object, Refused, said_alike
 
 from ..errors import InputError
 from ..layout import FLOOR_FONT_SIZE
@@ -157,9 +157,7 @@ EDITS = Object(
             MAX_SEED,
             integer=True,
             high_shown="2^63-1",
-            not_number="{name} must be {accepted}",
-            below="{name} must be {accepted}",
-            above="{name} must be {accepted}",
+            **said_alike("{name} must be {accepted}"),
         ),
     ),
     refusal="the edits must be a JSON object",
