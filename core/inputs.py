@@ -528,6 +528,11 @@ class Either(Field):
 MB = 1024 * 1024
 
 
+def too_large(name: str, limit: int) -> str:
+    """The 413 sentence of an upload over its limit of `limit` bytes."""
+    return f"{name} exceeds {limit // MB} MB"
+
+
 @dataclasses.dataclass(frozen=True)
 class Upload(Field):
     """A file of a form (anything with a `name` and a `size`): its name ends with one of
@@ -553,7 +558,7 @@ class Upload(Field):
         )
 
     def too_large(self, where=None) -> str:
-        return f"{where or self.name} exceeds {self.limit() // MB} MB"
+        return too_large(where or self.name, self.limit())
 
     def schema(self) -> dict:
         return {"type": "string", "format": "binary"}
