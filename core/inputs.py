@@ -710,17 +710,19 @@ class Inputs:
     def default(self, field: Field):
         return self.values.__dataclass_fields__[self.attribute(field)].default
 
-    def parse(self, given: Mapping):
-        """The values from query parameters or a JSON object; absent (or, from a query,
-        empty): the default. The first bad value (in the declared order) is refused."""
+    def parse(self, given: Mapping, *, text: bool | None = None):
+        """The values from query parameters (or a form) or a JSON object (`text` says which
+        when not as declared); absent or null (or, from a query, empty): the default. The
+        first bad value (in the declared order) is refused."""
+        text = self.text if text is None else text
         values = {}
         for field in self.fields:
             where = self.prefix + field.name
-            if self.text:
-                text = _text(given.get(field.name))
-                if text:
-                    values[self.attribute(field)] = field.read(text, where)
-            elif field.name in given:
+            if text:
+                sent = _text(given.get(field.name))
+                if sent:
+                    values[self.attribute(field)] = field.read(sent, where)
+            elif given.get(field.name) is not None:
                 values[self.attribute(field)] = field.parse(given[field.name], where)
         return self.values(**values)
 

@@ -32,6 +32,7 @@ from wordclouds.engine.params import PARAMS
 from wordclouds.engine.revision.edits import EDITS
 from wordclouds.services.custom_svg import CUSTOM_SVG
 from wordclouds.services.job_inputs import JOB_FORM
+from wordclouds.services.line_spacing import LINE_SPACING
 from wordclouds.services.projects import PROJECT_FORM
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -79,6 +80,12 @@ def QUERY(inputs: Inputs):  # noqa: N802
 
 def BODY(inputs: Inputs):  # noqa: N802
     return lambda field, value: _value(inputs, field, inputs.parse({field.name: value}))
+
+
+def FORM_TEXT(inputs: Inputs):  # noqa: N802
+    """A JSON body's declaration read from a form's texts instead (analyze-line-spacing)."""
+    parse = inputs.parse
+    return lambda field, value: _value(inputs, field, parse({field.name: _text(value)}, text=True))
 
 
 def FORM(form: Form):  # noqa: N802
@@ -130,6 +137,8 @@ DECLARATIONS = [
     (PROJECT_FORM, _body("ProjectFormRequest"), FORM(PROJECT_FORM), "assets.md"),
     (PROJECT_FORM, _body("PatchedProjectFormRequest"), FORM(PROJECT_FORM), "assets.md"),
     (EDITS, _body("RevisionEditsRequest"), OBJECT(EDITS), "engine.md"),
+    (LINE_SPACING, _body("LineSpacingRequestRequest"), BODY(LINE_SPACING), "lookup.md"),
+    (LINE_SPACING, _body("LineSpacingRequestRequest"), FORM_TEXT(LINE_SPACING), "lookup.md"),
     (EDITS, _body("RevisionFormRequest", "edits"), OBJECT(EDITS), "engine.md"),
 ]
 MARKERS = {
@@ -140,6 +149,7 @@ MARKERS = {
     JOB_FORM: "wordclouds.services.job_inputs.JOB_FORM",
     PROJECT_FORM: "wordclouds.services.projects.PROJECT_FORM",
     EDITS: "wordclouds.engine.revision.edits.EDITS",
+    LINE_SPACING: "wordclouds.services.line_spacing.LINE_SPACING",
 }
 
 

@@ -67,7 +67,7 @@ def custom_svg(request, job_id: str):
 def analyze_line_spacing(request, job_id: str):
     """How close distinct outlines of the job's SVG come, in px and in mm at a print size."""
     options = line_spacing_options(request.data, form=isinstance(request.data, QueryDict))
-    return Response(line_spacing_analyze(job_id=job_id, **options))
+    return Response(line_spacing_analyze(job_id=job_id, options=options))
 
 
 urlpatterns = [
