@@ -22,6 +22,14 @@ from pathlib import Path, PurePath
 
 COLOR = "#[0-9A-Fa-f]{6}"  # a #RRGGBB colour: the one place the pattern is written
 NO_NUL = "^[^\\u0000]*$"  # a text without NUL characters, as a schema's pattern
+# The same for a trimmed text that may not be blank: something besides white space, as
+# Python's str.strip() (what DRF and a Form trim with) sees it. ECMA's \s differs: it leaves
+# out U+001C-U+001F and U+0085, which Python strips, and takes in U+FEFF, which it keeps.
+PYTHON_WHITE_SPACE = (
+    r"\t\n\u000b\f\r\u001c-\u0020\u0085\u00a0\u1680\u2000-\u200a\u2028"
+    r"\u2029\u202f\u205f\u3000"
+)
+NOT_BLANK = rf"^[^\u0000]*[^{PYTHON_WHITE_SPACE}\u0000][^\u0000]*$"
 TRUE, FALSE = ("1", "true"), ("0", "false")  # a boolean's texts, in any case
 
 
@@ -306,7 +314,8 @@ class Text(Field):
     def schema(self) -> dict:
         low = {"minLength": 1} if self.empty else {}
         high = {"maxLength": self.high} if self.high is not None else {}
-        return {"type": "string", "pattern": NO_NUL, **low, **high}
+        # a form's text refused when blank says so (the form trims it)
+        return {"type": "string", "pattern": NOT_BLANK if self.missing else NO_NUL, **low, **high}
 
     def accepted(self) -> str:
         return self.meaning or (

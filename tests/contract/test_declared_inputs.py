@@ -16,6 +16,7 @@ from drf_spectacular.generators import SchemaGenerator
 
 from core.inputs import (
     MB,
+    NOT_BLANK,
     Form,
     Inputs,
     JsonText,
@@ -240,6 +241,8 @@ def _refused(prop: dict) -> list:
         return ["maybe"]
     if kind == "string":
         texts = ["\u00a7 no match", "a\x00b", 7]
+        # blank: a query's empty value is its default; a form's text may refuse it
+        texts += [" "] if prop.get("pattern") == NOT_BLANK else []
         texts += ["x" * (prop["maxLength"] + 1)] if "maxLength" in prop else []
         texts += [""] if prop.get("minLength") else []
         return [text for text in texts if not _matches(prop, str(text))]
@@ -315,6 +318,14 @@ def test_the_schema_the_parser_and_the_docs_agree_on_every_field(
             with pytest.raises((Refused, InputError)) as caught:
                 read(field, value)
             assert _listed(str(caught.value), row["error (400)"]), (name, value, caught.value)
+        # a form's blank text: refused exactly when the schema says so
+        if isinstance(declaration, Form) and prop.get("type") == "string":
+            try:
+                read(field, " ")
+                refused = False
+            except Refused:
+                refused = True
+            assert refused == (not _matches(prop, " ")), name
         # the table states the bounds and choices the schema serves
         accepted = row["accepted"]
         if prop.get("type") in ("number", "integer"):

@@ -14,9 +14,8 @@ from django.core.files.uploadedfile import UploadedFile
 from PIL import Image
 
 from core.errors import InvalidInput, TooLarge
-from core.inputs import Form, JsonText, Pattern, Upload
+from core.inputs import NOT_BLANK, Form, JsonText, Pattern, Upload
 from core.isolated import run_heavy
-from core.schema import NOT_BLANK
 from wordclouds import engine, storage
 from wordclouds.engine.names import MAX_NAME_LENGTH, MAX_NAMES
 from wordclouds.engine.params import params_schema
