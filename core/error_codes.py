@@ -2,18 +2,42 @@
 prefixes) that can answer it, an English `detail` it comes with and a Chinese sentence a
 client can show instead. The OpenAPI schema (core/schema.py) lists each operation's codes
 from here and docs/api.md's table is written from here (`manage.py docs_tables`); a raise
-site naming a code missing here fails tests/test_error_codes.py."""
+site naming a code missing here fails tests/test_error_codes.py.
+
+The example of a code a declared input refuses with is that input's own sentence: `Declared`
+names the declaration (core/inputs.py) by its dotted path, read when the table is written, so
+the example cannot say other than the check does (core imports no app)."""
 
 from dataclasses import dataclass
+
+from core.inputs import declared
+
+
+@dataclass(frozen=True)
+class Declared:
+    """The refusal, with this code, of the field `field` of the declaration at `path`."""
+
+    path: str
+    field: str
+
+    def sentence(self, code: str) -> str:
+        return declared(self.path).refused_with(self.field, code)
 
 
 @dataclass(frozen=True)
 class ErrorCode:
     code: str
     status: int
-    example: str  # an English `detail` this code comes with
+    example: str | Declared  # an English `detail` this code comes with
     chinese: str  # what a client may show instead
     paths: tuple[str, ...] = ()  # path prefixes of the endpoints answering it; () = any
+
+    @property
+    def detail(self) -> str:
+        """The example's sentence."""
+        if isinstance(self.example, Declared):
+            return self.example.sentence(self.code)
+        return self.example
 
 
 JOBS = ("/api/jobs", "/api/name-lists", "/api/assets/from-job", "/api/design-lists")
@@ -56,6 +80,10 @@ GENERIC = {
 }
 
 E = ErrorCode
+FORM = "wordclouds.services.job_inputs.JOB_FORM"
+PARAMS = "wordclouds.engine.params.PARAMS"
+CUSTOM_SVG = "wordclouds.services.custom_svg.CUSTOM_SVG"
+PROJECT = "wordclouds.services.projects.PROJECT_FORM"
 # fmt: off
 CODES: tuple[ErrorCode, ...] = (
     # Any endpoint: the handlers' own answers (core/errors.py, core/endpoints.py).
@@ -82,8 +110,8 @@ CODES: tuple[ErrorCode, ...] = (
     E("number_out_of_range", 400, "a number in the request is out of range", "请求中的某个数字超出范围。"),
     E("text_contains_nul", 400, "name must not contain NUL characters", "文本不能包含 NUL 字符。"),
     E("text_too_long", 400, "name must be at most 200 characters", "文本过长。"),
-    E("upload_too_large", 413, "name_list exceeds 10 MB", "上传的文件超过大小上限。"),
-    E("option_invalid", 400, "sampleStep must be a number greater than 0", "某个选项的值无效（选项名见 detail）。"),
+    E("upload_too_large", 413, Declared(FORM, "name_list"), "上传的文件超过大小上限。"),
+    E("option_invalid", 400, Declared(CUSTOM_SVG, "spacing"), "某个选项的值无效（选项名见 detail）。"),
     E("too_slow", 422, "the layout takes longer than 60 s; ask for less work", "计算耗时超过上限，请减少工作量。"),
     E("too_big", 422, "the layout needs more than 2048 MB of memory or nests too deeply", "计算所需内存超过上限。"),
     E("authentication_required", 401, "authentication required", "需要登录。", COMMERCE),
@@ -114,22 +142,22 @@ CODES: tuple[ErrorCode, ...] = (
     E("artifact_not_ready", 404, "artifact not ready", "文件尚未生成，请稍候。", (*JOBS, *ASSETS, *PROJECTS)),
     E("artifact_kind_unknown", 404, "unknown artifact kind", "没有这种文件类型。", JOBS),
     E("tile_not_found", 404, "tile not found", "找不到该图块。", JOBS),
-    E("params_not_json", 400, "params must be valid JSON", "params 不是有效的 JSON。", JOBS),
-    E("params_not_object", 400, "params must be JSON object", "params 必须是 JSON 对象。", JOBS),
-    E("name_list_required", 400, "name_list is required", "请上传名单文件。", JOBS),
-    E("name_list_not_xlsx", 400, "name_list must be xlsx", "名单文件必须是 xlsx 格式。", JOBS),
+    E("params_not_json", 400, Declared(FORM, "params"), "params 不是有效的 JSON。", JOBS),
+    E("params_not_object", 400, Declared(FORM, "params"), "params 必须是 JSON 对象。", JOBS),
+    E("name_list_required", 400, Declared(FORM, "name_list"), "请上传名单文件。", JOBS),
+    E("name_list_not_xlsx", 400, Declared(FORM, "name_list"), "名单文件必须是 xlsx 格式。", JOBS),
     E("mask_image_required", 400, "mask_image is required when MODE=IMAGE", "图片蒙版模式需要上传蒙版图片。", JOBS),
-    E("mask_image_wrong_type", 400, "mask_image must be PNG, JPEG or WebP", "蒙版图片必须是 PNG、JPEG 或 WebP。", JOBS),
+    E("mask_image_wrong_type", 400, Declared(FORM, "mask_image"), "蒙版图片必须是 png、jpg 或 jpeg 格式。", JOBS),
     E("mask_image_unreadable", 400, "mask_image is not a readable image", "无法读取蒙版图片。", JOBS),
     E("mask_image_too_many_pixels", 413, "mask_image exceeds 50 megapixels", "蒙版图片像素过多。", JOBS),
-    E("mask_image_too_small", 400, "mask_image must be at least 64×64 pixels", "蒙版图片尺寸过小。", JOBS),
-    E("font_file_wrong_type", 400, "font_file must be .ttf, .ttc or .otf", "字体文件必须是 .ttf、.ttc 或 .otf。", FONTS),
-    E("params_invalid", 400, "WIDTH must be an integer from 64 to 20000", "参数无效（参数名见 detail）。", JOBS),
+    E("mask_image_too_small", 400, "mask_image must be at least 16×16 pixels", "蒙版图片尺寸过小。", JOBS),
+    E("font_file_wrong_type", 400, Declared(FORM, "font_file"), "字体文件必须是 .ttf、.ttc 或 .otf。", FONTS),
+    E("params_invalid", 400, Declared(PARAMS, "WIDTH"), "参数无效（参数名见 detail）。", JOBS),
     E("name_list_invalid", 400, "name_list has no names in column 0", "名单文件无法读取或没有名字。", JOBS),
     E("names_not_drawable", 400, "no font can draw 𠀀 in 𠀀先生", "名单中有字体无法显示的字符。", JOBS),
     E("mask_image_invalid", 400, "mask_image leaves no room for words", "蒙版图片无法使用。", JOBS),
     E("font_file_invalid", 400, "font_file is not a valid font", "字体文件无效。", JOBS),
-    E("font_id_unknown", 400, "unknown font_id", "没有这个字体。", JOBS),
+    E("font_id_unknown", 400, Declared(FORM, "font_id"), "没有这个字体。", JOBS),
     E("font_invalid", 400, "file is not a valid font", "文件不是有效的字体。", FONTS),
     E("file_required", 400, "file is required", "请上传文件。", (*FONTS, *ASSETS)),
     E("font_wrong_type", 400, "file must be .ttf, .ttc or .otf", "字体文件必须是 .ttf、.ttc 或 .otf。", FONTS),
@@ -146,15 +174,15 @@ CODES: tuple[ErrorCode, ...] = (
     # Projects, assets, stickers.
     E("project_not_found", 404, "project not found", "找不到该项目。", PROJECTS),
     E("project_unknown", 400, "unknown projectId: 0123…", "设计清单中的项目不存在。", COMMERCE),
-    E("name_required", 400, "name is required", "请填写名称。", (*PROJECTS, *ASSETS)),
-    E("template_id_required", 400, "template_id is required", "请选择模板。", PROJECTS),
+    E("name_required", 400, Declared(PROJECT, "name"), "请填写名称。", (*PROJECTS, *ASSETS)),
+    E("template_id_required", 400, Declared(PROJECT, "template_id"), "请选择模板。", PROJECTS),
     E("template_unknown", 400, "template_id is not a known template", "没有这个模板。", PROJECTS),
-    E("background_color_required", 400, "background_color is required", "请选择背景颜色。", PROJECTS),
-    E("background_color_invalid", 400, "background_color must be #RRGGBB", "背景颜色必须是 #RRGGBB 格式。", PROJECTS),
-    E("stickers_not_json", 400, "stickers must be valid JSON", "贴图列表不是有效的 JSON。", PROJECTS),
-    E("stickers_not_array", 400, "stickers must be a JSON array", "贴图列表必须是 JSON 数组。", PROJECTS),
-    E("too_many_stickers", 400, "stickers must have at most 50 items", "贴图数量过多。", PROJECTS),
-    E("sticker_invalid", 400, "stickers[0].x must be a finite number", "某个贴图的字段无效（见 detail）。", PROJECTS),
+    E("background_color_required", 400, Declared(PROJECT, "background_color"), "请选择背景颜色。", PROJECTS),
+    E("background_color_invalid", 400, Declared(PROJECT, "background_color"), "背景颜色必须是 #RRGGBB 格式。", PROJECTS),
+    E("stickers_not_json", 400, Declared(PROJECT, "stickers"), "贴图列表不是有效的 JSON。", PROJECTS),
+    E("stickers_not_array", 400, Declared(PROJECT, "stickers"), "贴图列表必须是 JSON 数组。", PROJECTS),
+    E("too_many_stickers", 400, Declared(PROJECT, "stickers"), "贴图数量过多。", PROJECTS),
+    E("sticker_invalid", 400, Declared(PROJECT, "stickers"), "某个贴图的字段无效（见 detail）。", PROJECTS),
     E("sticker_asset_unknown", 400, "stickers[0].asset_id is not an existing asset", "贴图引用的素材不存在。", PROJECTS),
     E("sticker_asset_not_image", 400, "stickers[0].asset_id must be an image or SVG asset", "贴图素材必须是图片或 SVG。", PROJECTS),
     E("sticker_image_too_large", 400, "stickers[0].asset_id has more than 50 megapixels", "贴图图片像素过多。", PROJECTS),
@@ -225,7 +253,7 @@ def rows() -> list[dict[str, str]]:
             "code": f"`{entry.code}`",
             "HTTP": str(entry.status),
             "endpoints": ", ".join(f"`{p}`" for p in entry.paths) or "any",
-            "detail (example)": f"`{entry.example}`",
+            "detail (example)": f"`{entry.detail}`",
             "中文": entry.chinese,
         }
         for entry in sorted(CODES, key=lambda entry: (entry.status, entry.code))

@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
 from core.error_codes import generic
+from core.inputs import Refused
 
 logger = logging.getLogger(__name__)
 
@@ -88,9 +89,12 @@ REQUEST_TOO_LARGE = "request body exceeds the size limit"
 def client_error(exc) -> ServiceError | None:
     """The client's error an exception stands for, wherever it was raised: a service's own,
     or Django's limits on request data (too large, too many fields or files), input nested
-    beyond Python's recursion limit, or a number too large for the database. None: a bug."""
+    beyond Python's recursion limit, a declared input refused (core/inputs.py), or a number
+    too large for the database. None: a bug."""
     if isinstance(exc, ServiceError):
         return exc
+    if isinstance(exc, Refused):  # a declared input's refusal (core/inputs.py)
+        return (TooLarge if exc.status == 413 else InvalidInput)(exc.detail, code=exc.code)
     if isinstance(exc, RequestDataTooBig):
         return TooLarge(REQUEST_TOO_LARGE, code="request_too_large")
     if isinstance(exc, SuspiciousOperation):

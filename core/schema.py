@@ -9,6 +9,7 @@ from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
 
 from core.error_codes import codes_for
+from core.inputs import NO_NUL, NOT_BLANK
 
 # `security` values for extend_schema(auth=...): which token an operation needs.
 ADMIN_TOKEN = [{"adminToken": []}]
@@ -16,16 +17,7 @@ USER_TOKEN = [{"userToken": []}]
 ANY_TOKEN = [*USER_TOKEN, *ADMIN_TOKEN]
 
 # What DRF's ProhibitNullCharactersValidator allows, as an ECMA pattern.
-NO_NUL = r"^[^\u0000]*$"
 EMPTY_TEXT = {"type": "string", "maxLength": 0}
-# The same for a trimmed text that may not be blank: something besides white space, as
-# Python's str.strip() (what DRF trims with) sees it. ECMA's \s differs: it leaves out
-# U+001C-U+001F and U+0085, which Python strips, and takes in U+FEFF, which it keeps.
-PYTHON_WHITE_SPACE = (
-    r"\t\n\u000b\f\r\u001c-\u0020\u0085\u00a0\u1680\u2000-\u200a\u2028"
-    r"\u2029\u202f\u205f\u3000"
-)
-NOT_BLANK = rf"^[^\u0000]*[^{PYTHON_WHITE_SPACE}\u0000][^\u0000]*$"
 
 SECURITY_SCHEMES = {
     "adminToken": {
@@ -124,8 +116,8 @@ class InputsSchema(OpenApiSerializerExtension):
         schema = auto_schema._map_serializer(self.target, direction, bypass_extensions=True)
         inputs = self.target.inputs
         schema.setdefault("properties", {}).update(inputs.schemas())
-        if inputs.required():
-            schema["required"] = [*schema.get("required", []), *inputs.required()]
+        if inputs.required_names() and not getattr(self.target, "partial", False):
+            schema["required"] = [*schema.get("required", []), *inputs.required_names()]
         return schema
 
 

@@ -23,7 +23,7 @@ class WithInputs(serializers.Serializer):
     serializer's own fields, and `inputs`' options, whose schema comes from their declaration
     (core/schema.py, InputsSchema). The view reads the options with `inputs.parse`."""
 
-    inputs = None  # an Inputs, or a declaration with the same schemas() and required()
+    inputs = None  # an Inputs, or a declaration with the same schemas() and required_names()
 
 
 # Ids are the database's signed 64-bit integers: a larger one names no record, and is refused

@@ -16,7 +16,8 @@ from drf_spectacular.generators import SchemaGenerator
 from drf_spectacular.renderers import OpenApiJsonRenderer
 
 from core import errors
-from core.error_codes import CODES, GENERIC, REGISTRY
+from core.error_codes import CODES, GENERIC, REGISTRY, Declared
+from core.inputs import declared as declared_object
 
 ROOT = Path(__file__).resolve().parents[1]
 ROOMS = ("core", "wordclouds", "commerce", "exports")
@@ -124,9 +125,28 @@ def test_every_raise_site_names_a_declared_code_of_its_status():
 def test_codes_are_snake_case_and_the_generic_ones_declared():
     for entry in CODES:
         assert entry.code.isidentifier() and entry.code == entry.code.lower(), entry.code
-        assert entry.chinese and entry.example, entry.code
+        assert entry.chinese and entry.detail, entry.code
     for status, code in GENERIC.items():
         assert REGISTRY[code].status == status
+
+
+def test_a_declared_inputs_example_is_its_refusal_with_that_code():
+    # the example of a code a declared field refuses with is read from the field, which
+    # must refuse with that very code (its sentence cannot drift from what the check says)
+    declared = [entry for entry in CODES if isinstance(entry.example, Declared)]
+    assert len(declared) >= 8
+    for entry in declared:
+        field = declared_object(entry.example.path)[entry.example.field]
+        assert entry.detail in [*field.refusals(), *declared_refusals(entry, field)], entry.code
+    with pytest.raises(KeyError):
+        Declared("wordclouds.engine.params.PARAMS", "WIDTH").sentence("font_id_unknown")
+
+
+def declared_refusals(entry, field) -> list[str]:
+    """The sentences `field` answers with `entry`'s code beyond its own refusals (an
+    upload's size, a form text's JSON), named as its declaration names it."""
+    holder = declared_object(entry.example.path)
+    return [holder.refused_with(field.name, entry.code)]
 
 
 @pytest.fixture(scope="module")

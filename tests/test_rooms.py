@@ -3,9 +3,11 @@ another app uses wordclouds through its face (wordclouds/services/designs.py) an
 (a library), never its api, drawing, selectors or management commands; commerce uses exports
 through its face (exports/production.py) only; wordclouds imports
 nothing of commerce or exports; core imports no app; the engine imports nothing of the project
-and no Django; wordclouds/drawing/ reads no models or storage and does not fork."""
+but the declared inputs' language (core/inputs.py) and no Django, and that language imports
+only the standard library; wordclouds/drawing/ reads no models or storage and does not fork."""
 
 import ast
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,6 +17,7 @@ APPS = ("core", "wordclouds", "commerce", "exports")
 FACE = "wordclouds.services.designs"
 EXPORTS_FACE = "exports.production"  # commerce's way to a design's production files
 ENGINE = "wordclouds.engine"
+INPUTS = "core.inputs"  # the one language of inputs: Django-free, every room may import it
 
 
 def _module_name(path: Path) -> str:
@@ -51,7 +54,9 @@ def _room(module: str) -> str:
 def _allowed(room: str, name: str) -> bool:
     """May a module of `room` import `name`?"""
     if room == ENGINE:
-        return _within(name, ENGINE) or _room(name) not in (*APPS, "django")
+        return (
+            _within(name, ENGINE) or _within(name, INPUTS) or _room(name) not in (*APPS, "django")
+        )
     target = _room(name)
     if target == room or target not in (*APPS, ENGINE):
         return True  # its own modules, Django and the other libraries
@@ -131,6 +136,13 @@ def test_only_the_owner_of_positions_db_opens_sqlite():
     assert opening == list(SQLITE_OPENERS)  # a stale entry fails too
 
 
+def test_the_inputs_language_imports_only_the_standard_library():
+    # the engine imports it: it must bring no Django (nor DRF, nor any app) along
+    imported = {name.split(".")[0] for name in _imports(ROOT / "core" / "inputs.py")}
+
+    assert imported <= set(sys.stdlib_module_names)
+
+
 def test_the_rules_catch_what_they_forbid():
     # the rules themselves, on imports each room must not make
     assert not _allowed("commerce", "wordclouds.selectors")
@@ -138,6 +150,9 @@ def test_the_rules_catch_what_they_forbid():
     assert not _allowed("exports", "wordclouds.drawing.custom_svg")
     assert not _allowed("commerce", "wordclouds.management.commands.runcluster")
     assert not _allowed("commerce", "exports.pdf.services")
+    assert _allowed(ENGINE, "core.inputs.Number")
+    assert not _allowed(ENGINE, "core.errors")
+    assert not _allowed(ENGINE, "django.conf")
     assert not _allowed("wordclouds", "commerce.payments.standin")
     assert not _allowed("core", "wordclouds.models")
     assert not _allowed(ENGINE, "django.conf")

@@ -8,7 +8,7 @@ from django.shortcuts import render
 from django.urls import path
 from django.utils.translation import gettext, gettext_lazy
 
-from wordclouds.engine.params import KEYS
+from wordclouds.engine.params import PARAMS
 
 # The form's fields and defaults come from the engine's params table, so they cannot drift.
 STUDIO_KEYS = (
@@ -40,11 +40,16 @@ VERTICAL_STYLE_LABELS = {
 
 
 def studio(request):
-    keys = {key.name: key for key in KEYS if key.name in STUDIO_KEYS}
-    locales = [(code, LOCALE_LABELS.get(code, code)) for code in keys["LOCALE"].choices]
+    # each key's declaration (its bounds, choices) and default, as the template reads them
+    keys = {
+        name: {**vars(PARAMS[name]), "default": PARAMS.default(PARAMS[name])}
+        for name in STUDIO_KEYS
+        if name in PARAMS.names
+    }
+    locales = [(code, LOCALE_LABELS.get(code, code)) for code in keys["LOCALE"]["choices"]]
     vertical_styles = [
         (choice, VERTICAL_STYLE_LABELS.get(choice, choice))
-        for choice in keys["VERTICAL_STYLE"].choices
+        for choice in keys["VERTICAL_STYLE"]["choices"]
     ]
     return render(
         request,

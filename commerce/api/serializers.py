@@ -2,6 +2,7 @@
 with a `Z` suffix). Inputs reject unknown keys, so a client cannot slip in a user id or an
 amount."""
 
+import dataclasses
 from collections.abc import Mapping
 
 from drf_spectacular.utils import extend_schema_field
@@ -19,23 +20,19 @@ from commerce.models import (
     Refund,
 )
 from commerce.selectors import order_payment
+from core.inputs import Field, Items, Number, Object, Text, said_alike
 from core.serializers import (
     ID_WORDING,
     MAX_ID,
     StrictInput,
     UtcDateTimeField,
     id_field,
-    is_json_integer,
 )
 from exports.production import SIZE_MAX_MM, SIZE_MIN_MM
 
 MAX_QUANTITY = 999
 MAX_ORDER_LINES = 100
 MAX_DESIGN_ITEMS = 200
-
-
-def _quantity_ok(item: Mapping) -> bool:
-    return is_json_integer(item.get("quantity")) and 1 <= item["quantity"] <= MAX_QUANTITY
 
 
 # ---- identity platform -------------------------------------------------------------------
@@ -166,46 +163,107 @@ class AddressOut(serializers.ModelSerializer):
 # ---- design lists ------------------------------------------------------------------------------
 
 
-def _design_item(index: int, item) -> dict:
-    where = f"items[{index}]"
-    if not isinstance(item, Mapping):
-        raise serializers.ValidationError(f"{where} must be an object")
-    designs = [key for key in ("projectId", "jobId") if key in item]
-    if len(designs) != 1:
-        raise serializers.ValidationError(f"{where} needs exactly one of projectId or jobId")
-    unknown = sorted(set(item) - {"projectId", "jobId", "quantity"})
-    if unknown:
-        raise serializers.ValidationError(f"{where} has an unknown field: {unknown[0]}")
-    design = designs[0]
-    if not isinstance(item[design], str) or not item[design]:
-        raise serializers.ValidationError(f"{where}.{design} must be a non-empty string")
-    if not _quantity_ok(item):
-        raise serializers.ValidationError(
-            f"{where}.quantity must be an integer from 1 to {MAX_QUANTITY}"
-        )
-    return {design: item[design], "quantity": item["quantity"]}
+# The items of a design list and the lines of an order, declared once (core/inputs.py): the
+# check in validate() and the schema of the field come from the same declaration.
+def _quantity(code: str = "invalid_field") -> Number:
+    sentence = f"{{name}} must be an integer from 1 to {MAX_QUANTITY}"
+    return Number(
+        "quantity",
+        "",
+        code=code,
+        low=1,
+        high=MAX_QUANTITY,
+        integer=True,
+        **said_alike(sentence),
+    )
 
 
-_QUANTITY = {"type": "integer", "minimum": 1, "maximum": MAX_QUANTITY}
+def _design_entry(design: str) -> Object:
+    return Object(
+        "item",
+        "",
+        code="invalid_field",
+        fields=(
+            Text(
+                design,
+                "",
+                code="invalid_field",
+                empty="{name} must be a non-empty string",
+                not_text="{name} must be a non-empty string",
+            ),  # fmt: skip
+            _quantity(),
+        ),
+        refusal="{name} must be an object",
+        unknown="{name} has an unknown field: {key}",
+        # the design's key is there (DesignItem); only the quantity can be missing
+        missing_key=f"{{name}}.{{key}} must be an integer from 1 to {MAX_QUANTITY}",
+    )
 
 
-def _design_item_schema(design: str) -> dict:
-    return {
-        "type": "object",
-        "required": [design, "quantity"],
-        "additionalProperties": False,
-        "properties": {design: {"type": "string", "minLength": 1}, "quantity": _QUANTITY},
-    }
+@dataclasses.dataclass(frozen=True)
+class DesignItem(Field):
+    """A design list's item: an existing project's or job's id (exactly one), a quantity."""
+
+    refusal: str = "{name} must be an object"
+    one_design: str = "{name} needs exactly one of projectId or jobId"
+
+    def parse(self, value, where=None):
+        if not isinstance(value, Mapping):
+            raise self._refused(self.refusal, where)
+        designs = [key for key in DESIGNS if key in value]
+        if len(designs) != 1:
+            raise self._refused(self.one_design, where)
+        return DESIGNS[designs[0]].parse(dict(value), where)
+
+    def schema(self) -> dict:
+        return {"oneOf": [entry.schema() for entry in DESIGNS.values()]}
+
+    def accepted(self) -> str:
+        return "{projectId or jobId, quantity}"
+
+    def _templates(self):
+        return (self.refusal, self.one_design)
 
 
-@extend_schema_field(
-    {
-        "type": "array",
-        "maxItems": MAX_DESIGN_ITEMS,
-        "items": {"oneOf": [_design_item_schema("projectId"), _design_item_schema("jobId")]},
-        "description": "designs by an existing projectId or jobId, each with a quantity",
-    }
+DESIGNS = {design: _design_entry(design) for design in ("projectId", "jobId")}
+DESIGN_ITEMS = Items(
+    "items",
+    "designs by an existing projectId or jobId, each with a quantity",
+    code="invalid_field",
+    item=DesignItem("item", "", code="invalid_field"),
+    high=MAX_DESIGN_ITEMS,
+    refusal=f"{{name}} must be an array of at most {MAX_DESIGN_ITEMS} items",
 )
+ORDER_LINES = Items(
+    "items",
+    "order lines: each existing, active productId once, with a quantity",
+    code="invalid_field",
+    item=Object(
+        "line",
+        "",
+        code="invalid_field",
+        fields=(
+            Number(
+                "productId",
+                "",
+                code="invalid_field",
+                low=1,
+                high=MAX_ID,
+                integer=True,
+                **said_alike(f"{{name}} {ID_WORDING}"),
+            ),
+            _quantity(),
+        ),
+        refusal="{name} must be an object with productId and quantity",
+    ),
+    low=1,
+    high=MAX_ORDER_LINES,
+    refusal="{name} must be a non-empty array",
+    too_many=f"{{name}} must hold at most {MAX_ORDER_LINES} lines",
+)
+
+
+@extend_schema_field({**DESIGN_ITEMS.schema(), "description": DESIGN_ITEMS.description})
 class DesignItemsField(serializers.JSONField):
     pass
 
@@ -217,12 +275,7 @@ class DesignListIn(StrictInput):
     # Item errors are raised from validate() so their text reads whole: `items[2].quantity ...`.
     def validate(self, attrs):
         if "items" in attrs:
-            items = attrs["items"]
-            if not isinstance(items, list) or len(items) > MAX_DESIGN_ITEMS:
-                raise serializers.ValidationError(
-                    f"items must be an array of at most {MAX_DESIGN_ITEMS} items"
-                )
-            attrs["items"] = [_design_item(index, item) for index, item in enumerate(items)]
+            attrs["items"] = list(DESIGN_ITEMS.parse(attrs["items"]))
         return attrs
 
 
@@ -251,36 +304,7 @@ class DesignListOut(serializers.ModelSerializer):
 # ---- orders ------------------------------------------------------------------------------------
 
 
-def _order_line(index: int, item) -> dict:
-    where = f"items[{index}]"
-    if not isinstance(item, Mapping) or set(item) != {"productId", "quantity"}:
-        raise serializers.ValidationError(f"{where} must be an object with productId and quantity")
-    if not is_json_integer(item["productId"]) or not 1 <= item["productId"] <= MAX_ID:
-        raise serializers.ValidationError(f"{where}.productId {ID_WORDING}")
-    if not _quantity_ok(item):
-        raise serializers.ValidationError(
-            f"{where}.quantity must be an integer from 1 to {MAX_QUANTITY}"
-        )
-    return {"product_id": item["productId"], "quantity": item["quantity"]}
-
-
-@extend_schema_field(
-    {
-        "type": "array",
-        "minItems": 1,
-        "maxItems": MAX_ORDER_LINES,
-        "items": {
-            "type": "object",
-            "required": ["productId", "quantity"],
-            "additionalProperties": False,
-            "properties": {
-                "productId": {"type": "integer", "minimum": 1, "maximum": MAX_ID},
-                "quantity": _QUANTITY,
-            },
-        },
-        "description": "order lines: each existing, active productId once, with a quantity",
-    }
-)
+@extend_schema_field({**ORDER_LINES.schema(), "description": ORDER_LINES.description})
 class OrderLinesField(serializers.JSONField):
     pass
 
@@ -299,12 +323,10 @@ class OrderCreateIn(StrictInput):
         return super().to_internal_value(data)
 
     def validate(self, attrs):
-        items = attrs["items"]
-        if not isinstance(items, list) or not items:
-            raise serializers.ValidationError("items must be a non-empty array")
-        if len(items) > MAX_ORDER_LINES:
-            raise serializers.ValidationError(f"items must hold at most {MAX_ORDER_LINES} lines")
-        lines = [_order_line(index, item) for index, item in enumerate(items)]
+        lines = [
+            {"product_id": line["productId"], "quantity": line["quantity"]}
+            for line in ORDER_LINES.parse(attrs["items"])
+        ]
         if len({line["product_id"] for line in lines}) != len(lines):
             raise serializers.ValidationError("items must name each productId once")
         attrs["items"] = lines

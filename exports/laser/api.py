@@ -6,6 +6,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.decorators import api_view
 
+from core.inputs_schema import query_parameters
 from exports.laser.services import KINDS, LASER_OPTIONS, LINE_OPTIONS, LaserFile, job_laser
 from exports.views import content_disposition
 from wordclouds.services.designs import CUSTOM_SVG
@@ -34,8 +35,8 @@ def laser_response(exported: LaserFile) -> HttpResponse:
 def _schema(kind: str, description: str):
     return extend_schema(
         parameters=[
-            *LASER_OPTIONS.parameters(),
-            *(p for p in CUSTOM_SVG.parameters() if p.name in LINE_OPTIONS),
+            *query_parameters(LASER_OPTIONS),
+            *(p for p in query_parameters(CUSTOM_SVG) if p.name in LINE_OPTIONS),
             *(
                 OpenApiParameter(
                     header,

@@ -15,6 +15,7 @@ from rest_framework.parsers import JSONParser
 from rest_framework.views import APIView
 
 from core.errors import TooLarge, Unprocessable
+from core.inputs_schema import query_parameters
 from core.serializers import WithInputs
 from exports.pdf.images import TRANSPARENCY
 from exports.pdf.options import PDF_OPTIONS, pdf_options
@@ -66,7 +67,7 @@ def pdf_response(exported: PdfFile) -> HttpResponse:
 
 
 @extend_schema(
-    parameters=PDF_OPTIONS.parameters() + CUSTOM_SVG.parameters(),
+    parameters=query_parameters(PDF_OPTIONS) + query_parameters(CUSTOM_SVG),
     responses={
         **PDF_RESPONSES,
         (200, "application/json"): OpenApiResponse(
@@ -97,7 +98,7 @@ def job_file_pdf(request, job_id: str):
 
 @extend_schema(
     parameters=[
-        *PDF_OPTIONS.parameters(),
+        *query_parameters(PDF_OPTIONS),
         OpenApiParameter(
             TRANSPARENCY_HEADER,
             OpenApiTypes.STR,

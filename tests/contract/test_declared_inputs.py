@@ -1,37 +1,42 @@
-"""Each input is declared once (core/inputs.py, wordclouds/engine/params.py): for every field
-the served OpenAPI schema, the validator probed at each bound and the docs' table agree on the
-name, the type, the bounds and the default, and the committed tables are those the
-declarations write (`manage.py docs_tables`)."""
+"""Every input is declared once (core/inputs.py). For every declared field, the three things
+made from its declaration agree: the OpenAPI schema the service serves, the parser the
+service reads it with (probed at each bound the served schema states, and just past it) and
+the committed docs table (`manage.py docs_tables`) — name, type, bounds, default and the
+sentences of its refusals. The probes come from the served schema, so editing any one of the
+three alone fails here."""
 
 import io
-import math
+import json
 import re
 from pathlib import Path
 
 import pytest
-from django.conf import settings
 from django.core.files.uploadedfile import UploadedFile
 from drf_spectacular.generators import SchemaGenerator
 
-from core.errors import InvalidInput, TooLarge
-from core.inputs import docs_with_tables
+from core.inputs import (
+    MB,
+    NOT_BLANK,
+    Form,
+    Inputs,
+    JsonText,
+    Object,
+    Refused,
+    Upload,
+    docs_with_tables,
+    number_shown,
+)
 from exports.laser.services import LASER_OPTIONS
 from exports.pdf.options import PDF_OPTIONS
 from wordclouds.engine import InputError, parse_params
-from wordclouds.engine.params import KEYS
+from wordclouds.engine.params import PARAMS
+from wordclouds.engine.revision.edits import EDITS
 from wordclouds.services.custom_svg import CUSTOM_SVG
 from wordclouds.services.job_inputs import JOB_FORM
+from wordclouds.services.line_spacing import LINE_SPACING
+from wordclouds.services.projects import PROJECT_FORM
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
-# The operations reading each declaration: their query parameters (or body) carry its fields.
-QUERIES = [
-    ("/api/jobs/{job_id}/custom.svg", CUSTOM_SVG, "lookup.md"),
-    ("/api/jobs/{job_id}/files/pdf", CUSTOM_SVG, "lookup.md"),
-    ("/api/jobs/{job_id}/files/pdf", PDF_OPTIONS, "exports.md"),
-    ("/api/projects/{project_id}/render.pdf", PDF_OPTIONS, "exports.md"),
-    ("/api/jobs/{job_id}/files/dxf", LASER_OPTIONS, "exports.md LASER_OPTIONS"),
-    ("/api/jobs/{job_id}/files/laser.svg", LASER_OPTIONS, "exports.md LASER_OPTIONS"),
-]
 
 
 @pytest.fixture(scope="module")
@@ -39,148 +44,310 @@ def schema() -> dict:
     return SchemaGenerator().get_schema(request=None, public=True)
 
 
-def _docs_rows(page: str, first_column: str) -> dict[str, dict[str, str]]:
-    """The committed table of `page` whose first column is `first_column`, by that cell
-    (`<page> <NAME>`: the first such table after the marker of the declaration NAME)."""
-    page, _, name = page.partition(" ")
+def _query(path: str):
+    """The query parameters an operation serves, by name."""
+
+    def served(schema: dict) -> dict[str, dict]:
+        parameters = schema["paths"][path]["get"]["parameters"]
+        return {p["name"]: p["schema"] for p in parameters if p["in"] == "query"}
+
+    return served
+
+
+def _body(component: str, inside: str = ""):
+    """The properties of a request body's component (of its property `inside`, when given)."""
+
+    def served(schema: dict) -> dict[str, dict]:
+        body = schema["components"]["schemas"][component]
+        body = body["properties"][inside] if inside else body
+        return {name: _resolved(schema, prop) for name, prop in body["properties"].items()}
+
+    return served
+
+
+def _resolved(schema: dict, prop: dict) -> dict:
+    """drf-spectacular makes a body's enums components of their own: put them back."""
+    prop = dict(prop)
+    for part in prop.pop("allOf", []):
+        enum = schema["components"]["schemas"][part["$ref"].rsplit("/", 1)[1]]
+        prop.update({k: v for k, v in enum.items() if k != "description"})
+    return prop
+
+
+# (declaration, what the service serves of it, how the service reads one value, its table)
+def QUERY(inputs: Inputs):  # noqa: N802
+    return lambda field, value: _value(inputs, field, inputs.parse({field.name: _text(value)}))
+
+
+def BODY(inputs: Inputs):  # noqa: N802
+    return lambda field, value: _value(inputs, field, inputs.parse({field.name: value}))
+
+
+def FORM_TEXT(inputs: Inputs):  # noqa: N802
+    """A JSON body's declaration read from a form's texts instead (analyze-line-spacing)."""
+    parse = inputs.parse
+    return lambda field, value: _value(inputs, field, parse({field.name: _text(value)}, text=True))
+
+
+def FORM(form: Form):  # noqa: N802
+    """A form's field read from its text (a JSON field's: the value as JSON)."""
+
+    def read(field, value):
+        text = json.dumps(value) if isinstance(field, JsonText) and value is not None else value
+        return form.read(field.name, text)
+
+    return read
+
+
+def OBJECT(declaration: Object):  # noqa: N802
+    """A JSON body's field, read with the body's other fields absent."""
+    return lambda field, value: declaration.parse({field.name: value})[field.name]
+
+
+def _params(field, value):
+    # IMAGE mode leaves the font sizes unchecked against a canvas not known yet, and the
+    # names' column is not the weights' column
+    name = field.name
+    context = {k: v for k, v in {"MODE": "IMAGE", "DATA_COL_INDEX": 1}.items() if k != name}
+    return _value(PARAMS, field, parse_params({**context, name: value}))
+
+
+def _value(inputs: Inputs, field, values):
+    return getattr(values, inputs.attribute(field))
+
+
+DECLARATIONS = [
+    (CUSTOM_SVG, _query("/api/jobs/{job_id}/custom.svg"), QUERY(CUSTOM_SVG), "lookup.md"),
+    (CUSTOM_SVG, _query("/api/jobs/{job_id}/files/pdf"), QUERY(CUSTOM_SVG), "lookup.md"),
+    (PDF_OPTIONS, _query("/api/jobs/{job_id}/files/pdf"), QUERY(PDF_OPTIONS), "exports.md"),
+    (
+        PDF_OPTIONS,
+        _query("/api/projects/{project_id}/render.pdf"),
+        QUERY(PDF_OPTIONS),
+        "exports.md",
+    ),
+    (PDF_OPTIONS, _body("PdfExportRequestRequest"), BODY(PDF_OPTIONS), "exports.md"),
+    (LASER_OPTIONS, _query("/api/jobs/{job_id}/files/dxf"), QUERY(LASER_OPTIONS), "exports.md"),
+    (
+        LASER_OPTIONS,
+        _query("/api/jobs/{job_id}/files/laser.svg"),
+        QUERY(LASER_OPTIONS),
+        "exports.md",
+    ),
+    (PARAMS, _body("JobCreateRequest", "params"), _params, "api.md"),
+    (PROJECT_FORM, _body("ProjectFormRequest"), FORM(PROJECT_FORM), "assets.md"),
+    (PROJECT_FORM, _body("PatchedProjectFormRequest"), FORM(PROJECT_FORM), "assets.md"),
+    (EDITS, _body("RevisionEditsRequest"), OBJECT(EDITS), "engine.md"),
+    (LINE_SPACING, _body("LineSpacingRequestRequest"), BODY(LINE_SPACING), "lookup.md"),
+    (LINE_SPACING, _body("LineSpacingRequestRequest"), FORM_TEXT(LINE_SPACING), "lookup.md"),
+    (EDITS, _body("RevisionFormRequest", "edits"), OBJECT(EDITS), "engine.md"),
+]
+MARKERS = {
+    CUSTOM_SVG: "wordclouds.services.custom_svg.CUSTOM_SVG",
+    PDF_OPTIONS: "exports.pdf.options.PDF_OPTIONS",
+    LASER_OPTIONS: "exports.laser.services.LASER_OPTIONS",
+    PARAMS: "wordclouds.engine.params.PARAMS",
+    JOB_FORM: "wordclouds.services.job_inputs.JOB_FORM",
+    PROJECT_FORM: "wordclouds.services.projects.PROJECT_FORM",
+    EDITS: "wordclouds.engine.revision.edits.EDITS",
+    LINE_SPACING: "wordclouds.services.line_spacing.LINE_SPACING",
+}
+
+
+def _text(value) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _docs_rows(page: str, declaration) -> dict[str, dict[str, str]]:
+    """The committed table of `page` written from `declaration`, by its first cell."""
     lines = (DOCS / page).read_text().splitlines()
-    after = next((i for i, line in enumerate(lines) if f".{name} (written" in line), 0)
-    start = next(
-        i for i, line in enumerate(lines) if i >= after and line.startswith(f"| {first_column} |")
-    )
+    marker = f"<!-- table: {MARKERS[declaration]} "
+    start = next(i for i, line in enumerate(lines) if line.startswith(marker)) + 1
     columns = [cell.strip() for cell in lines[start].strip("|").split("|")]
     rows = {}
     for line in lines[start + 2 :]:
         if not line.startswith("|"):
             break
-        cells = [cell.strip() for cell in re.split(r"(?<!\\)\|", line.strip()[1:-1])]
+        cells = [c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", line.strip()[1:-1])]
         rows[cells[0]] = dict(zip(columns, cells, strict=True))
     return rows
 
 
 def _shown(value) -> str:
+    """A default as a docs table writes it."""
     if isinstance(value, bool):
         return str(value).lower()
     if isinstance(value, str):
         return f"`{value}`"
-    return f"{value:g}"
+    if isinstance(value, list):
+        return ", ".join(f"`{item}`" for item in value)
+    return number_shown(value)
 
 
-def _probes(prop: dict) -> tuple[list, list]:
-    """Values the schema allows and values it does not, at each bound."""
-    if prop["type"] in ("number", "integer"):
-        low, high = prop["minimum"], prop["maximum"]
-        step = 1 if prop["type"] == "integer" else max(abs(high), 1) * 1e-9
-        allowed, refused = [high], [high + step]
-        if prop.get("exclusiveMinimum"):
-            allowed.append(low + step)
-            refused.append(low)
-        else:
-            allowed.append(low)
-            refused.append(low - step)
-        return allowed, refused
+def _allowed(prop: dict) -> list:
+    """Values the served schema allows, at each of its bounds."""
+    kind = prop.get("type")
+    if "oneOf" in prop:
+        return [value for alternative in prop["oneOf"] for value in _allowed(alternative)]
     if "enum" in prop:
-        return list(prop["enum"]), ["not-one-of-them"]
-    if prop["type"] == "boolean":
-        return [True, False], ["maybe"]
-    if prop["type"] == "string" and "pattern" in prop:
-        return [], ["\u00a7 no match"]
-    return [], []
+        return list(prop["enum"])
+    if kind in ("number", "integer"):
+        low, high = prop["minimum"], prop["maximum"]
+        return [_above(prop) if prop.get("exclusiveMinimum") else low, high]
+    if kind == "boolean":
+        return [True, False]
+    if kind == "string":
+        longest = ["x" * prop["maxLength"]] if "maxLength" in prop else []
+        texts = [prop.get("default", "#A0B1C2"), "a text", *longest]
+        return [text for text in texts if _matches(prop, text)][:2]
+    if kind == "array":
+        item = _allowed(prop["items"])[:1] or [_example(prop["items"])]
+        return [item * prop.get("minItems", 0) or [], item * prop["maxItems"]]
+    if kind == "object":
+        return [_example(prop)]
+    return []
+
+
+def _example(prop: dict):
+    """One value the schema allows."""
+    if prop.get("type") == "object":
+        return {name: _allowed(p)[0] for name, p in prop["properties"].items()}
+    return _allowed(prop)[0]
+
+
+def _above(prop: dict):
+    low = prop["minimum"]
+    return low + 1 if prop["type"] == "integer" else low + max(abs(prop["maximum"]), 1) * 1e-9
+
+
+def _refused(prop: dict) -> list:
+    """Values the served schema refuses: just past each bound, of another type."""
+    kind = prop.get("type")
+    if "oneOf" in prop:  # each alternative's, of its own JSON type (a dict is an object's)
+        return [
+            value
+            for alternative in prop["oneOf"]
+            for value in _refused(alternative)
+            if isinstance(value, dict) == (alternative.get("type") == "object")
+        ]
+    if "enum" in prop:
+        return ["not-one-of-them", 7]
+    if kind in ("number", "integer"):
+        low, high = prop["minimum"], prop["maximum"]
+        step = 1 if kind == "integer" else max(abs(high), 1) * 1e-9
+        below = low if prop.get("exclusiveMinimum") else low - step
+        return [below, high + step, "seven"] + ([low + 0.5] if kind == "integer" else [])
+    if kind == "boolean":
+        return ["maybe"]
+    if kind == "string":
+        texts = ["\u00a7 no match", "a\x00b", 7]
+        # blank: a query's empty value is its default; a form's text may refuse it
+        texts += [" "] if prop.get("pattern") == NOT_BLANK else []
+        texts += ["x" * (prop["maxLength"] + 1)] if "maxLength" in prop else []
+        texts += [""] if prop.get("minLength") else []
+        return [text for text in texts if not _matches(prop, str(text))]
+    if kind == "array":
+        item = _example(prop["items"])
+        few = [[]] if prop.get("minItems") else []
+        wrong = [[bad] for bad in _refused(prop["items"])[:2]]
+        return [*few, [item] * (prop["maxItems"] + 1), "not an array", *wrong]
+    if kind == "object":
+        whole = _example(prop)
+        missing = {k: v for k, v in list(whole.items())[1:]}
+        return [missing, {**whole, "extra": 1}, "not an object"] + [
+            {**whole, name: bad} for name, p in prop["properties"].items() for bad in _refused(p)
+        ]
+    return []
+
+
+def _matches(prop: dict, text) -> bool:
+    fits = isinstance(text, str) and prop.get("minLength", 0) <= len(text)
+    fits = fits and len(text) <= prop.get("maxLength", len(text))
+    return fits and re.search(prop.get("pattern", ""), text) is not None
+
+
+def _listed(sentence: str, cell: str) -> bool:
+    """Is the sentence one the table's cell lists (an item's place written [k], a key KEY)?"""
+    for listed in re.findall(r"`([^`]*)`", cell):
+        pattern = re.escape(listed).replace(r"\[k\]", r"\[\d+\]").replace("KEY", r"\w+")
+        pattern = re.sub(r"\bN\b", r"\\d+", pattern)
+        if re.fullmatch(pattern, sentence):
+            return True
+    return False
 
 
 @pytest.mark.parametrize(
-    ("path", "inputs", "page"), QUERIES, ids=[f"{q[0]} {q[2]}" for q in QUERIES]
+    ("declaration", "served", "read", "page"),
+    DECLARATIONS,
+    ids=[f"{MARKERS[d[0]].rsplit('.', 1)[1]} {i}" for i, d in enumerate(DECLARATIONS)],
 )
-def test_a_query_declaration_the_schema_the_validator_and_the_docs_agree(
-    schema, path, inputs, page
+def test_the_schema_the_parser_and_the_docs_agree_on_every_field(
+    schema, declaration: Inputs, served, read, page
 ):
-    operation = schema["paths"][path]["get"]
-    served = {p["name"]: p for p in operation["parameters"] if p["in"] == "query"}
-    rows = _docs_rows(page, "parameter")
-    read = inputs.parse  # what custom_svg_options and pdf_options read with
-    defaults = read({})
-    for option in inputs.options:
-        name = option.name
-        prop = served[name]["schema"]
+    properties = served(schema)
+    rows = _docs_rows(page, declaration)
+    names = [field.name for field in declaration.fields]
+    # every field is served (drf-spectacular sorts query parameters) and in the table, in the
+    # declared order
+    assert set(names) <= set(properties) and names == list(rows)
+    for field in declaration.fields:
+        name, prop, row = field.name, properties[field.name], rows[field.name]
         # the default: what an absent value reads as, the schema's and the docs' default
-        default = getattr(defaults, name)
-        assert prop.get("default") == default, name
-        assert rows[name]["default"] == ("—" if default is None else _shown(default)), name
-        # the bounds: the validator takes each bound the schema states and refuses past it
-        allowed, refused = _probes(prop)
-        for value in allowed:
-            assert getattr(read({name: str(value)}), name) in (value, str(value).upper()), name
+        if isinstance(declaration, Inputs):
+            default = _value(declaration, field, declaration.values())
+            expected = list(default) if isinstance(default, tuple) else default
+            assert prop.get("default") == expected, name
+            shown = "—" if default is None else _shown(expected)
+            assert row["default"] == (field.absent or shown), name  # or what absent means
+        elif isinstance(declaration, Object):  # absent, its optional value
+            optional = dict(declaration.optional)
+            expected = list(optional[name]) if isinstance(optional[name], tuple) else optional[name]
+            assert prop.get("default") == expected, name
+            assert row["default"] == ("—" if expected is None else _shown(expected) or "none")
+        else:  # a form's field: absent, it is None, or refused when required
+            assert "default" not in prop and row["required"] in ("yes", "no"), name
+            if row["required"] == "no":
+                assert read(field, None) is None, name
+        # the bounds and the type: each value the served schema allows is read as it is
+        for value in _allowed(prop):
+            parsed = read(field, value)
+            assert _same(parsed, value), (name, value, parsed)
+        # ... and each it refuses is refused with a sentence of the table
+        refused = _refused(prop) + ([None] if row.get("required") == "yes" else [])
         for value in refused:
-            with pytest.raises(InvalidInput) as caught:
-                read({name: str(value)})
-            assert f"`{caught.value}`" in rows[name]["error (400)"], name
-        if prop["type"] in ("number", "integer"):
-            assert f"{prop['minimum']:g}" in rows[name]["accepted"], name
-            assert f"{prop['maximum']:g}" in rows[name]["accepted"], name
-        if "enum" in prop:
-            assert rows[name]["accepted"] == ", ".join(prop["enum"]), name
-    assert list(rows) == [option.name for option in inputs.options]
+            with pytest.raises((Refused, InputError)) as caught:
+                read(field, value)
+            assert _listed(str(caught.value), row["error (400)"]), (name, value, caught.value)
+        # a form's blank text: refused exactly when the schema says so
+        if isinstance(declaration, Form) and prop.get("type") == "string":
+            try:
+                read(field, " ")
+                refused = False
+            except Refused:
+                refused = True
+            assert refused == (not _matches(prop, " ")), name
+        # the table states the bounds and choices the schema serves
+        accepted = row["accepted"]
+        if prop.get("type") in ("number", "integer"):
+            assert number_shown(prop["minimum"]) in accepted, name
+            high = "2^63-1" if prop["maximum"] == 2**63 - 1 else number_shown(prop["maximum"])
+            assert high in accepted, name
+            assert ("integer" in accepted) == (prop["type"] == "integer"), name
+        for choice in prop.get("enum", []):
+            assert choice in accepted, name
+        if prop.get("type") == "array":
+            assert str(prop["maxItems"]) in accepted, name
 
 
-def test_the_upload_pdf_body_has_the_print_options(schema):
-    body = schema["components"]["schemas"]["PdfExportRequestRequest"]["properties"]
-    query = {
-        p["name"]: p["schema"]
-        for p in schema["paths"]["/api/jobs/{job_id}/files/pdf"]["get"]["parameters"]
-    }
-    components = schema["components"]["schemas"]
-    for name in PDF_OPTIONS.names:
-        described = {key: value for key, value in body[name].items() if key != "description"}
-        # drf-spectacular makes a body's enums components of their own
-        for part in described.pop("allOf", []):
-            enum = components[part["$ref"].rsplit("/", 1)[1]]
-            described.update({k: v for k, v in enum.items() if k != "description"})
-        assert described == query[name], name
-
-
-def test_the_job_params_the_schema_the_validator_and_the_docs_agree(schema):
-    served = schema["components"]["schemas"]["JobCreateRequest"]["properties"]["params"]
-    rows = _docs_rows("api.md", "key")
-    defaults = parse_params({})
-    assert list(served["properties"]) == list(rows) == [key.name for key in KEYS]
-    for key in KEYS:
-        prop = served["properties"][key.name]
-        default = getattr(defaults, key.attribute)
-        expected = list(default) if isinstance(default, tuple) else default
-        assert prop.get("default") == expected, key.name
-        if default is not None and not isinstance(default, tuple):
-            assert rows[key.name]["default"] == _shown(default), key.name
-        # IMAGE mode leaves the font sizes unchecked against a canvas not known yet, and the
-        # names' column is not the weights' column
-        context = {k: v for k, v in {"MODE": "IMAGE", "DATA_COL_INDEX": 1}.items() if k != key.name}
-        allowed, refused = _probes(prop)
-        for value in allowed:
-            parsed = getattr(parse_params({**context, key.name: value}), key.attribute)
-            assert parsed == value, key.name
-        for value in refused:
-            with pytest.raises(InputError) as caught:
-                parse_params({**context, key.name: value})
-            accepted = rows[key.name]["accepted"].replace("`", "")
-            assert str(caught.value) == f"params.{key.name} must be {accepted}", key.name
-        if prop["type"] in ("number", "integer"):
-            assert math.isfinite(prop["minimum"]) and math.isfinite(prop["maximum"]), key.name
-
-
-def test_the_committed_docs_tables_are_those_the_declarations_write():
-    written = docs_with_tables(DOCS)
-    sources = {
-        source for text in written.values() for source in re.findall(r"<!-- table: (\S+) ", text)
-    }
-    assert sources == {
-        "wordclouds.engine.params.params_rows",
-        "wordclouds.services.custom_svg.CUSTOM_SVG",
-        "exports.pdf.options.PDF_OPTIONS",
-        "exports.laser.services.LASER_OPTIONS",
-        "wordclouds.services.job_inputs.JOB_FORM",
-        "core.error_codes.rows",  # docs/api.md's error codes (tests/test_error_codes.py)
-    }
-    for path, text in written.items():
-        assert path.read_text() == text, f"{path.name}: run manage.py docs_tables"
+def _same(parsed, value) -> bool:
+    """A value read back as sent (colours are written upper-case, arrays become tuples)."""
+    if isinstance(value, list):
+        return len(parsed) == len(value) and all(map(_same, parsed, value))
+    if isinstance(value, dict):
+        return parsed.keys() == value.keys() and all(_same(parsed[k], value[k]) for k in value)
+    if isinstance(value, str):
+        return parsed in (value, value.upper())
+    return parsed == value and type(parsed) is not bool or parsed is value
 
 
 def _upload(name: str, size: int) -> UploadedFile:
@@ -190,23 +357,43 @@ def _upload(name: str, size: int) -> UploadedFile:
 
 def test_the_job_form_the_schema_the_checks_and_the_docs_agree(schema):
     served = schema["components"]["schemas"]["JobCreateRequest"]
-    rows = _docs_rows("api.md", "field")
+    rows = _docs_rows("api.md", JOB_FORM)
+    assert isinstance(JOB_FORM, Form)
     assert list(served["properties"]) == list(rows) == [f.name for f in JOB_FORM.fields]
     assert served["required"] == [name for name, row in rows.items() if row["required"] == "yes"]
     for field in JOB_FORM.fields:
-        prop = served["properties"][field.name]
-        if not field.extensions:
+        prop, row = served["properties"][field.name], rows[field.name]
+        assert prop["description"].endswith(f"(required: {row['required']})")
+        if not isinstance(field, Upload):
             continue
         # a file: the docs name each extension and the size limit the check holds to
         assert prop == {"type": "string", "format": "binary", "description": prop["description"]}
-        limit = getattr(settings, field.limit)
-        assert f"at most {limit // (1024 * 1024)} MB" in rows[field.name]["accepted"]
+        limit = field.limit()
+        assert f"at most {limit // MB} MB" in row["accepted"]
         for extension in field.extensions:
-            assert f"`{extension}`" in rows[field.name]["accepted"]
-            field.check(_upload(f"a{extension.upper()}", limit))
-        with pytest.raises(InvalidInput) as caught:
-            field.check(_upload("a.txt", 1))
-        assert str(caught.value) == field.refusal
-        with pytest.raises(TooLarge) as caught:
-            field.check(_upload(f"a{field.extensions[0]}", limit + 1))
-        assert str(caught.value) == f"{field.name} exceeds {limit // (1024 * 1024)} MB"
+            assert f"`{extension}`" in row["accepted"]
+            field.parse(_upload(f"a{extension.upper()}", limit))
+        with pytest.raises(Refused) as caught:
+            field.parse(_upload("a.txt", 1))
+        assert f"`{caught.value}`" in row["error (400)"]
+        with pytest.raises(Refused) as caught:
+            field.parse(_upload(f"a{field.extensions[0]}", limit + 1))
+        assert (str(caught.value), caught.value.status) == (
+            f"{field.name} exceeds {limit // MB} MB",
+            413,
+        )
+    # font_id: blank is no font's id; the params' text: JSON, an object
+    for name, value in (("font_id", " "), ("params", "{"), ("params", "[1]")):
+        with pytest.raises(Refused) as caught:
+            JOB_FORM[name].parse(value)
+        assert f"`{caught.value}`" in rows[name]["error (400)"], name
+
+
+def test_the_committed_docs_tables_are_those_the_declarations_write():
+    written = docs_with_tables(DOCS)
+    sources = {
+        source for text in written.values() for source in re.findall(r"<!-- table: (\S+) ", text)
+    }
+    assert sources == {*MARKERS.values(), "core.error_codes.rows"}
+    for path, text in written.items():
+        assert path.read_text() == text, f"{path.name}: run manage.py docs_tables"

@@ -8,7 +8,7 @@ import re
 import pytest
 from rest_framework import serializers
 
-from core.schema import NO_NUL, NOT_BLANK
+from core.inputs import NO_NUL, NOT_BLANK
 
 # Every character of the Basic Multilingual Plane but NUL (refused by a pattern of its own).
 CHARACTERS = [chr(code) for code in range(1, 0x10000) if not 0xD800 <= code < 0xE000]

@@ -285,7 +285,7 @@ def test_a_renamed_word_placed_again_elsewhere_is_marked_in_the_proof(parents, t
         ),
         ({"colour": []}, 'unknown edit "colour"'),
         ({"seed": 3}, "no edit given"),
-        ({"move": [{"id": 1, "x": -1, "y": 10}]}, "move[0]: (-1, 10) is outside the canvas"),
+        ({"move": [{"id": 1, "x": -1, "y": 10}]}, "move[0].x must be a number from 0 to 10000"),
         ({"resize": [{"id": 1, "fontSize": 3}]}, "resize[0].fontSize must be from 4"),
         ({"add": [""]}, "add[0] must be a name that is not empty"),
         ({"add": ["\ue000"]}, 'add[0]: "\ue000" has characters the poster\'s font cannot draw'),

@@ -9,6 +9,7 @@ import uuid
 import openpyxl
 import pytest
 
+from core.inputs import COLOR
 from exports.converter import convert
 from tests.exports.readers import ink_iou, render_ai, render_svg, scribus_import
 from tests.wordclouds.conftest import jobs_root
@@ -76,7 +77,7 @@ def test_custom_svg_of_each_fill_style_renders_the_same(api, cloud, query):
 def test_scribus_finds_every_name(cloud):
     svg = (cloud / "wordcloud.svg").read_text()
     [items] = scribus_import([convert(svg.encode(), title="cloud.ai")])
-    words = re.findall(r'<path[^>]*fill="(#[0-9A-Fa-f]{6})"', svg)
+    words = re.findall(f'<path[^>]*fill="({COLOR})"', svg)
     assert len(words) >= len(NAMES)
     assert [item.fill for item in items if item.fill != (255, 255, 255)] == [
         tuple(int(colour[i : i + 2], 16) for i in (1, 3, 5)) for colour in words

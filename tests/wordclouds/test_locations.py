@@ -10,6 +10,7 @@ import numpy as np
 import openpyxl
 import pytest
 
+from core.inputs import COLOR
 from tests.asgi import asgi_request
 from tests.errors import refusal
 from tests.wordclouds.conftest import jobs_root
@@ -87,7 +88,7 @@ def test_every_name_is_found_exactly_with_the_box_around_its_outline(lookup, job
             assert match["x"] == pytest.approx(match["box_x"] + match["box_width"] / 2)
             assert match["y"] == pytest.approx(match["box_y"] + match["box_height"] / 2)
             assert match["orientation"] in ("horizontal", "vertical")
-            assert re.fullmatch(r"#[0-9A-Fa-f]{6}", match["color"])
+            assert re.fullmatch(COLOR, match["color"])
 
 
 def test_the_result_echoes_the_query_and_gives_the_canvas(lookup, job_id):

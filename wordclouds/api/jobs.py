@@ -20,6 +20,7 @@ from wordclouds.serializers.jobs import (
     JobResultSerializer,
     JobStatusSerializer,
 )
+from wordclouds.services.job_inputs import job_uploads
 from wordclouds.services.jobs import job_create
 from wordclouds.services.size_advice import size_advice
 
@@ -55,13 +56,7 @@ JOB_INPUTS = {
 @parser_classes([MultiPartParser, FormParser])
 def jobs(request):
     if request.method == "POST":
-        job = job_create(
-            params=request.data.get("params"),
-            name_list=request.FILES.get("name_list"),
-            mask_image=request.FILES.get("mask_image"),
-            font_file=request.FILES.get("font_file"),
-            font_id=request.data.get("font_id") or "",
-        )
+        job = job_create(**job_uploads(request.data, request.FILES))
         return Response({"job_id": job.id}, status=status.HTTP_201_CREATED)
     query = JobListQuerySerializer(data=request.query_params)
     query.is_valid(raise_exception=True)
@@ -195,13 +190,7 @@ class SizeAdviceSerializer(serializers.Serializer):
 @api_view(["POST"])
 @parser_classes([MultiPartParser, FormParser])
 def job_size_advice(request):
-    advice = size_advice(
-        params=request.data.get("params"),
-        name_list=request.FILES.get("name_list"),
-        mask_image=request.FILES.get("mask_image"),
-        font_file=request.FILES.get("font_file"),
-        font_id=request.data.get("font_id") or "",
-    )
+    advice = size_advice(**job_uploads(request.data, request.FILES))
     return Response(SizeAdviceSerializer(advice).data)
 
 

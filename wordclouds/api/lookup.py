@@ -8,6 +8,7 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.decorators import api_view
 from rest_framework.response import Response
 
+from core.inputs_schema import query_parameters
 from wordclouds.serializers.lookup import LineSpacingRequestSerializer, LineSpacingSummarySerializer
 from wordclouds.services.custom_svg import CUSTOM_SVG, custom_svg_options, custom_svg_render
 from wordclouds.services.line_spacing import line_spacing_analyze, line_spacing_options
@@ -22,7 +23,7 @@ def occupancy_mask(request, job_id: str):
 
 
 @extend_schema(
-    parameters=CUSTOM_SVG.parameters(),
+    parameters=query_parameters(CUSTOM_SVG),
     responses={
         (200, "image/svg+xml"): OpenApiTypes.STR,
         400: OpenApiResponse(description="a bad parameter (named), or `pattern too dense`"),
@@ -66,7 +67,7 @@ def custom_svg(request, job_id: str):
 def analyze_line_spacing(request, job_id: str):
     """How close distinct outlines of the job's SVG come, in px and in mm at a print size."""
     options = line_spacing_options(request.data, form=isinstance(request.data, QueryDict))
-    return Response(line_spacing_analyze(job_id=job_id, **options))
+    return Response(line_spacing_analyze(job_id=job_id, options=options))
 
 
 urlpatterns = [

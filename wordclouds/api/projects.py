@@ -11,7 +11,7 @@ from rest_framework.response import Response
 
 from wordclouds.selectors import project_get, project_list
 from wordclouds.serializers.assets import (
-    ProjectInputSerializer,
+    ProjectFormSerializer,
     ProjectSerializer,
     ProjectSummarySerializer,
 )
@@ -33,7 +33,7 @@ FORMS = ("multipart/form-data", "application/x-www-form-urlencoded")
 @extend_schema(methods=["GET"], responses=ProjectSummarySerializer(many=True))
 @extend_schema(
     methods=["POST"],
-    request={media: ProjectInputSerializer for media in FORMS},
+    request={media: ProjectFormSerializer for media in FORMS},
     responses={201: ProjectSerializer, 400: BAD_INPUT},
 )
 @api_view(["GET", "POST"])
@@ -48,7 +48,7 @@ def projects(request):
 @extend_schema(methods=["GET"], responses={200: ProjectSerializer, 404: NOT_FOUND})
 @extend_schema(
     methods=["PATCH"],
-    request={media: ProjectInputSerializer(partial=True) for media in FORMS},
+    request={media: ProjectFormSerializer(partial=True) for media in FORMS},
     responses={200: ProjectSerializer, 400: BAD_INPUT, 404: NOT_FOUND, 409: IN_USE},
     description="Changes only the form fields that are sent.",
 )

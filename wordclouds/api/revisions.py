@@ -10,63 +10,31 @@ from rest_framework.response import Response
 
 from core.errors import InvalidInput
 from core.schema import upload_names
-from core.serializers import UtcDateTimeField
+from core.serializers import UtcDateTimeField, WithInputs
 from wordclouds import storage
-from wordclouds.engine.layout import FLOOR_FONT_SIZE
-from wordclouds.engine.names import MAX_NAME_LENGTH
-from wordclouds.engine.params import COLOR_PATTERN
+from wordclouds.engine.revision.edits import EDITS
 from wordclouds.selectors import job_get
 from wordclouds.serializers.jobs import JobCreatedSerializer
-from wordclouds.services.revisions import job_words, proof_key, revision_chain, revision_create
+from wordclouds.services.revisions import (
+    REVISION_FORM,
+    job_words,
+    proof_key,
+    revision_chain,
+    revision_create,
+)
 
 
-class _Word(serializers.Serializer):
-    id = serializers.IntegerField(min_value=1)
+class RevisionEditsSerializer(WithInputs):
+    """The JSON body: the edits, whose schema is EDITS', the declaration the service reads
+    them with (docs/engine.md, "Revisions": the rules and the bounds)."""
+
+    inputs = EDITS
 
 
-class _Rename(_Word):
-    name = serializers.CharField(max_length=MAX_NAME_LENGTH)
+class RevisionFormSerializer(WithInputs):
+    """The multipart form: the edits' text and a name list, as REVISION_FORM declares them."""
 
-
-class _Move(_Word):
-    x = serializers.FloatField()
-    y = serializers.FloatField()
-
-
-class _Resize(_Word):
-    fontSize = serializers.FloatField(min_value=FLOOR_FONT_SIZE)  # noqa: N815 - the API's name
-
-
-class _Recolor(_Word):
-    color = serializers.RegexField(f"^{COLOR_PATTERN.pattern}$")
-
-
-class _Shape(serializers.Serializer):
-    shape = serializers.ChoiceField(choices=["rect", "ellipse"])
-    x = serializers.FloatField(min_value=0)
-    y = serializers.FloatField(min_value=0)
-    width = serializers.FloatField(min_value=0)
-    height = serializers.FloatField(min_value=0)
-
-
-class RevisionEditsSerializer(serializers.Serializer):
-    """The edits of a revision (docs/engine.md, "Revisions": the rules and the bounds)."""
-
-    add = serializers.ListField(
-        child=serializers.CharField(max_length=MAX_NAME_LENGTH), required=False
-    )
-    remove = serializers.ListField(child=serializers.IntegerField(min_value=1), required=False)
-    rename = _Rename(many=True, required=False)
-    move = _Move(many=True, required=False)
-    resize = _Resize(many=True, required=False)
-    recolor = _Recolor(many=True, required=False)
-    keepOut = _Shape(many=True, required=False)  # noqa: N815 - the API's name
-    seed = serializers.IntegerField(min_value=0, required=False)
-
-
-class RevisionFormSerializer(serializers.Serializer):
-    edits = RevisionEditsSerializer(help_text="the edits, as a JSON object's text")
-    name_list = serializers.FileField(required=False, help_text=".xlsx whose names are added")
+    inputs = REVISION_FORM
 
 
 class RevisionSerializer(serializers.Serializer):
@@ -127,9 +95,7 @@ def revisions(request, job_id: str):
     if request.method == "GET":
         return Response(RevisionSerializer(revision_chain(job_id=job_id), many=True).data)
     if request.content_type.startswith("multipart/"):
-        if "edits" not in request.data:
-            raise InvalidInput("edits is required", code="edits_invalid")
-        edits = request.data["edits"]
+        edits = REVISION_FORM.read("edits", request.data.get("edits"))
     else:
         edits = request.data
     job = revision_create(parent_id=job_id, edits=edits, name_list=request.FILES.get("name_list"))

@@ -1,12 +1,14 @@
-"""The ``params`` object of a job: one table of every key (type, range, default, meaning) that
-both the validation here and the API's OpenAPI schema read.
+"""The ``params`` object of a job: every key declared once (:data:`PARAMS`, in the service's
+one language of inputs, core/inputs.py: type, range, default, meaning, the sentence of its
+400) that the validation here, the API's OpenAPI schema and docs/api.md's table read.
 
 Every numeric key has a finite range, so the work of a job stays bounded whatever is sent.
 """
 
 import math
-import re
 from dataclasses import dataclass, field
+
+from core.inputs import Boolean, Choice, Color, Inputs, Items, Number, Object, Refused, said_alike
 
 from .errors import InputError
 
@@ -27,166 +29,63 @@ DEFAULT_PALETTE = (
     "#5B2C6F",
 )
 MAX_PALETTE = 256
-COLOR_PATTERN = re.compile(r"#[0-9A-Fa-f]{6}")
 LOCALES = ("zh-Hans", "zh-Hant", "ja", "ko")
 SHOWN_KEY_CHARS = 40  # a detail text never echoes more of an unknown key than this
 MAX_KEEP_OUT = 20  # keep-out shapes of a job or a revision
+CODE = "params_invalid"  # the code of every refused key (core/error_codes.py)
+ACCEPTED = "{name} must be {accepted}"  # a key's refusal says what a valid value is
 
 
-@dataclass(frozen=True)
-class Key:
-    """One ``params`` key. ``kind`` is integer, number, boolean, choice, color, palette or
-    background; numbers lie in ``low``..``high`` (above ``low`` when ``above_low``). Its
-    default is the field ``attribute`` of :class:`Params`; ``absent`` says in words what an
-    absent key means when that is not one value."""
-
-    name: str
-    attribute: str
-    kind: str
-    description: str
-    low: float | None = None
-    high: float | None = None
-    above_low: bool = False
-    choices: tuple[str, ...] = ()
-    absent: str = ""
-
-    @property
-    def default(self):
-        return Params.__dataclass_fields__[self.attribute].default
-
-    @property
-    def wording(self) -> str:
-        """What a valid value is, as the 400 detail text says it."""
-        if self.kind in ("integer", "number"):
-            article = "an integer" if self.kind == "integer" else "a number"
-            if self.high == MAX_SEED:
-                return f"{article} from {self.low} to 2^63-1"
-            if self.above_low:
-                return f"{article} above {self.low} and at most {self.high}"
-            return f"{article} from {self.low} to {self.high}"
-        if self.kind == "choice":
-            return f"{', '.join(self.choices[:-1])} or {self.choices[-1]}"
-        return {
-            "boolean": "true or false",
-            "color": "#RRGGBB",
-            "palette": f"an array of 1 to {MAX_PALETTE} #RRGGBB colours",
-            "background": "#RRGGBB or transparent",
-            "shapes": f"an array of at most {MAX_KEEP_OUT} shapes "
-            '{"shape": "rect" or "ellipse", "x", "y", "width", "height"} in canvas px',
-        }[self.kind]
-
-    def parse(self, value):
-        """The value as :class:`Params` keeps it; raises :class:`InputError` when invalid."""
-        parsed = _PARSERS[self.kind](self, value)
-        if parsed is None:
-            raise InputError(f"params.{self.name} must be {self.wording}")
-        return parsed
-
-    def schema(self) -> dict:
-        """This key as an OpenAPI 3.0 schema object."""
-        schema = dict(_SCHEMAS[self.kind])
-        if self.kind in ("integer", "number"):
-            schema.update(minimum=self.low, maximum=self.high)
-            if self.above_low:
-                schema["exclusiveMinimum"] = True
-        if self.kind == "choice":
-            schema["enum"] = list(self.choices)
-        if self.default is not None:
-            schema["default"] = list(self.default) if self.kind == "palette" else self.default
-        absent = f" Default: {self.absent}." if self.default is None and self.absent else ""
-        schema["description"] = self.description + absent
-        return schema
-
-    def row(self) -> dict[str, str]:
-        """This key's row in docs/api.md's table."""
-        default = self.default
-        if self.absent:
-            shown = self.absent
-        elif isinstance(default, bool):
-            shown = str(default).lower()
-        elif isinstance(default, str):
-            shown = f"`{default}`"
-        else:
-            shown = f"{default:g}"
-        accepted = self.wording
-        if self.kind == "choice":
-            accepted = " or ".join(
-                [", ".join(f"`{c}`" for c in self.choices[:-1]), f"`{self.choices[-1]}`"]
-            )
-        return {
-            "key": self.name,
-            "accepted": accepted,
-            "default": shown,
-            "meaning": self.description,
-        }
+def _key(kind, name: str, attribute: str, description: str, *args, **declared):
+    """One ``params`` key as a declared input (core/inputs.py): its 400 says what a valid
+    value is (``params.WIDTH must be an integer from 64 to 10000``), code params_invalid."""
+    if kind in (Number, "integer"):
+        low, high = args
+        declared = dict(low=low, high=high, **said_alike(ACCEPTED), **declared)
+        declared["integer"] = kind == "integer"
+        kind = Number
+    elif kind is Boolean:
+        declared = dict(refusal="{name} must be {accepted}", words="true or false", **declared)
+    elif kind is Choice:
+        declared = dict(refusal="{name} must be {accepted}", **declared)
+    elif kind == "background":
+        kind, declared = Color, dict(also=("transparent",), **declared)
+    elif kind == "palette":
+        colour = Color("colour", "", code=CODE)
+        kind = Items
+        declared = dict(
+            item=colour,
+            low=1,
+            high=MAX_PALETTE,
+            item_words="#RRGGBB colours",
+            refusal_items=True,
+            **declared,
+        )
+    elif kind == "shapes":
+        kind, declared = Items, dict(item=SHAPE, high=MAX_KEEP_OUT, item_words=SHAPES, **declared)
+    return kind(name, description, code=CODE, attribute=attribute, **declared)
 
 
-def _in_range(key: Key, value) -> bool:
-    # Compared before any float conversion: a huge JSON integer must not overflow.
-    if key.above_low and value <= key.low or value < key.low or value > key.high:
-        return False
-    return not isinstance(value, float) or math.isfinite(value)
+def _side(name: str) -> Number:
+    """A side of a keep-out box, or of the canvas it lies on, in canvas px."""
+    bounded = {**said_alike(ACCEPTED), "not_number": "{name} must be a number"}
+    above_low = name in ("width", "height")
+    return Number(name, "", code=CODE, low=0, high=MAX_CANVAS_SIDE, above_low=above_low, **bounded)
 
 
-def _parse_integer(key, value):
-    if isinstance(value, int) and not isinstance(value, bool) and _in_range(key, value):
-        return value
-    return None
-
-
-def _parse_number(key, value):
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and _in_range(key, value):
-        return float(value)
-    return None
-
-
-def _parse_color(key, value):
-    if isinstance(value, str) and COLOR_PATTERN.fullmatch(value):
-        return value.upper()
-    return None
-
-
-_PARSERS = {
-    "integer": _parse_integer,
-    "number": _parse_number,
-    "boolean": lambda key, value: value if isinstance(value, bool) else None,
-    "choice": lambda key, value: value if value in key.choices else None,
-    "color": _parse_color,
-    "palette": lambda key, value: (
-        tuple(c.upper() for c in value)
-        if isinstance(value, list)
-        and 0 < len(value) <= MAX_PALETTE
-        and all(_parse_color(key, c) for c in value)
-        else None
+SHAPE = Object(
+    "shape",
+    "",
+    code=CODE,
+    words='{"shape": "rect" or "ellipse", "x", "y", "width", "height"} in canvas px',
+    fields=(
+        Choice(
+            "shape", "", code=CODE, choices=("rect", "ellipse"), refusal="{name} must be {accepted}"
+        ),
+        *(_side(name) for name in ("x", "y", "width", "height")),
     ),
-    "background": lambda key, value: (
-        value if value == "transparent" else _parse_color(key, value)
-    ),
-    "shapes": lambda key, value: _parse_shapes(key, value),
-}
-
-
-def finite_number(value, where: str) -> float:
-    """``value`` as a float; raises :class:`InputError` naming ``where`` unless it is a finite number."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise InputError(f"{where} must be a number")
-    return float(value)
-
-
-def parse_shape(value, where: str) -> dict:
-    """A keep-out shape ``{"shape": "rect"|"ellipse", "x", "y", "width", "height"}`` (a box in
-    canvas px, x, y its top-left); raises :class:`InputError` naming ``where``."""
-    fields = ("shape", "x", "y", "width", "height")
-    if not isinstance(value, dict) or set(value) != set(fields):
-        raise InputError(f"{where} must be an object with {', '.join(fields)}")
-    if value["shape"] not in ("rect", "ellipse"):
-        raise InputError(f"{where}.shape must be rect or ellipse")
-    shape = {"shape": value["shape"]}
-    for name in fields[1:]:
-        shape[name] = finite_number(value[name], f"{where}.{name}")
-    if shape["width"] <= 0 or shape["height"] <= 0:
-        raise InputError(f"{where} must have a width and a height above 0")
-    return shape
+)
+SHAPES = 'shapes {"shape": "rect" or "ellipse", "x", "y", "width", "height"} in canvas px'
 
 
 def check_shapes(shapes, where: str, width: int, height: int) -> None:
@@ -196,40 +95,6 @@ def check_shapes(shapes, where: str, width: int, height: int) -> None:
         if x < 0 or y < 0 or x + shape["width"] > width or y + shape["height"] > height:
             raise InputError(f"{where}[{k}] lies outside the canvas ({width}×{height} px)")
 
-
-def _parse_shapes(key, value):
-    if not isinstance(value, list) or len(value) > MAX_KEEP_OUT:
-        return None
-    return tuple(parse_shape(shape, f"params.{key.name}[{k}]") for k, shape in enumerate(value))
-
-
-_COLOR_SCHEMA = {"type": "string", "pattern": "^#[0-9A-Fa-f]{6}$"}
-_SCHEMAS = {
-    "integer": {"type": "integer", "format": "int64"},
-    "number": {"type": "number"},
-    "boolean": {"type": "boolean"},
-    "choice": {"type": "string"},
-    "color": _COLOR_SCHEMA,
-    "palette": {"type": "array", "items": _COLOR_SCHEMA, "minItems": 1, "maxItems": MAX_PALETTE},
-    "background": {"type": "string", "pattern": "^(#[0-9A-Fa-f]{6}|transparent)$"},
-    "shapes": {
-        "type": "array",
-        "maxItems": MAX_KEEP_OUT,
-        "items": {
-            "type": "object",
-            "required": ["shape", "x", "y", "width", "height"],
-            "additionalProperties": False,
-            "properties": {
-                "shape": {"type": "string", "enum": ["rect", "ellipse"]},
-                **{name: {"type": "number", "minimum": 0} for name in ("x", "y")},
-                **{
-                    name: {"type": "number", "minimum": 0, "exclusiveMinimum": True}
-                    for name in ("width", "height")
-                },
-            },
-        },
-    },
-}
 
 _SIDE = (
     f"Canvas {{}} in px. In IMAGE mode a side not given follows the mask's aspect, and a "
@@ -241,28 +106,30 @@ _FONT = "{} font size in px, at most the canvas's smaller side."
 _FONT_CHOSEN = "chosen from the canvas and the number of names"
 _COLUMNS = 16_383  # the last column of a worksheet, 0-based
 KEYS = (
-    Key(
+    _key(
+        Choice,
         "MODE",
         "mode",
-        "choice",
         "RECT fills the WIDTH×HEIGHT rectangle; IMAGE fills the shape of mask_image.",
         choices=("RECT", "IMAGE"),
     ),
-    Key("WIDTH", "width", "integer", _SIDE.format("width"), 64, MAX_CANVAS_SIDE, absent=_CANVAS),
-    Key("HEIGHT", "height", "integer", _SIDE.format("height"), 64, MAX_CANVAS_SIDE, absent=_CANVAS),
-    Key(
+    _key("integer", "WIDTH", "width", _SIDE.format("width"), 64, MAX_CANVAS_SIDE, absent=_CANVAS),
+    _key(
+        "integer", "HEIGHT", "height", _SIDE.format("height"), 64, MAX_CANVAS_SIDE, absent=_CANVAS
+    ),
+    _key(
+        "integer",
         "DATA_COL_INDEX",
         "data_col_index",
-        "integer",
         "0-based column of the names in the first worksheet.",
         0,
         _COLUMNS,
     ),
-    Key("SKIP_ROWS", "skip_rows", "integer", "Header rows to skip.", 0, 1_048_576),
-    Key(
+    _key("integer", "SKIP_ROWS", "skip_rows", "Header rows to skip.", 0, 1_048_576),
+    _key(
+        "integer",
         "WEIGHT_COL_INDEX",
         "weight_col_index",
-        "integer",
         "0-based column of each name's weight, a number of at least 0 (an empty cell is 1), "
         "not DATA_COL_INDEX; heavier names are placed first and drawn larger, and equal names "
         "are one name with their weights added (docs/engine.md, Weights).",
@@ -270,99 +137,100 @@ KEYS = (
         _COLUMNS,
         absent="none: every name weight 1, duplicates repeated",
     ),
-    Key(
+    _key(
+        Number,
         "RELATIVE_SCALING",
         "relative_scaling",
-        "number",
         "How much font size follows weight: 0 by rank only, 1 in proportion to the weight.",
         0,
         1,
     ),
-    Key(
+    _key(
+        Choice,
         "LOCALE",
         "locale",
-        "choice",
         "The glyph forms of Han characters (the face of a CJK collection and the OpenType "
         "language): Simplified or Traditional Chinese, Japanese or Korean. A name with kana is "
         "drawn Japanese and one with Hangul Korean, whatever the locale (docs/engine.md, "
         "Glyph forms by language).",
         choices=LOCALES,
     ),
-    Key(
+    _key(
+        "integer",
         "SEED",
         "seed",
-        "integer",
         "Same inputs and SEED give the same layout.",
         0,
         MAX_SEED,
+        high_shown="2^63-1",
         absent="random, recorded in the metrics",
     ),
-    Key(
+    _key(
+        "integer",
         "N_REPETITIONS",
         "n_repetitions",
-        "integer",
         "Each name appears up to this many times; repeats fill leftover space, smaller.",
         1,
         50,
     ),
-    Key(
+    _key(
+        Color,
         "FONT_COLOR",
         "font_color",
-        "color",
         "One colour for every word.",
         absent="none: PALETTE is used",
     ),
-    Key(
-        "PALETTE",
+    _key(
         "palette",
+        "PALETTE",
         "palette",
         "Word colours when FONT_COLOR is absent.",
         absent="ten built-in colours",
     ),
-    Key(
+    _key(
+        Boolean,
         "COLOR_FROM_MASK",
         "color_from_mask",
-        "boolean",
         "Take each word's colour from the mask image under it.",
     ),
-    Key(
+    _key(
+        "background",
         "BACKGROUND_COLOR",
         "background_color",
-        "background",
         "Background colour; transparent leaves the PNG's background transparent (RGBA).",
     ),
-    Key(
+    _key(
+        Number,
         "MIN_FONT_SIZE",
         "min_font_size",
-        "number",
         _FONT.format("Smallest"),
         1,
         MAX_CANVAS_SIDE,
         absent=_FONT_CHOSEN,
     ),
-    Key(
+    _key(
+        Number,
         "MAX_FONT_SIZE",
         "max_font_size",
-        "number",
         _FONT.format("Largest") + " At least MIN_FONT_SIZE.",
         1,
         MAX_CANVAS_SIDE,
         absent=_FONT_CHOSEN,
     ),
-    Key("PREFER_HORIZONTAL", "prefer_horizontal", "number", "Share of horizontal words.", 0, 1),
-    Key(
+    _key(Number, "PREFER_HORIZONTAL", "prefer_horizontal", "Share of horizontal words.", 0, 1),
+    _key(
+        Choice,
         "VERTICAL_STYLE",
         "vertical_style",
-        "choice",
         "Vertical words rotated 90° (rotate) or upright stacked characters (stack); auto "
         "stacks CJK names and rotates the rest.",
         choices=("rotate", "stack", "auto"),
     ),
-    Key("MARGIN", "margin", "number", "Least gap between words, in px.", 0, 100),
-    Key(
+    _key(Number, "MARGIN", "margin", "Least gap between words, in px.", 0, 100),
+    _key(
+        Number,
         "NAME_GAP",
         "name_gap",
-        "number",
         "Least gap between two words side by side along their reading direction (neighbours "
         "on a shared line, or along a column for vertical words), in em of the smaller word; "
         "such neighbours also never share a colour. MARGIN stays the least gap elsewhere "
@@ -370,69 +238,68 @@ KEYS = (
         0,
         2,
     ),
-    Key(
+    _key(
+        Number,
         "STROKE_WIDTH",
         "stroke_width",
-        "number",
         "Outline width in px in the svg_stroke artifact.",
         0,
         100,
         above_low=True,
     ),
-    Key(
+    _key(
+        Boolean,
         "ENABLE_STROKE_WEIGHTS",
         "enable_stroke_weights",
-        "boolean",
         "Outline width in svg_stroke scales with each word's font size (STROKE_WIDTH at the "
         "median size) instead of one width.",
     ),
-    Key(
+    _key(
+        Number,
         "PRINT_WIDTH_MM",
         "print_width_mm",
-        "number",
         "The printed width in mm: with it (or PRINT_HEIGHT_MM) no name is smaller than "
         "MIN_NAME_PT at that size. Both given: the poster fits inside them.",
         10,
         10000,
         absent="none: no printed size",
     ),
-    Key(
+    _key(
+        Number,
         "PRINT_HEIGHT_MM",
         "print_height_mm",
-        "number",
         "The printed height in mm (the width follows the canvas's aspect when not given).",
         10,
         10000,
         absent="none: no printed size",
     ),
-    Key(
+    _key(
+        Number,
         "MIN_NAME_PT",
         "min_name_pt",
-        "number",
         "The smallest name at the printed size, pt (1 pt = 1/72 inch); overrides a smaller "
         "MIN_FONT_SIZE. Printers ask for 6.",
         1,
         72,
     ),
-    Key(
+    _key(
+        "shapes",
         "KEEP_OUT",
         "keep_out",
-        "shapes",
         "Areas no word may enter (a logo's place): rect or ellipse boxes in canvas px, x, y "
         "their top-left, wholly on the canvas.",
         absent="none",
     ),
-    Key(
+    _key(
+        "integer",
         "MASK_THRESHOLD",
         "mask_threshold",
-        "integer",
         "A mask pixel is inside the shape when opaque (alpha at least 128) and its luminance "
         "is below this.",
         0,
         255,
     ),
 )
-_BY_NAME = {key.name: key for key in KEYS}
 
 
 @dataclass(frozen=True)
@@ -474,6 +341,10 @@ class Params:
         return self.background_color == "transparent"
 
 
+# Every key, its default the field of Params; docs/api.md's table is written from it.
+PARAMS = Inputs(Params, KEYS, text=False, prefix="params.")
+
+
 def parse_params(raw: dict) -> Params:
     """Validate a ``params`` object and return it as :class:`Params`.
 
@@ -485,11 +356,14 @@ def parse_params(raw: dict) -> Params:
         raise InputError("params must be JSON object")
     values = {}
     for name, value in raw.items():
-        key = _BY_NAME.get(name)
-        if key is None:
+        if name not in PARAMS.names:
             shown = name if len(name) <= SHOWN_KEY_CHARS else name[:SHOWN_KEY_CHARS] + "…"
             raise InputError(f"unknown params key: {shown}")
-        values[key.attribute] = key.parse(value)
+        key = PARAMS[name]
+        try:
+            values[PARAMS.attribute(key)] = key.parse(value, f"params.{name}")
+        except Refused as refused:
+            raise InputError(refused.detail) from None
     width, height = values.get("width"), values.get("height")
     if width and height and width * height > MAX_CANVAS_PIXELS:
         raise InputError(
@@ -532,16 +406,11 @@ def fit_canvas(width: float, height: float) -> tuple[int, int]:
     return max(1, math.floor(width * scale)), max(1, math.floor(height * scale))
 
 
-def params_rows() -> list[dict[str, str]]:
-    """docs/api.md's table of the keys, one row each (written by `manage.py docs_tables`)."""
-    return [key.row() for key in KEYS]
-
-
 def params_schema() -> dict:
-    """The ``params`` object as an OpenAPI 3.0 schema, read from :data:`KEYS`."""
+    """The ``params`` object as an OpenAPI 3.0 schema, read from :data:`PARAMS`."""
     return {
         "type": "object",
         "additionalProperties": False,
-        "properties": {key.name: key.schema() for key in KEYS},
+        "properties": PARAMS.schemas(),
         "description": "The job's configuration; every key is optional.",
     }

@@ -1,10 +1,13 @@
-"""Shapes of the font, template, asset and project endpoints (docs/assets.md). Inputs are multipart forms parsed by the services, which own the
-error texts; the input serializers here describe those forms in the OpenAPI schema."""
+"""Shapes of the font, template, asset and project endpoints (docs/assets.md). Inputs are
+multipart forms parsed by the services, which own the error texts; a project's form is
+declared once (`PROJECT_FORM`, core/inputs.py), which its schema here is read from; the font
+and asset upload serializers describe their forms in the OpenAPI schema."""
 
 from rest_framework import serializers
 
-from core.serializers import UtcDateTimeField
+from core.serializers import UtcDateTimeField, WithInputs
 from wordclouds.models import Asset, Project, Template
+from wordclouds.services.projects import PROJECT_FORM
 
 
 class FontFaceSerializer(serializers.Serializer):
@@ -145,11 +148,8 @@ class ProjectSummarySerializer(serializers.ModelSerializer):
         return len(project.stickers)
 
 
-class ProjectInputSerializer(serializers.Serializer):
-    name = serializers.CharField()
-    template_id = serializers.CharField()
-    background_color = serializers.RegexField(r"^#[0-9A-Fa-f]{6}$", help_text="#RRGGBB")
-    stickers = serializers.CharField(
-        required=False,
-        help_text="JSON array of {asset_id, x, y, width, height, rotation?} as a string",
-    )
+class ProjectFormSerializer(WithInputs):
+    """The form of POST (and, partial, PATCH) /api/projects: its schema is PROJECT_FORM's,
+    the declaration the service reads the form with."""
+
+    inputs = PROJECT_FORM

@@ -1,28 +1,17 @@
 """Shapes of the line-spacing endpoint, for the OpenAPI schema (the lookups' are described by
-wordclouds/api/lookup_front.py, which serves them)."""
+wordclouds/api/lookup_front.py, which serves them); its request's comes from the declaration
+the service reads it with (LINE_SPACING, core/inputs.py)."""
 
-from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-
-@extend_schema_field({"type": "number", "minimum": 0, "exclusiveMinimum": True, "nullable": True})
-class MillimetresField(serializers.FloatField):
-    """A size in millimetres: above 0, or null for the default."""
+from core.serializers import WithInputs
+from wordclouds.services.line_spacing import LINE_SPACING
 
 
-class LineSpacingRequestSerializer(serializers.Serializer):
-    percentile = serializers.FloatField(
-        required=False, min_value=0, max_value=100, default=5, allow_null=True
-    )
-    sampleStep = serializers.FloatField(
-        required=False, min_value=0.25, max_value=100, default=2, allow_null=True
-    )
-    elementWidth = MillimetresField(
-        required=False, help_text="millimetres, > 0; default: the SVG width at 96 dpi"
-    )
-    elementHeight = MillimetresField(
-        required=False, help_text="millimetres, > 0; default: the SVG height at 96 dpi"
-    )
+class LineSpacingRequestSerializer(WithInputs):
+    """The body: its schema is LINE_SPACING's, the declaration the service reads it with."""
+
+    inputs = LINE_SPACING
 
 
 class LineSpacingSummarySerializer(serializers.Serializer):

@@ -12,7 +12,7 @@ import numpy as np
 import shapely
 
 from core.errors import InvalidInput
-from core.inputs import Boolean, Choice, Inputs, Number, Pattern
+from core.inputs import Boolean, Choice, Color, Inputs, Number
 from core.isolated import in_two_processes, run_heavy
 from wordclouds.drawing.custom_svg import (
     DENSE,
@@ -57,14 +57,7 @@ CUSTOM_SVG = Inputs(
     (
         Choice("fill", "the fill style of every word", choices=("fill", "dot", "line", "ring")),
         Boolean("stroke", "also the glyph outlines, stroked in color, width line_width"),
-        Pattern(
-            "color",
-            "every mark's colour (written upper-case)",
-            pattern="#[0-9A-Fa-f]{6}",
-            refusal="color must be #RRGGBB",
-            meaning="#RRGGBB",
-            upper=True,
-        ),
+        Color("color", "every mark's colour (written upper-case)"),
         _length("spacing", "dot grid pitch, px (grid anchored at the canvas origin)", pitch=True),
         _length("radius", "dot radius, px"),
         _length("line_spacing", "distance between line centres, px", pitch=True),

@@ -1,26 +1,26 @@
 """Checking the inputs of a new job in the request, before the job exists (docs/api.md,
 Job creation): every rejected request answers 4xx and leaves nothing behind. The form's fields
-are declared once in `JOB_FORM` (the checks of the uploads' names and sizes, the schema of the
-form and docs/api.md's table); the params object is the engine's (wordclouds/engine/params.py)."""
+are declared once in `JOB_FORM`, in the language of core/inputs.py (the checks of the uploads'
+names and sizes and of the params' text, the schema of the form and docs/api.md's table); the
+params object's keys are the engine's (`PARAMS`, wordclouds/engine/params.py)."""
 
-import json
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path, PurePath
+from typing import TypedDict, Unpack
 
 from django.conf import settings
 from django.core.files.uploadedfile import UploadedFile
 from PIL import Image
 
 from core.errors import InvalidInput, TooLarge
+from core.inputs import NOT_BLANK, Form, JsonText, Pattern, Upload
 from core.isolated import run_heavy
-from core.schema import NOT_BLANK
 from wordclouds import engine, storage
 from wordclouds.engine.names import MAX_NAME_LENGTH, MAX_NAMES
 from wordclouds.engine.params import params_schema
 from wordclouds.models import Font
 from wordclouds.services.fonts import DEFAULT_FONT_ID, FONT_EXTENSIONS, font_glyphs_check
-from wordclouds.services.stored_files import upload_size_check
 
 NAME_LIST_FILE = "names.xlsx"
 PREVIEW_ROWS = 10
@@ -28,110 +28,56 @@ PREVIEW_COLUMNS = 20
 MASK_FORMATS = ("PNG", "JPEG")  # Pillow's names of what the bytes are
 # The contract's one sentence for a mask that is not PNG or JPEG, by its name or its bytes.
 MASK_WORDING = "mask_image must be png/jpg/jpeg"
-FILE = {"type": "string", "format": "binary"}
-
-
-@dataclass(frozen=True)
-class FormField:
-    """One field of POST /api/jobs' form. A file field has the `extensions` its name must end
-    with (else 400 `refusal`) and the setting holding its size limit in bytes (else 413)."""
-
-    name: str
-    required: str  # yes, no, or when
-    description: str
-    schema: dict
-    extensions: tuple[str, ...] = ()
-    refusal: str = ""
-    refusal_code: str = ""  # the refusal's code (core/error_codes.py)
-    limit: str = ""
-
-    def check(self, upload: UploadedFile | None) -> None:
-        """The upload's name and size, when it is there."""
-        if upload is None:
-            return
-        if _extension(upload) not in self.extensions:
-            raise InvalidInput(self.refusal, code=self.refusal_code)
-        upload_size_check(upload, field=self.name, limit=getattr(settings, self.limit))
-
-    def accepted(self) -> str:
-        if not self.extensions:
-            return self.description
-        names = " or ".join(
-            [", ".join(f"`{e}`" for e in self.extensions[:-1]), f"`{self.extensions[-1]}`"]
-        ).removeprefix(" or ")
-        megabytes = getattr(settings, self.limit) // (1024 * 1024)
-        return f"{names}, at most {megabytes} MB: {self.description}"
-
-
-@dataclass(frozen=True)
-class Form:
-    fields: tuple[FormField, ...]
-
-    def __getitem__(self, name: str) -> FormField:
-        return next(field for field in self.fields if field.name == name)
-
-    def schemas(self) -> dict[str, dict]:
-        return {
-            f.name: {**f.schema, "description": f"{f.accepted()} (required: {f.required})"}
-            for f in self.fields
-        }
-
-    def required(self) -> list[str]:
-        return [field.name for field in self.fields if field.required == "yes"]
-
-    def rows(self) -> list[dict[str, str]]:
-        """docs/api.md's table of the form."""
-        return [
-            {"field": f.name, "required": f.required, "accepted": f.accepted()} for f in self.fields
-        ]
+NOT_BLANK_TEXT = NOT_BLANK.removeprefix("^").removesuffix("$")  # a Pattern adds the anchors
 
 
 JOB_FORM = Form(
     (
-        FormField(
+        Upload(
             "name_list",
-            "yes",
             "the first worksheet, names in column DATA_COL_INDEX after SKIP_ROWS header rows; "
             f"at most {MAX_NAMES:,} names of at most {MAX_NAME_LENGTH} characters",
-            FILE,
+            required="yes",
+            missing="name_list is required",
+            missing_code="name_list_required",
             extensions=(".xlsx",),
             refusal="name_list must be xlsx",
-            refusal_code="name_list_not_xlsx",
-            limit="NAME_LIST_MAX_BYTES",
+            code="name_list_not_xlsx",
+            limit=lambda: settings.NAME_LIST_MAX_BYTES,
         ),
-        FormField(
+        Upload(
             "mask_image",
-            "when MODE is IMAGE",
             f"at most {settings.MASK_IMAGE_MAX_PIXELS // 1_000_000} megapixels; the shape the "
             "words fill in IMAGE mode",
-            FILE,
+            required="when MODE is IMAGE",
             extensions=(".png", ".jpg", ".jpeg"),
             refusal=MASK_WORDING,
-            refusal_code="mask_image_wrong_type",
-            limit="MASK_IMAGE_MAX_BYTES",
+            code="mask_image_wrong_type",
+            limit=lambda: settings.MASK_IMAGE_MAX_BYTES,
         ),
-        FormField(
+        Upload(
             "font_file",
-            "no",
             "wins over font_id",
-            FILE,
             extensions=FONT_EXTENSIONS,
             refusal="font_file must be .ttf, .ttc or .otf",
-            refusal_code="font_file_wrong_type",
-            limit="FONT_MAX_BYTES",
+            code="font_file_wrong_type",
+            limit=lambda: settings.FONT_MAX_BYTES,
         ),
-        FormField(
+        Pattern(
             "font_id",
-            "no",
-            f"an uploaded font's id, or `{DEFAULT_FONT_ID}`",
-            {"type": "string", "minLength": 1, "pattern": NOT_BLANK},
+            "",
+            pattern=NOT_BLANK_TEXT,
+            refusal="unknown font_id",  # no font has a blank id
+            code="font_id_unknown",
+            meaning=f"an uploaded font's id, or `{DEFAULT_FONT_ID}`",
         ),
-        FormField(
+        JsonText(
             "params",
-            "no",
             "a JSON object as the field's text (its part may say `Content-Type: "
             "application/json`); its keys below",
-            params_schema(),
+            code="params_not_object",
+            not_json_code="params_not_json",
+            keys=params_schema,
         ),
     )
 )
@@ -172,11 +118,32 @@ class Contents:
     typeface: object
 
 
-def job_inputs_check(**uploads) -> JobInputs:
-    """Check every input (the keywords of :func:`job_inputs_staged`) and write the uploads
-    into `folder`; raises InvalidInput (400) or TooLarge (413) naming the problem. Cheap
-    checks on names and sizes come before the engine reads any file."""
-    staged = job_inputs_staged(**uploads)
+class JobUploads(TypedDict, total=False):
+    """What a job's form sends (JOB_FORM's fields), the one keyword set of the functions that
+    take a job's inputs (job_create, size_advice, job_inputs_staged): absent, a field is not
+    sent (`font_id` then the default font)."""
+
+    params: str | None
+    name_list: UploadedFile | None
+    mask_image: UploadedFile | None
+    font_file: UploadedFile | None
+    font_id: str
+
+
+def job_uploads(data, files) -> JobUploads:
+    """A job's form from a request's data and files: each JOB_FORM field, an upload from the
+    files, a text from the data."""
+    return {
+        field.name: (files if isinstance(field, Upload) else data).get(field.name)
+        for field in JOB_FORM.fields
+    }
+
+
+def job_inputs_check(*, folder: Path, **uploads: Unpack[JobUploads]) -> JobInputs:
+    """Check every input and write the uploads into `folder`; raises InvalidInput (400) or
+    TooLarge (413) naming the problem. Cheap checks on names and sizes come before the engine
+    reads any file."""
+    staged = job_inputs_staged(folder=folder, **uploads)
     # Reading a large (or hostile) spreadsheet, mask or font takes seconds: in a forked child
     # with the heavy-work limits, so the web process goes on serving others meanwhile.
     run_heavy("checking the job's files", _contents_checked, staged)
@@ -188,27 +155,24 @@ def _contents_checked(staged: StagedInputs) -> None:
     contents_check(staged)
 
 
-def job_inputs_staged(
-    *,
-    folder: Path,
-    params: str | None,
-    name_list: UploadedFile | None,
-    mask_image: UploadedFile | None,
-    font_file: UploadedFile | None,
-    font_id: str,
-) -> StagedInputs:
+def job_inputs_staged(*, folder: Path, **uploads: Unpack[JobUploads]) -> StagedInputs:
     """The cheap checks of every input (names and sizes, the params), then the uploads
     written into `folder`; the files' contents are checked by :func:`contents_check`."""
-    raw_params = _raw_params(params)
+    params, name_list = uploads.get("params"), uploads.get("name_list")
+    mask_image, font_file = uploads.get("mask_image"), uploads.get("font_file")
+    font_id = uploads.get("font_id") or ""
+    raw_params = JOB_FORM.read("params", params) or {}
     parsed = _engine_call(engine.parse_params, raw_params, code="params_invalid")
     name_list_upload_check(name_list)
     if mask_image is None and parsed.mode == "IMAGE":
         raise InvalidInput("mask_image is required when MODE=IMAGE", code="mask_image_required")
-    JOB_FORM["mask_image"].check(mask_image)
-    JOB_FORM["font_file"].check(font_file)
+    for field, upload in (("mask_image", mask_image), ("font_file", font_file)):
+        if upload is not None:
+            JOB_FORM[field].parse(upload)
     if font_file is not None:
         font_id = ""  # font_file wins over font_id (docs/engine.md)
     elif font_id:
+        JOB_FORM["font_id"].parse(font_id)
         _font_id_check(font_id)
 
     names_path = _save(name_list, folder / NAME_LIST_FILE)
@@ -259,9 +223,7 @@ def contents_check(staged: StagedInputs) -> Contents:
 
 def name_list_upload_check(name_list: UploadedFile | None) -> None:
     """The name list is there, an .xlsx and within its size limit (a job and a preview)."""
-    if name_list is None:
-        raise InvalidInput("name_list is required", code="name_list_required")
-    JOB_FORM["name_list"].check(name_list)
+    JOB_FORM.read("name_list", name_list)
 
 
 def name_list_preview(*, name_list: UploadedFile | None) -> list[list[str]]:
@@ -305,18 +267,6 @@ def font_locked(font_id: str) -> bool:
 def _font_id_check(font_id: str) -> None:
     if font_id_path(font_id) is None:
         raise InvalidInput("unknown font_id", code="font_id_unknown")
-
-
-def _raw_params(text: str | None) -> dict:
-    if text is None or not text.strip():
-        return {}
-    try:
-        raw = json.loads(text)
-    except ValueError:
-        raise InvalidInput("params must be valid JSON", code="params_not_json") from None
-    if not isinstance(raw, dict):
-        raise InvalidInput("params must be JSON object", code="params_not_object")
-    return raw
 
 
 def names_read(names_path: Path, parsed) -> list:

@@ -9,8 +9,8 @@ the worker's late moves of it are refused, and jobs_fail_stale writes its failur
 import logging
 from datetime import datetime
 from pathlib import Path
+from typing import Unpack
 
-from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
 from django.utils import timezone
 
@@ -33,6 +33,7 @@ from wordclouds.selectors import (
 from wordclouds.services.events import job_event_append
 from wordclouds.services.job_inputs import (
     JobInputs,
+    JobUploads,
     font_id_path,
     font_locked,
     job_inputs_check,
@@ -75,26 +76,12 @@ def job_font_path(job: Job, *, worker: bool = False) -> Path | None:
     return path
 
 
-def job_create(
-    *,
-    params: str | None,
-    name_list: UploadedFile | None,
-    mask_image: UploadedFile | None = None,
-    font_file: UploadedFile | None = None,
-    font_id: str = "",
-) -> Job:
+def job_create(**uploads: Unpack[JobUploads]) -> Job:
     """Check the inputs in a scratch folder, store them under the job's keys, create the
     queued job and enqueue its run once the row is committed. A rejected request leaves no
     file and no row."""
     with storage.scratch_dir("incoming-") as staging:
-        inputs = job_inputs_check(
-            folder=staging,
-            params=params,
-            name_list=name_list,
-            mask_image=mask_image,
-            font_file=font_file,
-            font_id=font_id,
-        )
+        inputs = job_inputs_check(folder=staging, **uploads)
         return _job_store(inputs, staging)
 
 

@@ -1,8 +1,5 @@
 """Projects: poster compositions of stickers (assets) on a template."""
 
-import json
-import math
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -12,19 +9,17 @@ from django.db.models import prefetch_related_objects
 from PIL import Image, UnidentifiedImageError
 
 from core.errors import Conflict, InvalidInput, NotFound
+from core.inputs import Color, Form, Items, JsonText, Number, Object, Text
 from core.isolated import run_heavy
 from wordclouds import storage
 from wordclouds.drawing.poster import Poster, Sticker, render_png, render_svg
 from wordclouds.models import Asset, Project, Template
 from wordclouds.services.assets import STICKER_CONTENT_TYPES
-from wordclouds.services.form_text import form_text
 
-COLOR = re.compile(r"#[0-9A-Fa-f]{6}")
 NAME_MAX = 200
 STICKERS_MAX = 500
 # Geometry beyond this is a mistake, not a poster (and keeps the arithmetic finite).
 COORDINATE_MAX = 1_000_000
-STICKER_KEYS = ("asset_id", "x", "y", "width", "height", "rotation")
 UNSET = object()
 _USES: list[Callable[[str], list[str]]] = []
 
@@ -45,94 +40,100 @@ def _unused(project: Project, action: str) -> None:
         )
 
 
-def _checked_name(name: Any) -> str:
-    name = form_text(name, field="name", limit=NAME_MAX)
-    if not name:
-        raise InvalidInput("name is required", code="name_required")
-    return name
+def _coordinate(name: str, description: str, *, positive: bool = False) -> Number:
+    """A sticker's number, poster pixels or degrees, within ±COORDINATE_MAX (a size above 0),
+    kept as sent."""
+    between = f"{{name}} must be between -{COORDINATE_MAX} and {COORDINATE_MAX}"
+    return Number(
+        name,
+        description,
+        code="sticker_invalid",
+        low=0 if positive else -COORDINATE_MAX,
+        high=COORDINATE_MAX,
+        above_low=positive,
+        exact=True,
+        not_number="{name} must be a finite number",
+        below="{name} must be greater than 0" if positive else between,
+        above=between,
+    )
+
+
+STICKER = Object(
+    "sticker",
+    "",
+    code="sticker_invalid",
+    fields=(
+        Text("asset_id", "an image (PNG, JPEG, GIF, WebP) or SVG asset", code="sticker_invalid"),
+        _coordinate("x", "left edge of the box, poster pixels"),
+        _coordinate("y", "top edge of the box, poster pixels"),
+        _coordinate("width", "the asset is stretched to the box", positive=True),
+        _coordinate("height", "the box's height", positive=True),
+        _coordinate("rotation", "degrees, clockwise about the box centre"),
+    ),
+    refusal="{name} must be an object",
+    unknown="{name} has an unknown key: {key}",
+    missing_key="{name}.{key} is required",
+    optional=(("rotation", 0),),
+)
+# The form of POST and PATCH /api/projects, in field order (the first problem is named).
+PROJECT_FORM = Form(
+    (
+        Text(
+            "name",
+            "the project's name (trimmed)",
+            high=NAME_MAX,
+            required="yes",
+            missing="name is required",
+            missing_code="name_required",
+        ),
+        Text(
+            "template_id",
+            "a template's id",
+            required="yes",
+            missing="template_id is required",
+            missing_code="template_id_required",
+        ),
+        Color(
+            "background_color",
+            "either case, kept as sent",
+            upper=False,
+            code="background_color_invalid",
+            required="yes",
+            missing="background_color is required",
+            missing_code="background_color_required",
+        ),
+        JsonText(
+            "stickers",
+            "absent or empty: none",
+            not_json_code="stickers_not_json",
+            value=Items(
+                "stickers",
+                "",
+                code="stickers_not_array",
+                item=STICKER,
+                high=STICKERS_MAX,
+                refusal="{name} must be a JSON array",
+                too_many="{name} must have at most {high} items",
+                too_many_code="too_many_stickers",
+                item_words="stickers {asset_id, x, y, width, height, rotation?}",
+            ),
+        ),
+    )
+)
 
 
 def _checked_template(template_id: Any) -> Template:
-    template_id = (template_id or "").strip()
-    if not template_id:
-        raise InvalidInput("template_id is required", code="template_id_required")
+    template_id = PROJECT_FORM.read("template_id", template_id)
     template = Template.objects.filter(id=template_id).first()
     if template is None:
         raise InvalidInput("template_id is not a known template", code="template_unknown")
     return template
 
 
-def _checked_color(color: Any) -> str:
-    color = (color or "").strip()
-    if not color:
-        raise InvalidInput("background_color is required", code="background_color_required")
-    if not COLOR.fullmatch(color):
-        raise InvalidInput("background_color must be #RRGGBB", code="background_color_invalid")
-    return color
-
-
-def _number(sticker: dict, index: int, key: str, *, positive: bool = False) -> float:
-    where = f"stickers[{index}].{key}"
-    if key not in sticker:
-        raise InvalidInput(f"{where} is required", code="sticker_invalid")
-    value = sticker[key]
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise InvalidInput(f"{where} must be a finite number", code="sticker_invalid")
-    if isinstance(value, float) and not math.isfinite(value):
-        raise InvalidInput(f"{where} must be a finite number", code="sticker_invalid")
-    if abs(value) > COORDINATE_MAX:
-        raise InvalidInput(
-            f"{where} must be between -{COORDINATE_MAX} and {COORDINATE_MAX}",
-            code="sticker_invalid",
-        )
-    if positive and value <= 0:
-        raise InvalidInput(f"{where} must be greater than 0", code="sticker_invalid")
-    return value
-
-
-def _parsed_stickers(text: Any) -> list[dict]:
-    """The stickers field's JSON, checked for shape; assets are checked apart."""
-    try:
-        stickers = json.loads(text, parse_constant=_refuse_constant)
-    except (TypeError, ValueError) as error:
-        raise InvalidInput("stickers must be valid JSON", code="stickers_not_json") from error
-    if not isinstance(stickers, list):
-        raise InvalidInput("stickers must be a JSON array", code="stickers_not_array")
-    if len(stickers) > STICKERS_MAX:
-        raise InvalidInput(
-            f"stickers must have at most {STICKERS_MAX} items", code="too_many_stickers"
-        )
-    checked = []
-    for index, sticker in enumerate(stickers):
-        if not isinstance(sticker, dict):
-            raise InvalidInput(f"stickers[{index}] must be an object", code="sticker_invalid")
-        unknown = sorted(set(sticker) - set(STICKER_KEYS))
-        if unknown:
-            raise InvalidInput(
-                f"stickers[{index}] has an unknown key: {unknown[0]}", code="sticker_invalid"
-            )
-        asset_id = sticker.get("asset_id")
-        if asset_id is None:
-            raise InvalidInput(f"stickers[{index}].asset_id is required", code="sticker_invalid")
-        if not isinstance(asset_id, str):
-            raise InvalidInput(
-                f"stickers[{index}].asset_id must be a string", code="sticker_invalid"
-            )
-        checked.append(
-            {
-                "asset_id": asset_id,
-                "x": _number(sticker, index, "x"),
-                "y": _number(sticker, index, "y"),
-                "width": _number(sticker, index, "width", positive=True),
-                "height": _number(sticker, index, "height", positive=True),
-                "rotation": _number(sticker, index, "rotation") if "rotation" in sticker else 0,
-            }
-        )
-    return checked
-
-
-def _refuse_constant(name: str):
-    raise ValueError(f"{name} is not JSON")
+def _stickers(text: Any) -> list[dict]:
+    """The stickers field's JSON, checked for shape (absent or empty: none); assets are
+    checked apart."""
+    return list(PROJECT_FORM.read("stickers", text) or ())
 
 
 def _sticker_assets(stickers: list[dict]) -> list[Asset]:
@@ -179,9 +180,9 @@ def _check_drawable(asset: Asset, stickers: list[dict]) -> None:
 @transaction.atomic
 def project_create(*, name: Any, template_id: Any, background_color: Any, stickers: Any = None):
     """A new project; `stickers` is the JSON text of the form field (absent: none)."""
-    name, template = _checked_name(name), _checked_template(template_id)
-    background_color = _checked_color(background_color)
-    checked = _parsed_stickers(stickers) if stickers not in (None, "") else []
+    name, template = PROJECT_FORM.read("name", name), _checked_template(template_id)
+    background_color = PROJECT_FORM.read("background_color", background_color)
+    checked = _stickers(stickers)
     assets = _sticker_assets(checked)
     project = Project.objects.create(
         name=name,
@@ -209,16 +210,16 @@ def project_update(
     _unused(project, "changed")
     changed = []
     if name is not UNSET:
-        project.name = _checked_name(name)
+        project.name = PROJECT_FORM.read("name", name)
         changed.append("name")
     if template_id is not UNSET:
         project.template = _checked_template(template_id)
         changed.append("template")
     if background_color is not UNSET:
-        project.background_color = _checked_color(background_color)
+        project.background_color = PROJECT_FORM.read("background_color", background_color)
         changed.append("background_color")
     if stickers is not UNSET:
-        project.stickers = _parsed_stickers(stickers) if stickers != "" else []
+        project.stickers = _stickers(stickers)
         changed.append("stickers")
         project.assets.set(_sticker_assets(project.stickers))
     project.save(update_fields=[*changed, "updated_at"])

@@ -2,23 +2,27 @@
 "Revisions"). A revision is a job of its own, queued and run by the worker like any, whose
 inputs are its parent's artifacts, its parent's mask and font, and its checked edits."""
 
+import dataclasses
 import json
 from pathlib import Path
 
 from django.core.files.uploadedfile import UploadedFile
 
 from core.errors import Conflict, InvalidInput, NotFound
+from core.inputs import Form, JsonText
 from core.isolated import run_heavy
 from wordclouds import engine, storage
 from wordclouds.engine.positions import PLACED_COLUMNS, read_words
+from wordclouds.engine.revision.edits import EDITS, read_edits
 from wordclouds.models import Job
 from wordclouds.selectors import ARTIFACTS, artifact_key, artifact_path, job_key
 from wordclouds.services.job_inputs import (
+    JOB_FORM,
     NAME_LIST_FILE,
     JobInputs,
+    _engine_call,
     _save,
     font_id_path,
-    name_list_upload_check,
     names_read,
 )
 from wordclouds.services.jobs import _job_store, job_input_key
@@ -28,6 +32,31 @@ PROOF_KEY = engine.PROOF
 CHANGE_KINDS = ("added", "removed", "renamed", "moved", "resized", "recolored", "displaced")
 # Revisions of one first layout shown at most (GET …/revisions).
 MAX_LISTED = 500
+
+
+# The multipart form of POST /api/jobs/{id}/revisions (its JSON body is the edits alone).
+REVISION_FORM = Form(
+    (
+        JsonText(
+            "edits",
+            "the edits, as a JSON object's text (docs/engine.md, Revisions)",
+            code="edits_invalid",
+            required="yes",
+            missing="edits is required",
+            missing_code="edits_invalid",
+            not_json_code="edits_not_json",
+            not_object="the edits must be a JSON object",
+            keys=EDITS.schema,
+        ),
+        dataclasses.replace(
+            JOB_FORM["name_list"],
+            description="a list whose names are added, read as the poster's own was",
+            required="no",
+            missing="",
+            missing_code="",
+        ),
+    )
+)
 
 
 def revision_create(*, parent_id: str, edits, name_list: UploadedFile | None = None) -> Job:
@@ -44,15 +73,13 @@ def revision_create(*, parent_id: str, edits, name_list: UploadedFile | None = N
             code="parent_not_success",
         )
     if isinstance(edits, str):
-        try:
-            edits = json.loads(edits)
-        except ValueError:
-            raise InvalidInput("edits must be valid JSON", code="edits_not_json") from None
-    if not isinstance(edits, dict):
-        raise InvalidInput("the edits must be a JSON object", code="edits_invalid")
+        edits = REVISION_FORM["edits"].parse(edits)
+    # the edits' shape (types, bounds, unknown keys) answers before any file is fetched
+    _engine_call(read_edits, edits, code="edits_invalid")
+    if name_list is not None:
+        REVISION_FORM["name_list"].parse(name_list)
     with storage.scratch_dir("revision-") as staging:
         if name_list is not None:
-            name_list_upload_check(name_list)
             names_path = _save(name_list, staging / NAME_LIST_FILE)
         folder = staging / "parent"
         for kind in ("db", "metrics"):

@@ -1,11 +1,12 @@
 """Size advice: on which standard sheet a list's names fit at MIN_NAME_PT, from a job's
 inputs, without laying out (docs/engine.md, "Printed size")."""
 
-from django.core.files.uploadedfile import UploadedFile
+from typing import Unpack
 
 from core.isolated import run_heavy
 from wordclouds import engine, storage
 from wordclouds.services.job_inputs import (
+    JobUploads,
     StagedInputs,
     _engine_call,
     contents_check,
@@ -14,26 +15,12 @@ from wordclouds.services.job_inputs import (
 from wordclouds.services.sheets import shop_sizes
 
 
-def size_advice(
-    *,
-    params: str | None,
-    name_list: UploadedFile | None,
-    mask_image: UploadedFile | None = None,
-    font_file: UploadedFile | None = None,
-    font_id: str = "",
-) -> dict:
+def size_advice(**uploads: Unpack[JobUploads]) -> dict:
     """The inputs checked as a job's (the same 400s and 413s), then the advice from what the
     checks read, in one child with the heavy-work limits (the list is read once); nothing is
     stored."""
     with storage.scratch_dir("advice-") as staging:
-        staged = job_inputs_staged(
-            folder=staging,
-            params=params,
-            name_list=name_list,
-            mask_image=mask_image,
-            font_file=font_file,
-            font_id=font_id,
-        )
+        staged = job_inputs_staged(folder=staging, **uploads)
         return run_heavy("size advice", _advice, staged, shop_sizes())
 
 

@@ -19,6 +19,7 @@ import defusedxml.ElementTree as safe_xml
 from defusedxml import DefusedXmlException
 
 from core.errors import TooLarge
+from core.inputs import too_large
 from wordclouds import storage
 
 CHUNK = 1024 * 1024
@@ -54,7 +55,7 @@ class StoredFile:
 def upload_size_check(upload, *, field: str, limit: int) -> None:
     """413 naming the form field when an upload is over its limit (bytes)."""
     if upload.size > limit:
-        raise TooLarge(f"{field} exceeds {limit // (1024 * 1024)} MB", code="upload_too_large")
+        raise TooLarge(too_large(field, limit), code="upload_too_large")
 
 
 def sniff_content_type(path: Path) -> tuple[str, str]:

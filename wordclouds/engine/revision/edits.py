@@ -1,17 +1,16 @@
-"""The edits of a revision read and checked: their lists, ids, names, spots and sizes
-(docs/engine.md, "Revisions")."""
+"""The edits of a revision read and checked: their shape declared once (:data:`EDITS`, in
+the service's language of inputs, core/inputs.py: the API's schema, docs/engine.md's table
+and :func:`read_edits`, which reads no file), then their ids, names, spots and sizes against
+the parent (docs/engine.md, "Revisions")."""
+
+import dataclasses
+
+from core.inputs import Color, Either, Field, Items, Number, Object, Refused, said_alike
 
 from ..errors import InputError
 from ..layout import FLOOR_FONT_SIZE
 from ..names import MAX_NAME_LENGTH, clean_cell
-from ..params import (
-    COLOR_PATTERN,
-    MAX_KEEP_OUT,
-    MAX_SEED,
-    check_shapes,
-    finite_number,
-    parse_shape,
-)
+from ..params import MAX_CANVAS_SIDE, MAX_KEEP_OUT, MAX_SEED, SHAPE, check_shapes
 from ..shaping import undrawable
 from .parent import Parent, _check_spots, _shapes
 
@@ -30,33 +29,157 @@ WORD_EDITS = ("rename", "move", "resize", "recolor")
 MAX_WEIGHT = 1e9
 
 
-def _word_id(value, where: str, ids) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InputError(f"{where} must be a word id (an integer)")
-    if value not in ids:
-        raise InputError(f"{where}: no word with id {value}")
-    return value
+CODE = "edits_invalid"
 
 
-def _entry(value, where: str, fields: tuple[str, ...]) -> dict:
-    if not isinstance(value, dict):
-        raise InputError(f"{where} must be an object with {', '.join(fields)}")
-    for name in value:
-        if name not in fields:
-            raise InputError(f'{where}: unknown field "{str(name)[:40]}"')
-    for name in fields:
-        if name not in value:
-            raise InputError(f"{where}.{name} is required")
-    return value
+@dataclasses.dataclass(frozen=True)
+class NewName(Field):
+    """A name to place: a text, cleaned as a spreadsheet's cell is, not empty, at most
+    MAX_NAME_LENGTH characters."""
+
+    code: str = CODE
+    empty: str = "{name} must be a name that is not empty"
+    too_long: str = f"{{name}} is longer than {MAX_NAME_LENGTH} characters"
+
+    def parse(self, value, where=None):
+        text = clean_cell(value) if isinstance(value, str) else None
+        if not text:
+            raise self._refused(self.empty, where)
+        if len(text) > MAX_NAME_LENGTH:
+            raise self._refused(self.too_long, where)
+        return text
+
+    def schema(self) -> dict:
+        return {"type": "string", "minLength": 1, "maxLength": MAX_NAME_LENGTH}
+
+    def accepted(self) -> str:
+        return f"a name of 1 to {MAX_NAME_LENGTH} characters"
+
+    def _templates(self):
+        return (self.empty, self.too_long)
 
 
-def _new_name(value, where: str) -> str:
-    text = clean_cell(value) if isinstance(value, str) else None
-    if not text:
-        raise InputError(f"{where} must be a name that is not empty")
-    if len(text) > MAX_NAME_LENGTH:
-        raise InputError(f"{where} is longer than {MAX_NAME_LENGTH} characters")
-    return text
+def _entry(name: str, *fields: Field, optional=()) -> Object:
+    """One entry of an edit's list: an object of exactly these fields, each one present
+    (but those `optional`), each refused naming it."""
+    return Object(
+        name,
+        "",
+        code=CODE,
+        fields=fields,
+        refusal="{name} must be an object with {listed}",
+        unknown='{name}: unknown field "{key}"',
+        missing_key="{name}.{key} is required",
+        optional=optional,
+        missing_first=True,
+        words="{" + ", ".join(f'"{field.name}"' for field in fields) + "}",
+    )
+
+
+def _number(name: str, low: float, high: float, **declared) -> Number:
+    return Number(name, "", code=CODE, low=low, high=high, **declared)
+
+
+WORD_ID = _number(
+    "id",
+    1,
+    MAX_SEED,
+    integer=True,
+    high_shown="2^63-1",
+    not_number="{name} must be a word id (an integer)",
+    below="{name} must be a word id (an integer from 1 to 2^63-1)",
+    above="{name} must be a word id (an integer from 1 to 2^63-1)",
+)
+IN_CANVAS = "{name} must be {accepted}"  # the bound knowable without the parent's canvas
+ADDED = Either(
+    "add",
+    "",
+    code=CODE,
+    other=NewName("name", ""),
+    whole=_entry(
+        "add",
+        NewName("name", ""),
+        _number(
+            "weight",
+            0,
+            MAX_WEIGHT,
+            above_low=True,
+            below=f"{{name}} must be above 0 and at most {MAX_WEIGHT:g}",
+            above=f"{{name}} must be above 0 and at most {MAX_WEIGHT:g}",
+        ),
+        optional=(("weight", 1.0),),
+    ),
+)
+ENTRIES = {
+    "add": ADDED,
+    "remove": WORD_ID,
+    "rename": _entry("rename", WORD_ID, NewName("name", "")),
+    "move": _entry(
+        "move",
+        WORD_ID,
+        *(_number(c, 0, MAX_CANVAS_SIDE, below=IN_CANVAS, above=IN_CANVAS) for c in "xy"),
+    ),
+    "resize": _entry(
+        "resize",
+        WORD_ID,
+        _number(
+            "fontSize",
+            FLOOR_FONT_SIZE,
+            MAX_CANVAS_SIDE / 2,
+            below="{name} must be from {low} to {high} px",
+            above="{name} must be from {low} to {high} px",
+        ),
+    ),
+    "recolor": _entry("recolor", WORD_ID, Color("color", "", code=CODE)),
+    "keepOut": dataclasses.replace(SHAPE, code=CODE),
+}
+# The edits object: each list within its bound (an absent one empty), and the seed.
+EDITS = Object(
+    "",
+    "The edits of a revision (docs/engine.md, Revisions); every key is optional.",
+    code=CODE,
+    fields=(
+        *(
+            Items(
+                key,
+                "",
+                code=CODE,
+                item=ENTRIES[key],
+                high=bound,
+                refusal="{name} must be a list",
+                too_many="{name} has {count} entries; at most {high} are allowed",
+            )
+            for key, bound in LIST_BOUNDS.items()
+        ),
+        _number(
+            "seed",
+            0,
+            MAX_SEED,
+            integer=True,
+            high_shown="2^63-1",
+            **said_alike("{name} must be {accepted}"),
+        ),
+    ),
+    refusal="the edits must be a JSON object",
+    unknown=f'unknown edit "{{key}}"; edits are {", ".join(EDIT_KEYS)}',
+    optional=(*((key, ()) for key in LIST_BOUNDS), ("seed", None)),
+)
+
+
+def read_edits(edits) -> dict:
+    """The edits' shape checked as :data:`EDITS` declares it (types, bounds, unknown keys):
+    cheap, it reads no file, so a bad request is refused before any heavy work. Raises
+    :class:`InputError` naming the first problem."""
+    try:
+        return EDITS.parse(edits)
+    except Refused as refused:
+        raise InputError(refused.detail) from None
+
+
+def _word_id(word_id: int, where: str, ids) -> int:
+    if word_id not in ids:
+        raise InputError(f"{where}: no word with id {word_id}")
+    return word_id
 
 
 def check_edits(edits: dict, *, parent_dir, mask_path=None, font_path=None) -> dict:
@@ -66,86 +189,47 @@ def check_edits(edits: dict, *, parent_dir, mask_path=None, font_path=None) -> d
 
 
 def _checked(edits, parent: Parent, mask_path, font_path) -> dict:
-    if not isinstance(edits, dict):
-        raise InputError("the edits must be a JSON object")
-    for key in edits:
-        if key not in EDIT_KEYS:
-            raise InputError(f'unknown edit "{str(key)[:40]}"; edits are {", ".join(EDIT_KEYS)}')
-    for key, bound in LIST_BOUNDS.items():
-        value = edits.get(key, [])
-        if not isinstance(value, list):
-            raise InputError(f"{key} must be a list")
-        if len(value) > bound:
-            raise InputError(f"{key} has {len(value)} entries; at most {bound} are allowed")
-    if not any(edits.get(key) for key in LIST_BOUNDS):
+    read = read_edits(edits)
+    if not any(read[key] for key in LIST_BOUNDS):
         raise InputError("no edit given: add, remove, rename, move, resize, recolor or keepOut")
     ids = parent.rows
-    seed = edits.get("seed")
-    if seed is not None and (
-        isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED
-    ):
-        raise InputError("seed must be an integer from 0 to 2^63-1")
-    clean = {"seed": seed}
-    clean["add"] = []
-    for k, item in enumerate(edits.get("add", [])):
-        where = f"add[{k}]"
-        if isinstance(item, dict):
-            entry = _entry({"weight": 1, **item}, where, ("name", "weight"))
-            weight = finite_number(entry["weight"], f"{where}.weight")
-            if not 0 < weight <= MAX_WEIGHT:
-                raise InputError(f"{where}.weight must be above 0 and at most {MAX_WEIGHT:g}")
-            name = _new_name(entry["name"], f"{where}.name")
-        else:
-            name, weight = _new_name(item, where), 1.0
-        clean["add"].append({"name": name, "weight": weight})
-    clean["remove"] = [
-        _word_id(v, f"remove[{k}]", ids) for k, v in enumerate(edits.get("remove", []))
+    clean = {"seed": read["seed"]}
+    clean["add"] = [
+        entry if isinstance(entry, dict) else {"name": entry, "weight": 1.0}
+        for entry in read["add"]
     ]
+    clean["remove"] = [_word_id(v, f"remove[{k}]", ids) for k, v in enumerate(read["remove"])]
     named = {}  # word id → the edits naming it
     for word_id in clean["remove"]:
         if "remove" in named.get(word_id, ()):
             raise InputError(f"id {word_id} is in remove twice")
         named.setdefault(word_id, []).append("remove")
     side = min(parent.width, parent.height)
-    fields = {"rename": ("id", "name"), "move": ("id", "x", "y"), "resize": ("id", "fontSize"),
-              "recolor": ("id", "color")}  # fmt: skip
     for kind in WORD_EDITS:
         clean[kind] = []
-        for k, item in enumerate(edits.get(kind, [])):
+        for k, entry in enumerate(read[kind]):
             where = f"{kind}[{k}]"
-            entry = dict(_entry(item, where, fields[kind]))
-            word_id = entry["id"] = _word_id(entry["id"], f"{where}.id", ids)
+            word_id = _word_id(entry["id"], f"{where}.id", ids)
             earlier = named.setdefault(word_id, [])
             if kind in earlier or "remove" in earlier:
                 other = kind if kind in earlier else "remove"
                 raise InputError(f"id {word_id} is in both {other} and {kind}")
             earlier.append(kind)
-            if kind == "rename":
-                entry["name"] = _new_name(entry["name"], f"{where}.name")
-            elif kind == "move":
-                entry["x"], entry["y"] = (
-                    finite_number(entry[c], f"{where}.{c}") for c in ("x", "y")
-                )
+            if kind == "move":
                 if not (0 <= entry["x"] < parent.width and 0 <= entry["y"] < parent.height):
                     raise InputError(
                         f"{where}: ({entry['x']:g}, {entry['y']:g}) is outside the canvas "
                         f"({parent.width}×{parent.height} px)"
                     )
             elif kind == "resize":
-                size = finite_number(entry["fontSize"], f"{where}.fontSize")
-                if not FLOOR_FONT_SIZE <= size <= side / 2:
+                size = entry["fontSize"]
+                if size > side / 2:  # the declared bound is half the largest canvas's side
                     raise InputError(
                         f"{where}.fontSize must be from {FLOOR_FONT_SIZE:g} to {side / 2:g} px"
                     )
                 entry["fontSize"] = round(size, 2)
-            elif not isinstance(entry["color"], str) or not COLOR_PATTERN.fullmatch(entry["color"]):
-                raise InputError(f"{where}.color must be #RRGGBB")
-            else:
-                entry["color"] = entry["color"].upper()
             clean[kind].append(entry)
-    clean["keepOut"] = [
-        parse_shape(v, f"keepOut[{k}]") for k, v in enumerate(edits.get("keepOut", []))
-    ]
+    clean["keepOut"] = list(read["keepOut"])
     check_shapes(clean["keepOut"], "keepOut", parent.width, parent.height)
     typeface = _shapes(parent, font_path).typeface
     for where, entries in (("add", clean["add"]), ("rename", clean["rename"])):
