@@ -8,12 +8,6 @@ from pathlib import Path
 
 ENGINE = Path(__file__).resolve().parents[2] / "wordclouds" / "engine"
 LONGEST = 60
-# Left as they are, each for a reason of its own (not new ones: the test fails on any other).
-WAITING = {
-    # the revision edits' shape checks, moved as they were: branch w5-inputs declares them
-    # again in the project's declaration language, which replaces this function
-    ("revision/edits.py", "_checked"),
-}
 
 
 def long_functions() -> list[tuple[str, str, int]]:
@@ -29,12 +23,4 @@ def long_functions() -> list[tuple[str, str, int]]:
 
 
 def test_no_engine_function_is_longer_than_60_lines():
-    too_long = [
-        (path, name, n) for path, name, n in long_functions() if (path, name) not in WAITING
-    ]
-    assert too_long == []
-
-
-def test_every_function_waiting_to_be_shortened_is_still_long():
-    """An entry of WAITING goes once its function is short (or gone)."""
-    assert {(path, name) for path, name, _ in long_functions()} >= WAITING
+    assert long_functions() == []
