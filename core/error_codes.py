@@ -84,6 +84,7 @@ FORM = "wordclouds.services.job_inputs.JOB_FORM"
 PARAMS = "wordclouds.engine.params.PARAMS"
 CUSTOM_SVG = "wordclouds.services.custom_svg.CUSTOM_SVG"
 PROJECT = "wordclouds.services.projects.PROJECT_FORM"
+FONT = "wordclouds.services.fonts.FONT_FORM"
 # fmt: off
 CODES: tuple[ErrorCode, ...] = (
     # Any endpoint: the handlers' own answers (core/errors.py, core/endpoints.py).
@@ -159,8 +160,8 @@ CODES: tuple[ErrorCode, ...] = (
     E("font_file_invalid", 400, "font_file is not a valid font", "字体文件无效。", JOBS),
     E("font_id_unknown", 400, Declared(FORM, "font_id"), "没有这个字体。", JOBS),
     E("font_invalid", 400, "file is not a valid font", "文件不是有效的字体。", FONTS),
-    E("file_required", 400, "file is required", "请上传文件。", (*FONTS, *ASSETS)),
-    E("font_wrong_type", 400, "file must be .ttf, .ttc or .otf", "字体文件必须是 .ttf、.ttc 或 .otf。", FONTS),
+    E("file_required", 400, Declared(FONT, "file"), "请上传文件。", (*FONTS, *ASSETS)),
+    E("font_wrong_type", 400, Declared(FONT, "file"), "字体文件必须是 .ttf、.ttc 或 .otf。", FONTS),
     E("default_font_undeletable", 400, "the default font cannot be deleted", "默认字体不能删除。", FONTS),
     E("font_not_found", 404, "font not found", "找不到该字体。", FONTS),
     E("font_in_use", 409, "font is used by job 0123… (queued)", "该字体正被作业、设计清单或订单使用，不能删除。", FONTS),

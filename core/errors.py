@@ -94,7 +94,8 @@ def client_error(exc) -> ServiceError | None:
     if isinstance(exc, ServiceError):
         return exc
     if isinstance(exc, Refused):  # a declared input's refusal (core/inputs.py)
-        return (TooLarge if exc.status == 413 else InvalidInput)(exc.detail, code=exc.code)
+        answer = {413: TooLarge, 404: NotFound}.get(exc.status, InvalidInput)
+        return answer(exc.detail, code=exc.code)
     if isinstance(exc, RequestDataTooBig):
         return TooLarge(REQUEST_TOO_LARGE, code="request_too_large")
     if isinstance(exc, SuspiciousOperation):

@@ -35,7 +35,7 @@ TRUE, FALSE = ("1", "true"), ("0", "false")  # a boolean's texts, in any case
 
 class Refused(ValueError):
     """A refused input: `detail` is the sentence, `code` its code (core/error_codes.py),
-    `status` 400, or 413 for an upload over its size limit."""
+    `status` 400, 413 for an upload over its size limit, or the field's own (404)."""
 
     def __init__(self, detail: str, code: str | None = None, status: int = 400):
         super().__init__(detail)
@@ -72,6 +72,7 @@ class Field:
     required: str = "no"  # in a form: yes, no, or when
     missing: str = ""  # in a form: the sentence when it is absent or blank, if refused so
     missing_code: str = ""
+    status: int = 400  # of its refusals (404: a value that names nothing, as a path would)
 
     def parse(self, value, where: str | None = None):
         raise NotImplementedError
@@ -117,7 +118,7 @@ class Field:
         return template.format(**{**fields, "name": where or self.name})
 
     def _refused(self, template: str, where: str | None, code: str = "") -> Refused:
-        return Refused(self._sentence(template, where), code or self.code)
+        return Refused(self._sentence(template, where), code or self.code, self.status)
 
 
 def _is_number(value) -> bool:
@@ -545,15 +546,16 @@ def too_large(name: str, limit: int) -> str:
 @dataclasses.dataclass(frozen=True)
 class Upload(Field):
     """A file of a form (anything with a `name` and a `size`): its name ends with one of
-    `extensions` (else 400 `refusal`) and it holds at most `limit()` bytes (else 413
-    `upload_too_large`); `limit` reads the limit when checked (a setting)."""
+    `extensions` (else 400 `refusal`; none: any name) and it holds at most `limit()` bytes
+    (else 413 `upload_too_large`); `limit` reads the limit when checked (a setting)."""
 
     extensions: tuple[str, ...] = ()
     refusal: str = ""
     limit: Callable[[], int] = int
 
     def parse(self, value, where=None):
-        if PurePath(value.name or "").suffix.lower() not in self.extensions:
+        suffix = PurePath(value.name or "").suffix.lower()
+        if self.extensions and suffix not in self.extensions:
             raise self._refused(self.refusal, where)
         if value.size > self.limit():
             raise Refused(self.too_large(where), "upload_too_large", status=413)
@@ -573,13 +575,15 @@ class Upload(Field):
         return {"type": "string", "format": "binary"}
 
     def accepted(self) -> str:
+        if not self.extensions:
+            return f"any file, at most {self.limit() // MB} MB: {self.description}"
         names = " or ".join(
             [", ".join(f"`{e}`" for e in self.extensions[:-1]), f"`{self.extensions[-1]}`"]
         ).removeprefix(" or ")
         return f"{names}, at most {self.limit() // MB} MB: {self.description}"
 
     def _templates(self):
-        return (self.refusal,)
+        return (self.refusal,) if self.extensions else ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -682,10 +686,15 @@ class Form:
                 "field": f.name,
                 "required": f.required,
                 "accepted": f.accepted(),
-                "error (400)": " / ".join(f"`{s}`" for s in f.refusals()),
+                "error (400)": " / ".join(f"`{s}`{_status(f)}" for s in f.refusals()),
             }
             for f in self.fields
         ]
+
+
+def _status(field: Field) -> str:
+    """A refusal's status in a table whose column is the 400s, when it is not 400."""
+    return "" if field.status == 400 else f" ({field.status})"
 
 
 @dataclasses.dataclass(frozen=True)

@@ -1,12 +1,14 @@
 """Shapes of the font, template, asset and project endpoints (docs/assets.md). Inputs are
-multipart forms parsed by the services, which own the error texts; a project's form is
-declared once (`PROJECT_FORM`, core/inputs.py), which its schema here is read from; the font
-and asset upload serializers describe their forms in the OpenAPI schema."""
+multipart forms the services read, each declared once in the language of core/inputs.py
+(`FONT_FORM`, `ASSET_FORM`, `ASSET_IMPORT_FORM`, `PROJECT_FORM`): their schemas here are read
+from those declarations."""
 
 from rest_framework import serializers
 
 from core.serializers import UtcDateTimeField, WithInputs
 from wordclouds.models import Asset, Project, Template
+from wordclouds.services.assets import ASSET_FORM, ASSET_IMPORT_FORM
+from wordclouds.services.fonts import FONT_FORM
 from wordclouds.services.projects import PROJECT_FORM
 
 
@@ -36,11 +38,10 @@ class FontSerializer(serializers.Serializer):
     )
 
 
-class FontUploadSerializer(serializers.Serializer):
-    file = serializers.FileField(help_text=".ttf, .ttc or .otf, at most 50 MB")
-    name = serializers.CharField(
-        required=False, allow_blank=True, help_text="default: the font's family name"
-    )
+class FontUploadSerializer(WithInputs):
+    """The form of POST /api/fonts: its schema is FONT_FORM's, which the service reads."""
+
+    inputs = FONT_FORM
 
 
 class TemplateSerializer(serializers.ModelSerializer):
@@ -72,24 +73,17 @@ class AssetSerializer(serializers.ModelSerializer):
         return f"/api/assets/{asset.id}/download"
 
 
-class AssetUploadSerializer(serializers.Serializer):
-    file = serializers.FileField(help_text="at most 50 MB; the content type is sniffed")
-    name = serializers.CharField(required=False, allow_blank=True, default="")
-    type = serializers.CharField(
-        required=False, allow_blank=True, default="upload", help_text="empty: upload"
-    )
+class AssetUploadSerializer(WithInputs):
+    """The form of POST /api/assets: its schema is ASSET_FORM's, which the service reads."""
+
+    inputs = ASSET_FORM
 
 
-class AssetImportSerializer(serializers.Serializer):
-    kind = serializers.ChoiceField(
-        choices=["png", "svg", "svg_stroke", "db", "metrics"],
-        required=False,
-        default="png",
-    )
-    name = serializers.CharField(required=False, allow_blank=True, default="")
-    type = serializers.CharField(
-        required=False, allow_blank=True, default="wordcloud", help_text="empty: wordcloud"
-    )
+class AssetImportSerializer(WithInputs):
+    """The form of POST /api/assets/from-job/{job_id}: its schema is ASSET_IMPORT_FORM's,
+    which the service reads."""
+
+    inputs = ASSET_IMPORT_FORM
 
 
 class StickerSerializer(serializers.Serializer):

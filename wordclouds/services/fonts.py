@@ -12,6 +12,7 @@ from fontTools.pens.boundsPen import BoundsPen
 from fontTools.ttLib import TTCollection, TTFont
 
 from core.errors import Conflict, InvalidInput, NotFound
+from core.inputs import Form, Text, Upload
 from wordclouds.engine import (
     CHAIN_COVERAGE,
     DEFAULT_FACE,
@@ -21,9 +22,8 @@ from wordclouds.engine import (
     font_faces,
 )
 from wordclouds.models import Font, Job, new_id
-from wordclouds.services.form_text import form_text
 from wordclouds.services.retention import jobs_other_apps_need
-from wordclouds.services.stored_files import remove_after_commit, stored_file, upload_size_check
+from wordclouds.services.stored_files import remove_after_commit, stored_file
 
 DEFAULT_FONT_ID = "__default__"
 FONT_EXTENSIONS = (".ttf", ".ttc", ".otf")
@@ -32,6 +32,30 @@ NAME_MAX = 200
 USERS_NAMED = 5  # a 409 names this many users of a font, then counts the rest
 TTC_TAG = b"ttcf"
 GLYPH_SAMPLE = 500
+# The form of POST /api/fonts, in field order (the first problem is named); the file's
+# content is checked once stored (`_checked_family`).
+FONT_FORM = Form(
+    (
+        Upload(
+            "file",
+            "a font the engine can draw with",
+            required="yes",
+            missing="file is required",
+            missing_code="file_required",
+            extensions=FONT_EXTENSIONS,
+            refusal="file must be .ttf, .ttc or .otf",
+            code="font_wrong_type",
+            limit=lambda: settings.FONT_MAX_BYTES,
+        ),
+        Text(
+            "name",
+            "the font's name",
+            high=NAME_MAX,
+            meaning=f"a text of at most {NAME_MAX} characters; absent or empty: the font's "
+            "family name",
+        ),
+    )
+)
 
 
 @dataclass(frozen=True)
@@ -127,15 +151,12 @@ def font_glyphs_check(path: Path, *, field: str) -> None:
 
 
 def font_create(*, upload: UploadedFile | None, name: str = "") -> Font:
-    """Store an uploaded font after checking its extension, size and content."""
-    if upload is None:
-        raise InvalidInput("file is required", code="file_required")
-    name = form_text(name, field="name", limit=NAME_MAX)
+    """Store an uploaded font after checking its form (FONT_FORM: the file's extension and
+    size, the name), then its content."""
+    upload = FONT_FORM.read("file", upload)
+    name = FONT_FORM.read("name", name) or ""
     filename = PurePath(upload.name or "").name
     extension = PurePath(filename).suffix.lower()
-    if extension not in FONT_EXTENSIONS:
-        raise InvalidInput("file must be .ttf, .ttc or .otf", code="font_wrong_type")
-    upload_size_check(upload, field="file", limit=settings.FONT_MAX_BYTES)
     font_id = new_id()
     checked = {}
 

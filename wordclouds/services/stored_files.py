@@ -18,8 +18,6 @@ from xml.etree.ElementTree import ParseError
 import defusedxml.ElementTree as safe_xml
 from defusedxml import DefusedXmlException
 
-from core.errors import TooLarge
-from core.inputs import too_large
 from wordclouds import storage
 
 CHUNK = 1024 * 1024
@@ -50,12 +48,6 @@ class StoredFile:
     sha256: str
     content_type: str
     local: Path  # the scratch copy it was stored from, while the upload is handled
-
-
-def upload_size_check(upload, *, field: str, limit: int) -> None:
-    """413 naming the form field when an upload is over its limit (bytes)."""
-    if upload.size > limit:
-        raise TooLarge(too_large(field, limit), code="upload_too_large")
 
 
 def sniff_content_type(path: Path) -> tuple[str, str]:
