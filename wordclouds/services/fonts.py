@@ -32,20 +32,31 @@ NAME_MAX = 200
 USERS_NAMED = 5  # a 409 names this many users of a font, then counts the rest
 TTC_TAG = b"ttcf"
 GLYPH_SAMPLE = 500
+
+
+def font_upload(name: str, description: str, **declared) -> Upload:
+    """A form's font file (the font form's, a job's): its extensions and size limit."""
+    return Upload(
+        name,
+        description,
+        extensions=FONT_EXTENSIONS,
+        refusal="{name} must be .ttf, .ttc or .otf",
+        limit=lambda: settings.FONT_MAX_BYTES,
+        **declared,
+    )
+
+
 # The form of POST /api/fonts, in field order (the first problem is named); the file's
 # content is checked once stored (`_checked_family`).
 FONT_FORM = Form(
     (
-        Upload(
+        font_upload(
             "file",
             "a font the engine can draw with",
             required="yes",
             missing="file is required",
             missing_code="file_required",
-            extensions=FONT_EXTENSIONS,
-            refusal="file must be .ttf, .ttc or .otf",
             code="font_wrong_type",
-            limit=lambda: settings.FONT_MAX_BYTES,
         ),
         Text(
             "name",

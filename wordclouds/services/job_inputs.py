@@ -20,7 +20,7 @@ from wordclouds import engine, storage
 from wordclouds.engine.names import MAX_NAME_LENGTH, MAX_NAMES
 from wordclouds.engine.params import params_schema
 from wordclouds.models import Font
-from wordclouds.services.fonts import DEFAULT_FONT_ID, FONT_EXTENSIONS, font_glyphs_check
+from wordclouds.services.fonts import DEFAULT_FONT_ID, font_glyphs_check, font_upload
 
 NAME_LIST_FILE = "names.xlsx"
 PREVIEW_ROWS = 10
@@ -55,14 +55,7 @@ JOB_FORM = Form(
             code="mask_image_wrong_type",
             limit=lambda: settings.MASK_IMAGE_MAX_BYTES,
         ),
-        Upload(
-            "font_file",
-            "wins over font_id",
-            extensions=FONT_EXTENSIONS,
-            refusal="font_file must be .ttf, .ttc or .otf",
-            code="font_file_wrong_type",
-            limit=lambda: settings.FONT_MAX_BYTES,
-        ),
+        font_upload("font_file", "wins over font_id", code="font_file_wrong_type"),
         Pattern(
             "font_id",
             "",
