@@ -110,6 +110,16 @@ class Field:
     def _templates(self) -> tuple[str, ...]:
         raise NotImplementedError
 
+    def rows(self) -> list[dict[str, str]]:
+        """The docs' table of a lone field (a JSON body's field its serializer reads with it)."""
+        return [
+            {
+                "name": self.name,
+                "accepted": self.accepted(),
+                "error (400)": " / ".join(f"`{s}`" for s in self.refusals()),
+            }
+        ]
+
     def _sentence(self, template: str, where: str | None = None) -> str:
         shown = {key: number_shown(v) for key, v in vars(self).items() if _is_number(v)}
         # {key} and {count} are the client's: put in after the sentence is made

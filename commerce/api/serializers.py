@@ -224,6 +224,10 @@ class DesignItem(Field):
     def _templates(self):
         return (self.refusal, self.one_design)
 
+    def refusals(self, where=None):
+        inner = (s for entry in DESIGNS.values() for s in entry.refusals(where))
+        return tuple(dict.fromkeys((*super().refusals(where), *inner)))
+
 
 DESIGNS = {design: _design_entry(design) for design in ("projectId", "jobId")}
 DESIGN_ITEMS = Items(
@@ -255,6 +259,7 @@ ORDER_LINES = Items(
             _quantity(),
         ),
         refusal="{name} must be an object with productId and quantity",
+        words="{productId, quantity}",
     ),
     low=1,
     high=MAX_ORDER_LINES,
