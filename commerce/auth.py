@@ -38,11 +38,3 @@ def request_user(request) -> EndUser:
     if caller.user is None:
         raise Forbidden("this endpoint needs an end-user token", code="user_token_required")
     return caller.user
-
-
-def request_admin(request) -> Caller:
-    """Staff only (the admin token): 401 without a token, 403 for an end user's token."""
-    caller = request_caller(request)
-    if not caller.is_admin:
-        raise Forbidden("invalid or missing token", code="token_missing")
-    return caller
