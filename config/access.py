@@ -17,10 +17,7 @@ ROUTES = {
     # Jobs and what is drawn from them.
     "jobs": {
         "GET": customer("a customer's own jobs; staff every job"),
-        "POST": anyone(
-            "a customer's token makes the job theirs; JOBS_NEED_LOGIN=1: a customer or staff",
-            login_setting="JOBS_NEED_LOGIN",
-        ),
+        "POST": anyone("a customer's token makes the job theirs", login_setting="JOBS_NEED_LOGIN"),
     },
     "job-size-advice": {"POST": anyone()},
     "job-status": {

@@ -15,7 +15,7 @@ from functools import cache
 from django.conf import settings
 from django.http import JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware
-from django.urls import Resolver404, resolve
+from django.urls import Resolver404, URLResolver, resolve
 from django.utils.module_loading import import_string
 
 from core.errors import Forbidden, ServiceError, Unauthorized
@@ -220,3 +220,48 @@ def document_access(result, generator, request, public):
             rule = rule_for(route, method.upper())
             operation["security"] = securities[rule.required() if rule else Who.STAFF]
     return result
+
+
+@dataclass(frozen=True)
+class Route:
+    name: str  # the table's key: a namespaced URL name (`admin:index`), or the path in front
+    path: str  # /api/jobs/<str:job_id>
+
+
+def url_routes(patterns=None, prefix: str = "/", namespace: str = "") -> list[Route]:
+    """Every route of Django's URL table, resolved through every include, by the name the
+    access table knows it by (an unnamed route by its view's, as `resolver_match` gives it)."""
+    if patterns is None:
+        from django.urls import get_resolver
+
+        patterns = get_resolver().url_patterns
+    routes = []
+    for pattern in patterns:
+        path = prefix + str(pattern.pattern)
+        if isinstance(pattern, URLResolver):
+            inner = f"{namespace}{pattern.namespace}:" if pattern.namespace else namespace
+            routes += url_routes(pattern.url_patterns, path, inner)
+        else:
+            name = pattern.name or pattern.lookup_str
+            routes.append(Route(namespace + name, path))
+    return routes
+
+
+def rows() -> list[dict[str, str]]:
+    """docs/security.md's table: each declared route and method, who may call it."""
+    paths: dict[str, str] = {}
+    for route in url_routes():
+        key = route.name if route.name in table() else route.name.split(":")[0] + ":*"
+        paths.setdefault(key, route.path if key == route.name else route.path + "…")
+    return [
+        {
+            "route": f"`{name}`",
+            "path": f"`{paths.get(name, name)}`",
+            "method": method,
+            "who": rule.who.value
+            + (f" ({rule.login_setting}=1: customer)" if rule.login_setting else ""),
+            "note": rule.note,
+        }
+        for name, rules in table().items()
+        for method, rule in rules.items()
+    ]

@@ -90,10 +90,11 @@ CODES: tuple[ErrorCode, ...] = (
     E("token_invalid", 401, "invalid or expired token", "登录凭证无效或已过期，请重新登录。"),
     E("staff_only", 403, "this endpoint is for staff", "此操作仅限工作人员。"),
     E("user_token_required", 403, "this endpoint needs an end-user token", "此操作需要用户本人登录。"),
-    E("not_owner", 403, "this job belongs to another customer", "该任务属于其他用户。", ("/api/jobs",)),
+    E("not_owner", 403, "only the job's owner or staff may change it", "该任务属于其他用户。", ("/api/jobs",)),
     E("csrf_failed", 403, "the staff session needs the page's CSRF token", "页面已过期，请刷新后重试。"),
     E("access_undeclared", 403, "this route declares no access", "此地址尚未声明访问权限。"),
     E("job_in_order", 409, "job 0123… is needed by order 12", "该任务仍被订单使用，不能删除。", ("/api/jobs",)),
+    E("job_not_finished", 409, "job 0123… is running; a job is deleted once it has finished", "任务尚未完成，完成后才能删除。", ("/api/jobs",)),
     E("belongs_to_another_user", 403, "order belongs to another user", "该资源属于其他用户。", COMMERCE),
     E("wrong_status", 409, "order cannot be cancelled in status paid", "当前状态下不能执行此操作。", COMMERCE),
     # Admin login.

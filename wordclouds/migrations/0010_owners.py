@@ -4,20 +4,23 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('wordclouds', '0009_retention_schedule'),
+        ("wordclouds", "0009_retention_schedule"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='job',
-            name='owner',
-            field=models.CharField(blank=True, db_index=True, default='', max_length=32, verbose_name='owner'),
+            model_name="job",
+            name="owner",
+            field=models.CharField(
+                blank=True, db_index=True, default="", max_length=32, verbose_name="owner"
+            ),
         ),
         migrations.AddField(
-            model_name='project',
-            name='owner',
-            field=models.CharField(blank=True, db_index=True, default='', max_length=32, verbose_name='owner'),
+            model_name="project",
+            name="owner",
+            field=models.CharField(
+                blank=True, db_index=True, default="", max_length=32, verbose_name="owner"
+            ),
         ),
     ]
