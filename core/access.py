@@ -98,7 +98,7 @@ def refusal(rule: Rule | None, identity: Identity, *, method: str) -> ServiceErr
     if rule is None:
         return Forbidden("this route declares no access", code="access_undeclared")
     if rule is _NOT_ALLOWED:
-        return MethodNotDeclared(f"method {method[:20]} not allowed")
+        return MethodNotDeclared(f'Method "{method[:20]}" not allowed.', code="method_not_allowed")
     needed = rule.required()
     if needed is Who.ANYONE:
         return None

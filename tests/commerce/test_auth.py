@@ -43,7 +43,7 @@ def test_a_user_token_is_not_an_admin_token(alice):
     response = alice.post("/api/products", {"name": "x", "price": 1}, format="json")
 
     assert response.status_code == 403
-    assert refusal(response) == "invalid or missing token"
+    assert refusal(response) == "this endpoint is for staff"
 
 
 def test_the_admin_token_cannot_act_as_an_end_user(staff):
