@@ -5,10 +5,13 @@ Each answer is what config/access.py declares: a caller it lets in is never refu
 they are; a refused one gets 401/403/404 with `{"detail", "code"}`, and the database rows,
 the stored files and the queue are as they were."""
 
+import threading
 from pathlib import Path
 
 import pytest
 from django.apps import apps
+from django.conf import settings
+from django.db import connection
 from rest_framework.test import APIClient
 
 from commerce.models import DesignList
@@ -25,6 +28,7 @@ from tests.commerce.factories import (
     make_product,
     user_client,
 )
+from wordclouds.api.lookup_front import readers
 from wordclouds.models import Asset, Font, Job, Project, Template
 
 IDENTITIES = ("anyone", "customer B", "customer A", "staff")
@@ -69,12 +73,7 @@ COMMITTED = {*FRONT, "order-pay", "order-payment-sync"}
 
 
 @pytest.fixture
-def world(db, media_root):
-    return _world(media_root)
-
-
-@pytest.fixture
-def committed_world(transactional_db, media_root):
+def world(media_root):
     return _world(media_root)
 
 
@@ -195,19 +194,48 @@ def check_route(world, name: str, pattern: str, method: str) -> None:
             assert set(body) == {"detail", "code"}, seen
             assert _state(world["media"]) == before, seen
         else:
-            # 503: what the health check says of a test process without a worker
-            assert response.status_code < 500 or response.status_code == 503, seen
+            # never a bug; 502/503 (no payment platform, no worker here) are the service's word
+            assert response.status_code != 500, seen
             assert not (
                 response.status_code in (401, 403) and body.get("code") in REFUSED_FOR_WHO
             ), seen
 
 
-@pytest.mark.parametrize(
-    ("name", "pattern", "method"), CASES, ids=[f"{m} {p}" for _, p, m in CASES]
-)
-def test_each_route_answers_each_identity_as_declared(request, name, pattern, method):
-    world = request.getfixturevalue("committed_world" if name in COMMITTED else "world")
+def _ids(cases):
+    return [f"{method} {pattern}" for _, pattern, method in cases]
+
+
+IN_TRANSACTIONS = [case for case in CASES if case[0] not in COMMITTED]
+COMMITTING = [case for case in CASES if case[0] in COMMITTED]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("name", "pattern", "method"), IN_TRANSACTIONS, ids=_ids(IN_TRANSACTIONS))
+def test_each_route_answers_each_identity_as_declared(world, name, pattern, method):
     check_route(world, name, pattern, method)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(("name", "pattern", "method"), COMMITTING, ids=_ids(COMMITTING))
+def test_each_committing_route_answers_each_identity_as_declared(
+    world, lookup_threads, name, pattern, method
+):
+    check_route(world, name, pattern, method)
+
+
+@pytest.fixture
+def lookup_threads():
+    """After the test, the lookup threads close their kept connections (as the `lookup`
+    fixture of tests/wordclouds does): a test database with one open cannot be dropped."""
+    yield
+    barrier = threading.Barrier(settings.LOOKUP_DB_READERS)
+
+    def close():
+        barrier.wait(timeout=10)
+        connection.close()
+
+    for future in [readers.submit(close) for _ in range(settings.LOOKUP_DB_READERS)]:
+        future.result()
 
 
 def test_every_route_is_declared_and_every_declaration_is_a_route():
@@ -250,6 +278,7 @@ _SAMPLE = {
 }
 
 
+@pytest.mark.django_db
 def test_a_route_left_out_of_the_table_is_refused_to_everyone(world, monkeypatch):
     # given the table without the fonts' list
     without = {name: rules for name, rules in table().items() if name != "fonts"}

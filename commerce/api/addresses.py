@@ -33,6 +33,7 @@ class AddressDetailView(JsonApiView):
 
     def _update(self, request, address_id: int, *, partial: bool):
         user = request_user(request)
+        address_get(user=user, address_id=address_id)  # another's is 404 before its body's 400
         changes = valid_input(AddressIn, request.data, partial=partial)
         return Response(
             AddressOut(address_update(user=user, address_id=address_id, changes=changes)).data

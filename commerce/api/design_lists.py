@@ -7,7 +7,7 @@ from rest_framework import status
 from rest_framework.response import Response
 
 from commerce.api.serializers import DesignListIn, DesignListOut, valid_input
-from commerce.auth import request_caller, request_user
+from commerce.auth import Caller, request_caller, request_user
 from commerce.selectors import design_list_get, design_list_list
 from commerce.services.design_lists import (
     design_list_create,
@@ -44,6 +44,8 @@ class DesignListDetailView(JsonApiView):
 
     def _update(self, request, design_list_id: int, *, partial: bool):
         user = request_user(request)
+        # another's is refused before its body is read
+        design_list_get(caller=Caller(user=user), design_list_id=design_list_id)
         changes = valid_input(DesignListIn, request.data, partial=partial)
         design_list = design_list_update(user=user, design_list_id=design_list_id, changes=changes)
         return Response(DesignListOut(design_list).data)
