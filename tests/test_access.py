@@ -5,6 +5,8 @@ Each answer is what config/access.py declares: a caller it lets in is never refu
 they are; a refused one gets 401/403/404 with `{"detail", "code"}`, and the database rows,
 the stored files and the queue are as they were."""
 
+import json
+import re
 import threading
 from pathlib import Path
 
@@ -12,6 +14,10 @@ import pytest
 from django.apps import apps
 from django.conf import settings
 from django.db import connection
+from django.test import Client
+from django.urls import resolve
+from drf_spectacular.generators import SchemaGenerator
+from drf_spectacular.renderers import OpenApiJsonRenderer
 from rest_framework.test import APIClient
 
 from commerce.models import DesignList
@@ -130,8 +136,6 @@ def _world(media_root) -> dict:
 
 def _path(pattern: str, values: dict) -> str:
     """The pattern with each parameter (`<str:job_id>`, `<job_id>`, `(?P<url>.*)$`) filled."""
-    import re
-
     path = re.sub(r"<(?:\w+:)?(\w+)>", lambda m: str(values[m[1]]), pattern)
     path = re.sub(r"\(\?P<(\w+)>[^)]*\)", lambda m: str(values[m[1]]), path)
     return path.replace("^", "").replace("$", "").replace("…", "")
@@ -290,3 +294,68 @@ def test_a_route_left_out_of_the_table_is_refused_to_everyone(world, monkeypatch
     assert response.status_code == 403 and response.json()["code"] == "access_undeclared"
     with pytest.raises(AssertionError):
         check_route(world, "fonts", "/api/fonts", "GET")
+
+
+# What the schema's `security` says for each kind of the table (docs/security.md).
+SECURITY = {
+    "anyone": [],
+    "customer": [{"userToken": []}, {"adminToken": []}, {"staffSession": []}],
+    "customer only": [{"userToken": []}],
+    "staff": [{"adminToken": []}, {"staffSession": []}],
+}
+
+
+@pytest.mark.django_db
+def test_each_operations_security_in_the_schema_is_the_tables():
+    generated = SchemaGenerator().get_schema(request=None, public=True)
+    schema = json.loads(OpenApiJsonRenderer().render(generated))
+    seen, wrong = set(), []
+    for path, operations in schema["paths"].items():
+        front = re.sub(r"\{(\w+)\}", r"<\1>", path)
+        name = front if front in FRONT else resolve(re.sub(r"\{\w+\}", "1", path)).view_name
+        for method, operation in operations.items():
+            rule = table()[name][method.upper()]
+            expected = SECURITY[rule.who.value]
+            if name in FRONT and rule.who is Who.STAFF:
+                expected = [{"adminToken": []}]  # no session in front of Django
+            if operation["security"] != expected:
+                wrong.append(f"{method} {path}: {operation['security']} is not {rule.who}")
+            seen.add((name, method.upper()))
+
+    declared = {
+        (route.name, method)
+        for route in url_routes()
+        if route.path.startswith("/api/") and route.name not in ("schema", "api-docs", "api-redoc")
+        for method in _declared_methods(route.name)
+    } | {(name, method) for name in FRONT for method in _declared_methods(name)}
+    assert wrong == []
+    assert declared - seen == set()  # every declared operation is in the schema
+
+
+@pytest.mark.django_db
+def test_jobs_need_a_login_when_so_set(world, settings):
+    settings.JOBS_NEED_LOGIN = True
+
+    refused = world["clients"]["anyone"].post("/api/jobs", {})
+    let_in = world["clients"]["customer A"].post("/api/jobs", {})
+
+    assert refused.status_code == 401 and refused.json()["code"] == "authentication_required"
+    assert let_in.status_code == 400  # past the door: the name list is missing
+    generated = SchemaGenerator().get_schema(request=None, public=True)
+    assert generated["paths"]["/api/jobs"]["post"]["security"] == SECURITY["customer"]
+
+
+@pytest.mark.django_db
+def test_a_staff_session_needs_the_csrf_token_for_a_write(world, admin_user):
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(admin_user)
+    browser.get("/admin/")  # the page sets the CSRF cookie
+    csrf = browser.cookies["csrftoken"].value
+
+    listed = browser.get("/api/jobs")
+    refused = browser.delete(f"/api/fonts/{world['values']['font_id']}")
+    deleted = browser.delete(f"/api/fonts/{world['values']['font_id']}", HTTP_X_CSRFTOKEN=csrf)
+
+    assert listed.status_code == 200
+    assert refused.status_code == 403 and refused.json()["code"] == "csrf_failed"
+    assert deleted.status_code == 204
