@@ -1,4 +1,4 @@
-// The staff token of the lookup and orders pages: POST /api/login with the admin password,
+// The staff token of the studio, the lookup and the orders pages: POST /api/login with the admin password,
 // kept for this tab only (sessionStorage), dropped as soon as the service refuses it
 // (expired after 12 hours, or the secret key changed), so the page goes back to sign-in.
 
@@ -91,15 +91,16 @@ export function staffSignInForm(form) {
   });
 }
 
-// A page for staff only: `signIn` (a sign-in form) shows while there is no token, `area`
-// while there is one; `onSignedIn()` runs each time the area appears.
-export function staffGate(signIn, area, onSignedIn) {
+// A page (or part of one) for staff only: `signIn` (a sign-in form) shows while there is no
+// token, `area` while there is one; `onSignedIn()` runs each time the area appears. The
+// password field takes the focus when the page is for staff only (`focus`), not otherwise.
+export function staffGate(signIn, area, onSignedIn, { focus = true } = {}) {
   staffSignInForm(signIn);
   const show = (signedIn) => {
     signIn.hidden = signedIn;
     area.hidden = !signedIn;
     if (signedIn) onSignedIn();
-    else signIn.querySelector("input[type=password]").focus();
+    else if (focus) signIn.querySelector("input[type=password]").focus();
   };
   onStaffChange(show);
   show(Boolean(staffToken()));

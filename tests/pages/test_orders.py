@@ -107,7 +107,7 @@ def shop(service, identity_platform_server, tmp_path_factory):  # noqa: F811
         ]
         == "success"
     )
-    shop.project = project(shop.url)
+    shop.project = project(shop)
     design_list = shop.post(
         "/api/design-lists",
         {
@@ -126,18 +126,26 @@ def shop(service, identity_platform_server, tmp_path_factory):  # noqa: F811
     return shop
 
 
-def project(url: str) -> str:
-    """A project with one PNG sticker, made through the public API."""
+def project(shop: Shop) -> str:
+    """The shopper's project with one PNG sticker (an asset staff uploaded), made through the
+    public API."""
+    url = shop.url
     png = io.BytesIO()
     Image.new("RGBA", (40, 40), (200, 30, 30, 255)).save(png, "PNG")
     asset = httpx.post(
-        f"{url}/api/assets", files={"file": ("sticker.png", png.getvalue())}, timeout=30
+        f"{url}/api/assets",
+        files={"file": ("sticker.png", png.getvalue())},
+        headers=shop.staff,
+        timeout=30,
     )
     assert asset.status_code == 201, asset.text
     stickers = [{"asset_id": asset.json()["id"], "x": 100, "y": 100, "width": 300, "height": 300}]
     form = {"name": "Cover", "template_id": "poster_1x1", "background_color": "#FFFFFF"}
     made = httpx.post(
-        f"{url}/api/projects", data={**form, "stickers": json.dumps(stickers)}, timeout=30
+        f"{url}/api/projects",
+        data={**form, "stickers": json.dumps(stickers)},
+        headers=shop.user,
+        timeout=30,
     )
     assert made.status_code == 201, made.text
     return made.json()["id"]

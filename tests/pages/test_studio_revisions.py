@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.names import latin_names, write_names
+from tests.pages.staff import staff_sign_in
 
 pytestmark = pytest.mark.e2e
 PARAMS = {"WIDTH": 700, "HEIGHT": 500, "SEED": 4}
@@ -21,6 +22,8 @@ def poster(service, tmp_path_factory):
 
 
 def open_poster(page, job_id):
+    page.goto("/")
+    staff_sign_in(page)  # a job made without a token: staff revise it
     page.goto(f"/?job={job_id}")
     expect(page.locator("#job-status")).to_have_text("success", timeout=120_000)
     expect(page.locator("#revise-frame path#w3")).to_be_attached()
