@@ -112,12 +112,14 @@ class Service:
         if self.owns_database:
             self.database.drop()
 
-    def submit(self, names_path: Path, params: dict) -> str:
+    def submit(self, names_path: Path, params: dict, headers: dict | None = None) -> str:
+        """A new job's id; with `headers` carrying a customer's token, theirs."""
         with names_path.open("rb") as names:
             response = httpx.post(
                 f"{self.url}/api/jobs",
                 files={"name_list": names},
                 data={"params": json.dumps(params)},
+                headers=headers,
                 timeout=60,
             )
         assert response.status_code == 201, response.text
