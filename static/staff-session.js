@@ -69,7 +69,7 @@ export async function staffFetch(path, options = {}) {
   }
   if (response.ok) return response;
   const detail = await detailOf(response);
-  if (detail === "invalid or expired token" || detail === "invalid or missing token") {
+  if (response.status === 401) { // no token, or it is expired (or the secret key changed)
     staffSignOut();
   }
   throw new StaffRequestError(response.status, detail);
