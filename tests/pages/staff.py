@@ -7,8 +7,9 @@ from playwright.sync_api import expect
 
 
 def staff_sign_in(page) -> None:
-    """On a page showing the staff sign-in (the studio, the orders pages)."""
+    """On a page showing the staff sign-in (the studio, the orders pages), in whichever
+    language the page is in."""
     form = page.locator("#staff-sign-in")
-    page.get_by_label("Admin password").fill(settings.ORDERS_ADMIN_PASSWORD)
-    form.get_by_role("button", name="Sign in").click()
+    form.locator("input[type=password]").fill(settings.ORDERS_ADMIN_PASSWORD)
+    form.locator("button[type=submit]").click()
     expect(form).to_be_hidden()

@@ -18,6 +18,7 @@ from playwright.sync_api import expect
 from core.admin_token import admin_token_issue
 from tests.commerce.conftest import APP_ID, APP_SECRET, identity_platform_server  # noqa: F401
 from tests.pages.images import wait_for_image
+from tests.pages.staff import staff_sign_in
 from tests.processes import Service
 
 pytestmark = pytest.mark.e2e
@@ -306,3 +307,21 @@ def test_signed_in_staff_look_names_up_through_find(page, shop):
     expect(page.get_by_text("Signed in as staff.")).to_be_visible()
     assert any(f"/api/jobs/{shop.job}/find?name=Bruno" in url for url in lookups)
     assert not any("/locations?name=Bruno" in url for url in lookups)
+
+
+def test_one_staff_sign_in_serves_the_studio_and_the_orders_in_both_languages(page, shop):
+    # given staff signed in once, on the studio, in English
+    page.goto("/")
+    staff_sign_in(page)
+    expect(page.locator("#past-jobs-area")).to_be_visible()
+
+    # when they switch to Chinese and open the orders
+    page.locator(".language-switch button[value=zh-hans]").click()
+    expect(page.locator("html")).to_have_attribute("lang", "zh-Hans")
+    page.goto("/orders")
+
+    # then the orders are listed without a second sign-in, and the studio's past jobs too
+    expect(page.locator("#staff-sign-in")).to_be_hidden()
+    expect(order_rows(page).first).to_be_visible()
+    page.goto("/")
+    expect(page.locator("#past-jobs tbody tr").first).to_be_visible()
