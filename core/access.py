@@ -8,12 +8,13 @@ from it, so the three cannot drift.
 A route that is not in the table is refused to everyone (403 `access_undeclared`): a new
 route is closed until someone says who may call it."""
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
 
 from django.conf import settings
-from django.http import JsonResponse
+from django.http import HttpRequest, JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.urls import Resolver404, URLResolver, resolve
 from django.utils.module_loading import import_string
@@ -36,7 +37,7 @@ class Rule:
     # A setting that, when true, raises ANYONE to CUSTOMER (JOBS_NEED_LOGIN for POST /api/jobs).
     login_setting: str = ""
     # Also let in (a predicate on the Django request): /metrics' scrapers by address.
-    also: object = None
+    also: Callable[[HttpRequest], bool] | None = None
 
     def required(self) -> Who:
         if self.login_setting and getattr(settings, self.login_setting):
@@ -60,8 +61,6 @@ def staff(note: str = "", **options) -> Rule:
     return Rule(Who.STAFF, note, **options)
 
 
-# A method's rule stands for HEAD too; OPTIONS (what a route allows) is open to anyone.
-READS = ("GET", "HEAD", "OPTIONS")
 UNSAFE = ("POST", "PUT", "PATCH", "DELETE")
 
 
@@ -73,7 +72,8 @@ def table() -> dict[str, dict[str, Rule]]:
 
 
 def rule_for(route: str, method: str) -> Rule | None:
-    """The rule of `method` on `route`; None when the route is not declared."""
+    """The rule of `method` on `route`; None when the route is not declared. GET's rule
+    stands for HEAD too; OPTIONS (what a route allows) is open to anyone."""
     routes = table()
     rules = routes.get(route)
     if rules is None and ":" in route:
