@@ -216,7 +216,8 @@ def post(service, path, *, headers=None, **kwargs):
 
 
 def get(service, path, *, headers=None, **kwargs):
-    return _encoded("GET", service, path, headers, kwargs)
+    """As staff too (a project's render is staff's or its owner's)."""
+    return _encoded("GET", service, path, {**staff_headers(), **(headers or {})}, kwargs)
 
 
 def _encoded(method, service, path, headers, kwargs):
