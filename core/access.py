@@ -71,13 +71,24 @@ def table() -> dict[str, dict[str, Rule]]:
     return import_string(settings.ACCESS_TABLE)
 
 
-def rule_for(route: str, method: str) -> Rule | None:
-    """The rule of `method` on `route`; None when the route is not declared. GET's rule
-    stands for HEAD too; OPTIONS (what a route allows) is open to anyone."""
+def _rules(route: str) -> dict[str, Rule] | None:
     routes = table()
     rules = routes.get(route)
     if rules is None and ":" in route:
         rules = routes.get(route.rsplit(":", 1)[0] + ":*")
+    return rules
+
+
+def allowed_methods(route: str) -> list[str]:
+    """The methods the table declares for `route`, as an `Allow` header lists them."""
+    declared = list(_rules(route) or {})
+    return [*declared, *(["HEAD"] if "GET" in declared else []), "OPTIONS"]
+
+
+def rule_for(route: str, method: str) -> Rule | None:
+    """The rule of `method` on `route`; None when the route is not declared. GET's rule
+    stands for HEAD too; OPTIONS (what a route allows) is open to anyone."""
+    rules = _rules(route)
     if rules is None:
         return None
     if method == "OPTIONS":
@@ -132,7 +143,10 @@ class AccessMiddleware:
             error = _csrf_refusal(request, identity, view, args, kwargs)
         if error is None:
             return None
-        return JsonResponse(error.body(), status=error.status_code)
+        response = JsonResponse(error.body(), status=error.status_code)
+        if isinstance(error, MethodNotDeclared):
+            response["Allow"] = ", ".join(allowed_methods(request.resolver_match.view_name))
+        return response
 
 
 def _csrf_refusal(request, identity: Identity, view, args, kwargs) -> ServiceError | None:
