@@ -9,22 +9,13 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from commerce.models import DesignList, Order
-from tests.commerce.factories import make_design_list, make_order, user_client
+from tests.commerce.conftest import alice, bob  # noqa: F401  (fixtures: two customers)
+from tests.commerce.factories import make_design_list, make_order
 from tests.names import sample_names
 from tests.wordclouds.conftest import SMALL_PARAMS, jobs_root
 from wordclouds.models import Job
 from wordclouds.services.job_run import job_execute
 from wordclouds.services.retention import job_keys
-
-
-@pytest.fixture
-def alice(db):
-    return user_client("openid-alice")
-
-
-@pytest.fixture
-def bob(db):
-    return user_client("openid-bob")
 
 
 def created(client, names_xlsx, django_capture_on_commit_callbacks) -> str:
