@@ -13,8 +13,14 @@ class CommerceConfig(AppConfig):
 
         source_register(payments_and_refunds)
 
-        from commerce.selectors import design_list_job_ids, design_list_project_uses, product_sizes
+        from commerce.selectors import (
+            design_list_job_ids,
+            design_list_project_uses,
+            order_needing_jobs,
+            product_sizes,
+        )
         from wordclouds.services.designs import (
+            job_needed_by_register,
             job_references_register,
             project_uses_register,
             shop_sizes_register,
@@ -22,4 +28,5 @@ class CommerceConfig(AppConfig):
 
         job_references_register(design_list_job_ids)
         project_uses_register(design_list_project_uses)
+        job_needed_by_register(order_needing_jobs)
         shop_sizes_register(product_sizes)

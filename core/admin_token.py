@@ -1,5 +1,6 @@
-"""The admin token: issued by POST /api/login, accepted by /find and by the order endpoints
-(where it sees every order). A signed, expiring value; nothing is stored server-side."""
+"""The admin token: issued by POST /api/login, staff's credential (core/identity.py reads it,
+docs/security.md says what it may call). A signed, expiring value; nothing is stored
+server-side."""
 
 from django.conf import settings
 from django.core import signing
@@ -19,21 +20,7 @@ def admin_token_valid(token: str) -> bool:
     return payload.get("role") == "admin"
 
 
-def bearer_token(request) -> str:
-    return bearer_token_of(request.headers.get("Authorization", ""))
-
-
 def bearer_token_of(authorization: str) -> str:
     """The token of an `Authorization: Bearer <token>` header's value, else ''."""
     scheme, _, token = authorization.partition(" ")
     return token.strip() if scheme.lower() == "bearer" else ""
-
-
-def request_has_admin_token(request) -> bool:
-    return authorization_has_admin_token(request.headers.get("Authorization", ""))
-
-
-def authorization_has_admin_token(authorization: str) -> bool:
-    """An `Authorization` header's value carries a valid admin token."""
-    token = bearer_token_of(authorization)
-    return bool(token) and admin_token_valid(token)

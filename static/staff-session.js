@@ -1,4 +1,4 @@
-// The staff token of the lookup and orders pages: POST /api/login with the admin password,
+// The staff token of the studio, the lookup and the orders pages: POST /api/login with the admin password,
 // kept for this tab only (sessionStorage), dropped as soon as the service refuses it
 // (expired after 12 hours, or the secret key changed), so the page goes back to sign-in.
 
@@ -69,10 +69,25 @@ export async function staffFetch(path, options = {}) {
   }
   if (response.ok) return response;
   const detail = await detailOf(response);
-  if (detail === "invalid or expired token" || detail === "invalid or missing token") {
+  if (response.status === 401) { // no token, or it is expired (or the secret key changed)
     staffSignOut();
   }
   throw new StaffRequestError(response.status, detail);
+}
+
+// A file for staff: fetched with the token and saved under the name the service gives it
+// (a link cannot carry the token).
+export async function staffDownload(path) {
+  const response = await staffFetch(path);
+  const disposition = response.headers.get("Content-Disposition") || "";
+  const name = /filename="?([^";]+)"?/.exec(disposition)?.[1] || path.split("/").pop();
+  const anchor = document.createElement("a");
+  anchor.href = URL.createObjectURL(await response.blob());
+  anchor.download = name;
+  document.body.append(anchor);
+  anchor.click();
+  anchor.remove();
+  setTimeout(() => URL.revokeObjectURL(anchor.href), 60_000);
 }
 
 // Wires a sign-in form: <form> with an input[type=password] and a [role=alert] for errors.
@@ -91,15 +106,16 @@ export function staffSignInForm(form) {
   });
 }
 
-// A page for staff only: `signIn` (a sign-in form) shows while there is no token, `area`
-// while there is one; `onSignedIn()` runs each time the area appears.
-export function staffGate(signIn, area, onSignedIn) {
+// A page (or part of one) for staff only: `signIn` (a sign-in form) shows while there is no
+// token, `area` while there is one; `onSignedIn()` runs each time the area appears. The
+// password field takes the focus when the page is for staff only (`focus`), not otherwise.
+export function staffGate(signIn, area, onSignedIn, { focus = true } = {}) {
   staffSignInForm(signIn);
   const show = (signedIn) => {
     signIn.hidden = signedIn;
     area.hidden = !signedIn;
     if (signedIn) onSignedIn();
-    else signIn.querySelector("input[type=password]").focus();
+    else if (focus) signIn.querySelector("input[type=password]").focus();
   };
   onStaffChange(show);
   show(Boolean(staffToken()));

@@ -9,6 +9,7 @@ from django.conf import settings as django_settings
 from django.test import override_settings
 from rest_framework.test import APIClient
 
+from core.admin_token import admin_token_issue
 from tests.processes import BASE_DIR, DatabaseTemplate
 
 LOCAL_FILES = {
@@ -47,6 +48,16 @@ def media_root(tmp_path, settings):
 
 @pytest.fixture
 def api():
+    """The API as staff (the admin token), who may call every route: what a test of what an
+    endpoint does calls it with. tests/test_access.py proves who else may."""
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {admin_token_issue()}")
+    return client
+
+
+@pytest.fixture
+def anonymous():
+    """The API with no credentials: anyone on the internet."""
     return APIClient()
 
 

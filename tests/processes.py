@@ -33,6 +33,14 @@ needs_postgres_and_redis = pytest.mark.skipif(
 ARTIFACT_KINDS = ("png", "svg", "svg_stroke", "db", "metrics")
 
 
+def staff_headers() -> dict:
+    """`Authorization` with the admin token (the services sign with this process's
+    SECRET_KEY): staff, who may call every route (docs/security.md)."""
+    from core.admin_token import admin_token_issue
+
+    return {"Authorization": f"Bearer {admin_token_issue()}"}
+
+
 class Service:
     """The real daphne web server, django-q2 worker and (on request) export converter on
     loopback, with their own media folder and database (see DatabaseTemplate; REDIS_URL
@@ -104,12 +112,14 @@ class Service:
         if self.owns_database:
             self.database.drop()
 
-    def submit(self, names_path: Path, params: dict) -> str:
+    def submit(self, names_path: Path, params: dict, headers: dict | None = None) -> str:
+        """A new job's id; with `headers` carrying a customer's token, theirs."""
         with names_path.open("rb") as names:
             response = httpx.post(
                 f"{self.url}/api/jobs",
                 files={"name_list": names},
                 data={"params": json.dumps(params)},
+                headers=headers,
                 timeout=60,
             )
         assert response.status_code == 201, response.text

@@ -100,7 +100,7 @@ def test_end_users_cannot_pay_or_ship(alice, action):
     response = act(alice, action, order)
 
     assert response.status_code == 403
-    assert refusal(response) == "invalid or missing token"
+    assert refusal(response) == "this endpoint is for staff"
 
 
 @pytest.mark.parametrize("action", ACTIONS)

@@ -25,6 +25,7 @@ from tests.commerce.payments_world import (
     wait_until,
 )
 from tests.errors import refusal
+from tests.names import sample_names, write_names
 
 pytestmark = [pytest.mark.e2e, pytest.mark.backend]
 RACES = 50
@@ -104,6 +105,33 @@ def test_pay_then_notify_makes_the_order_paid(shop):
     assert order["paidAt"] == order["payment"]["paidAt"]
     listed = shop.customer.call("GET", "/api/orders?paymentStatus=SUCCESS").json()["list"]
     assert [o["id"] for o in listed] == [order_id]
+
+
+def test_the_mini_programs_flow_as_a_customer(shop, tmp_path):
+    # a customer logged in (the Shop's) makes a job: it is theirs, listed to them alone
+    names = write_names(tmp_path / "names.xlsx", sample_names(8))
+    params = {"WIDTH": 300, "HEIGHT": 200, "SEED": 1}
+    job_id = shop.service.submit(names, params, headers=shop.customer.headers)
+    assert shop.service.finished(job_id)["status"] == "success"
+    assert [job["job_id"] for job in shop.customer.call("GET", "/api/jobs").json()] == [job_id]
+
+    # then a design list naming it, an order of it, paid
+    items = [{"jobId": job_id, "quantity": 1}]
+    design_list = shop.customer.call("POST", "/api/design-lists", {"name": "Class", "items": items})
+    assert design_list.status_code == 201, design_list.text
+    body = {
+        "addressId": shop.address_id,
+        "items": [{"productId": shop.product_id, "quantity": 1}],
+        "designListId": design_list.json()["id"],
+    }
+    order_id = shop.customer.call("POST", "/api/orders", body).json()["id"]
+    paid = shop.standin.control("pay", shop.pay(order_id)["payParams"])
+    assert paid.status_code == 200, paid.text
+    assert shop.wait_status(order_id, "PAID")["status"] == "PAID"
+
+    # and the job the order needs cannot be deleted, not even by its owner
+    refused = shop.customer.call("DELETE", f"/api/jobs/{job_id}")
+    assert (refused.status_code, refused.json()["code"]) == (409, "job_in_order")
 
 
 def test_the_crypto_checks_out_with_an_independent_implementation(shop):

@@ -98,26 +98,35 @@ def _created(response: httpx.Response) -> dict:
 def world(service) -> World:
     """One of everything, made through the API as a client would."""
     http = httpx.Client(base_url=service.url, timeout=60)
+    admin = _created(http.post("/api/login", json={"password": ADMIN_PASSWORD}))["token"]
+    user = _created(http.post("/api/auth/login", json={"code": "contract-user"}))["token"]
+    as_admin = {"Authorization": f"Bearer {admin}"}
+    as_user = {"Authorization": f"Bearer {user}"}
+    # The user's job and project: the operations a user's token is sent to act on their own.
     job_id = _created(
         http.post(
             "/api/jobs",
+            headers=as_user,
             files={"name_list": ("names.xlsx", names_xlsx_bytes())},
             data={"params": '{"WIDTH": 400, "HEIGHT": 300, "SEED": 7}'},
         )
     )["job_id"]
     job = service.wait_for(job_id, lambda job: job["status"] in ("success", "failed"), timeout=120)
     assert job["status"] == "success", job
-    admin = _created(http.post("/api/login", json={"password": ADMIN_PASSWORD}))["token"]
-    user = _created(http.post("/api/auth/login", json={"code": "contract-user"}))["token"]
-    as_admin = {"Authorization": f"Bearer {admin}"}
-    as_user = {"Authorization": f"Bearer {user}"}
-    asset = _created(http.post(f"/api/assets/from-job/{job_id}", data={"kind": "png"}))
-    font = _created(http.post("/api/fonts", files={"file": ("small.ttf", SMALL_FONT.read_bytes())}))
+    asset = _created(
+        http.post(f"/api/assets/from-job/{job_id}", headers=as_admin, data={"kind": "png"})
+    )
+    font = _created(
+        http.post(
+            "/api/fonts", headers=as_admin, files={"file": ("small.ttf", SMALL_FONT.read_bytes())}
+        )
+    )
     template_id = http.get("/api/templates").json()[0]["id"]
     stickers = f'[{{"asset_id": "{asset["id"]}", "x": 10, "y": 10, "width": 100, "height": 80}}]'
     project = _created(
         http.post(
             "/api/projects",
+            headers=as_user,
             data={
                 "name": "Class of 2026",
                 "template_id": template_id,

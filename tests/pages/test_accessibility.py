@@ -12,6 +12,7 @@ import pytest
 from django.conf import settings
 from playwright.sync_api import expect
 
+from tests.pages.staff import staff_sign_in
 from tests.pages.test_find import job  # noqa: F401  (a finished job, Li Wei on it twice)
 from tests.processes import BASE_DIR
 
@@ -34,6 +35,8 @@ def _studio_error(page, job_id):
 
 
 def _studio_poster(page, job_id):
+    page.goto("/")
+    staff_sign_in(page)  # past jobs are listed to staff
     page.goto(f"/?job={job_id}")
     expect(page.locator("#result-panel")).to_be_visible()
     expect(page.locator("#past-jobs tr.current")).to_be_visible()

@@ -67,11 +67,11 @@ def test_swagger_ui_shows_every_operation_and_authorizes_find(page, service, fin
     assert answer.json()["total"] == 6
 
 
-def test_swagger_ui_without_a_token_gets_403_on_find(page, service, finished_job_id):
+def test_swagger_ui_without_a_token_gets_401_on_find(page, service, finished_job_id):
     page.goto("/api/docs/")
     _, answer = _try_find(page, finished_job_id)
-    assert answer.status == 403
-    assert refusal(answer) == "invalid or missing token"
+    assert answer.status == 401
+    assert refusal(answer) == "authentication required"
 
 
 def test_redoc_shows_every_operation(page, service):

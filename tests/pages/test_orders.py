@@ -18,6 +18,7 @@ from playwright.sync_api import expect
 from core.admin_token import admin_token_issue
 from tests.commerce.conftest import APP_ID, APP_SECRET, identity_platform_server  # noqa: F401
 from tests.pages.images import wait_for_image
+from tests.pages.staff import staff_sign_in
 from tests.processes import Service
 
 pytestmark = pytest.mark.e2e
@@ -107,7 +108,7 @@ def shop(service, identity_platform_server, tmp_path_factory):  # noqa: F811
         ]
         == "success"
     )
-    shop.project = project(shop.url)
+    shop.project = project(shop)
     design_list = shop.post(
         "/api/design-lists",
         {
@@ -126,18 +127,26 @@ def shop(service, identity_platform_server, tmp_path_factory):  # noqa: F811
     return shop
 
 
-def project(url: str) -> str:
-    """A project with one PNG sticker, made through the public API."""
+def project(shop: Shop) -> str:
+    """The shopper's project with one PNG sticker (an asset staff uploaded), made through the
+    public API."""
+    url = shop.url
     png = io.BytesIO()
     Image.new("RGBA", (40, 40), (200, 30, 30, 255)).save(png, "PNG")
     asset = httpx.post(
-        f"{url}/api/assets", files={"file": ("sticker.png", png.getvalue())}, timeout=30
+        f"{url}/api/assets",
+        files={"file": ("sticker.png", png.getvalue())},
+        headers=shop.staff,
+        timeout=30,
     )
     assert asset.status_code == 201, asset.text
     stickers = [{"asset_id": asset.json()["id"], "x": 100, "y": 100, "width": 300, "height": 300}]
     form = {"name": "Cover", "template_id": "poster_1x1", "background_color": "#FFFFFF"}
     made = httpx.post(
-        f"{url}/api/projects", data={**form, "stickers": json.dumps(stickers)}, timeout=30
+        f"{url}/api/projects",
+        data={**form, "stickers": json.dumps(stickers)},
+        headers=shop.user,
+        timeout=30,
     )
     assert made.status_code == 201, made.text
     return made.json()["id"]
@@ -298,3 +307,21 @@ def test_signed_in_staff_look_names_up_through_find(page, shop):
     expect(page.get_by_text("Signed in as staff.")).to_be_visible()
     assert any(f"/api/jobs/{shop.job}/find?name=Bruno" in url for url in lookups)
     assert not any("/locations?name=Bruno" in url for url in lookups)
+
+
+def test_one_staff_sign_in_serves_the_studio_and_the_orders_in_both_languages(page, shop):
+    # given staff signed in once, on the studio, in English
+    page.goto("/")
+    staff_sign_in(page)
+    expect(page.locator("#past-jobs-area")).to_be_visible()
+
+    # when they switch to Chinese and open the orders
+    page.locator(".language-switch button[value=zh-hans]").click()
+    expect(page.locator("html")).to_have_attribute("lang", "zh-Hans")
+    page.goto("/orders")
+
+    # then the orders are listed without a second sign-in, and the studio's past jobs too
+    expect(page.locator("#staff-sign-in")).to_be_hidden()
+    expect(order_rows(page).first).to_be_visible()
+    page.goto("/")
+    expect(page.locator("#past-jobs tbody tr").first).to_be_visible()

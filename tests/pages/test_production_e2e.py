@@ -25,6 +25,7 @@ from tests.commerce.payments_world import (
     wait_until,
 )
 from tests.names import write_names
+from tests.processes import staff_headers
 
 pytestmark = [pytest.mark.e2e, pytest.mark.backend]
 SIZES = {"engrave": 100.0, "print": 150.0}  # the products' widths, mm
@@ -160,7 +161,10 @@ def test_staff_download_the_paid_orders_files_at_the_products_sizes(page, shop):
 def test_a_revision_is_ordered_and_printed(shop):
     service, standin, staff, _, customer, address, job = shop
     answer = httpx.post(
-        f"{service.url}/api/jobs/{job}/revisions", json={"add": ["Zoë"], "remove": [1]}, timeout=60
+        f"{service.url}/api/jobs/{job}/revisions",
+        json={"add": ["Zoë"], "remove": [1]},
+        headers=staff_headers(),
+        timeout=60,
     )
     assert answer.status_code == 201, answer.text
     revision = answer.json()["job_id"]

@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 
 from tests.names import latin_names, write_names
 from tests.pages.images import wait_for_image
+from tests.pages.staff import staff_sign_in
 from wordclouds.engine.revision.files import PROOF_CHANGED, PROOF_LINE
 
 pytestmark = pytest.mark.e2e
@@ -24,6 +25,8 @@ def poster(service, tmp_path_factory):
 
 
 def open_poster(page, job_id):
+    page.goto("/")
+    staff_sign_in(page)  # a job made without a token: staff revise it
     page.goto(f"/?job={job_id}")
     expect(page.locator("#job-status")).to_have_text("success", timeout=120_000)
     expect(page.locator("#revise-frame path#w3")).to_be_attached()

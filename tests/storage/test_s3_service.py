@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from tests.errors import refusal
-from tests.processes import BASE_DIR, Service
+from tests.processes import BASE_DIR, Service, staff_headers
 from tests.storage.conftest import NAMES, redirected
 from wordclouds.storage import FOREVER
 
@@ -82,7 +82,10 @@ def test_a_hung_store_answers_503_soon_while_status_and_lookups_go_on(service, s
     swift.pause()
     started = time.monotonic()
     refused = httpx.post(
-        f"{service.url}/api/assets", files={"file": ("a.png", b"\x89PNG\r\n\x1a\n")}, timeout=30
+        f"{service.url}/api/assets",
+        files={"file": ("a.png", b"\x89PNG\r\n\x1a\n")},
+        headers=staff_headers(),
+        timeout=30,
     )
     seconds = time.monotonic() - started
     assert refused.status_code == 503 and seconds <= 5, (refused.status_code, seconds)
@@ -172,7 +175,7 @@ def test_a_media_folder_is_copied_into_the_bucket_and_its_jobs_recorded(
     assert "1 record-less job(s) recorded" in copy.stdout
     try:
         service.start(worker=False)
-        listed = httpx.get(f"{service.url}/api/jobs", timeout=10).json()
+        listed = httpx.get(f"{service.url}/api/jobs", headers=staff_headers(), timeout=10).json()
         assert [job["job_id"] for job in listed] == [job_id]
         png = httpx.get(
             f"{service.url}/api/jobs/{job_id}/files/png", timeout=10, follow_redirects=True

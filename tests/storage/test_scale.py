@@ -10,7 +10,7 @@ import httpx
 import psycopg
 import pytest
 
-from tests.processes import Service, needs_postgres_and_redis
+from tests.processes import Service, needs_postgres_and_redis, staff_headers
 from tests.storage.conftest import NAMES, mask_png, redirected
 
 pytestmark = [
@@ -88,7 +88,10 @@ def test_two_machines_share_only_the_database_redis_and_the_store(machines, subm
 
     # A project made on one machine from an asset uploaded on the other renders on both.
     asset = httpx.post(
-        f"{first.url}/api/assets", files={"file": ("mask.png", mask_png())}, timeout=30
+        f"{first.url}/api/assets",
+        files={"file": ("mask.png", mask_png())},
+        headers=staff_headers(),
+        timeout=30,
     ).json()
     sticker = {"asset_id": asset["id"], "x": 10, "y": 10, "width": 200, "height": 150}
     project = httpx.post(
@@ -99,12 +102,15 @@ def test_two_machines_share_only_the_database_redis_and_the_store(machines, subm
             "background_color": "#ffffff",
             "stickers": json.dumps([sticker]),
         },
+        headers=staff_headers(),
         timeout=30,
     ).json()
     for machine in machines:
         for kind in ("png", "svg"):
             render = httpx.get(
-                f"{machine.url}/api/projects/{project['id']}/render.{kind}", timeout=60
+                f"{machine.url}/api/projects/{project['id']}/render.{kind}",
+                headers=staff_headers(),
+                timeout=60,
             )
             assert render.status_code == 200, render.text
         assert redirected(f"{machine.url}/api/assets/{asset['id']}/download").status_code == 302

@@ -36,7 +36,7 @@ from tests.commerce.payments_world import (
     wait_until,
 )
 from tests.names import latin_names, sample_names, write_names
-from tests.processes import BASE_DIR, Service
+from tests.processes import BASE_DIR, Service, staff_headers
 from wordclouds.selectors import STALE_ERROR
 
 pytestmark = [pytest.mark.e2e, pytest.mark.backend]
@@ -116,7 +116,9 @@ def notified_until_exit(process: subprocess.Popen, service: Service, notify) -> 
 
 
 def jobs_listed(service: Service) -> dict[str, dict]:
-    answer = httpx.get(f"{service.url}/api/jobs", params={"limit": 1000}, timeout=30)
+    answer = httpx.get(
+        f"{service.url}/api/jobs", params={"limit": 1000}, headers=staff_headers(), timeout=30
+    )
     assert answer.status_code == 200, answer.text
     return {job["job_id"]: job for job in answer.json()}
 
@@ -162,7 +164,10 @@ def test_a_backup_made_while_the_service_works_restores_onto_a_fresh_set_up(
         "failed"
     )
     revised = httpx.post(
-        f"{original.url}/api/jobs/{posters[0]}/revisions", json={"remove": [3]}, timeout=60
+        f"{original.url}/api/jobs/{posters[0]}/revisions",
+        json={"remove": [3]},
+        headers=staff_headers(),
+        timeout=60,
     )
     assert revised.status_code == 201, revised.text
     revision = original.finished(revised.json()["job_id"])["job_id"]
@@ -172,6 +177,7 @@ def test_a_backup_made_while_the_service_works_restores_onto_a_fresh_set_up(
     asset = httpx.post(
         f"{original.url}/api/assets/from-job/{posters[1]}",
         data={"kind": "png", "name": "Class of 2026"},
+        headers=staff_headers(),
         timeout=60,
     )
     assert asset.status_code == 201, asset.text
@@ -186,6 +192,7 @@ def test_a_backup_made_while_the_service_works_restores_onto_a_fresh_set_up(
             "background_color": "#FFFFFF",
             "stickers": json.dumps([sticker]),
         },
+        headers=staff_headers(),
         timeout=60,
     )
     assert project.status_code == 201, project.text
@@ -233,7 +240,9 @@ def test_a_backup_made_while_the_service_works_restores_onto_a_fresh_set_up(
         "lookups": {job_id: lookups(original, job_id, people[:5]) for job_id in finished},
         "asset": httpx.get(f"{original.url}/api/assets/{asset_id}", timeout=30).json(),
         "asset file": original.sha256(f"/api/assets/{asset_id}/download"),
-        "project": httpx.get(f"{original.url}/api/projects/{project_id}", timeout=30).json(),
+        "project": httpx.get(
+            f"{original.url}/api/projects/{project_id}", headers=staff_headers(), timeout=30
+        ).json(),
     }
     assert len(before["jobs"]) == 4 and {job["status"] for job in before["jobs"].values()} == {
         "success",
@@ -296,7 +305,9 @@ def test_a_backup_made_while_the_service_works_restores_onto_a_fresh_set_up(
     assert httpx.get(f"{restored.url}/api/assets/{asset_id}", timeout=30).json() == before["asset"]
     assert restored.sha256(f"/api/assets/{asset_id}/download") == before["asset file"]
     assert (
-        httpx.get(f"{restored.url}/api/projects/{project_id}", timeout=30).json()
+        httpx.get(
+            f"{restored.url}/api/projects/{project_id}", headers=staff_headers(), timeout=30
+        ).json()
         == before["project"]
     )
     # The notify came while the backup ran: the backup holds the orders as they were before

@@ -7,6 +7,7 @@ import pytest
 from django.core.cache import cache
 
 from core.admin_token import admin_token_issue
+from core.identity import customer_token_issue
 from tests.asgi import asgi_request
 from tests.errors import refusal
 
@@ -45,25 +46,38 @@ def test_with_a_token_from_login_find_answers_as_locations(lookup, job_id, token
 
 
 @pytest.mark.parametrize(
-    "authorization",
-    [None, "Bearer ", "Bearer not-a-token", "Basic bG9va3VwOnN0YWZm", "Token abc"],
+    ("authorization", "code"),
+    [
+        (None, "authentication_required"),
+        ("Bearer ", "authentication_required"),
+        ("Bearer not-a-token", "token_invalid"),
+        ("Basic bG9va3VwOnN0YWZm", "authentication_required"),
+        ("Token abc", "authentication_required"),
+    ],
 )
-def test_without_a_valid_token_find_is_403(lookup, job_id, authorization):
+def test_without_a_valid_token_find_is_401(lookup, job_id, authorization, code):
     response = find(lookup, job_id, authorization, name="Anna")
 
+    assert response.status_code == 401
+    assert response.json()["code"] == code
+
+
+def test_a_customers_token_is_403(lookup, job_id):
+    response = find(lookup, job_id, f"Bearer {customer_token_issue(1)}", name="Anna")
+
     assert response.status_code == 403
-    assert refusal(response) == "invalid or missing token"
+    assert response.json()["code"] == "staff_only"
 
 
-def test_a_tampered_token_is_403(lookup, job_id, token):
+def test_a_tampered_token_is_401(lookup, job_id, token):
     tampered = token[:-2] + ("AA" if not token.endswith("AA") else "BB")
 
     response = find(lookup, job_id, f"Bearer {tampered}", name="Anna")
 
-    assert response.status_code == 403
+    assert response.status_code == 401
 
 
-def test_an_expired_token_is_403(lookup, job_id, settings, monkeypatch):
+def test_an_expired_token_is_401(lookup, job_id, settings, monkeypatch):
     now = time.time()
     monkeypatch.setattr(time, "time", lambda: now - settings.ADMIN_TOKEN_MAX_AGE - 60)
     old = admin_token_issue()
@@ -71,8 +85,8 @@ def test_an_expired_token_is_403(lookup, job_id, settings, monkeypatch):
 
     response = find(lookup, job_id, f"Bearer {old}", name="Anna")
 
-    assert response.status_code == 403
-    assert refusal(response) == "invalid or missing token"
+    assert response.status_code == 401
+    assert refusal(response) == "invalid or expired token"
 
 
 def test_a_token_just_inside_its_lifetime_is_accepted(lookup, job_id, settings, monkeypatch):
@@ -87,7 +101,7 @@ def test_a_token_just_inside_its_lifetime_is_accepted(lookup, job_id, settings, 
 def test_find_checks_the_token_before_the_job(lookup):
     response = find(lookup, "0" * 32, None, name="Anna")
 
-    assert response.status_code == 403
+    assert response.status_code == 401
 
 
 def test_find_on_an_unknown_job_with_a_token_is_404(lookup, token):

@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 
 from tests.names import latin_names
-from tests.processes import Service
+from tests.processes import Service, staff_headers
 from wordclouds.engine import INKS
 from wordclouds.selectors import job_key
 
@@ -37,7 +37,10 @@ def poster(service, tmp_path_factory):
 
 def revise(service, job_id, edits, **kwargs):
     return httpx.post(
-        f"{service.url}/api/jobs/{job_id}/revisions", json=edits, timeout=60, **kwargs
+        f"{service.url}/api/jobs/{job_id}/revisions",
+        json=edits,
+        timeout=60,
+        **{"headers": staff_headers(), **kwargs},
     )
 
 
@@ -161,12 +164,17 @@ REFUSALS = [
 
 @pytest.mark.parametrize(("edits", "detail"), REFUSALS)
 def test_bad_edits_are_refused_and_nothing_is_created(service, poster, edits, detail):
-    jobs_before = httpx.get(f"{service.url}/api/jobs?limit=1000", timeout=30).json()
+    jobs_before = httpx.get(
+        f"{service.url}/api/jobs?limit=1000", headers=staff_headers(), timeout=30
+    ).json()
     answer = revise(service, poster, edits)
     assert answer.status_code == 400, answer.text
     assert answer.json()["detail"].startswith(detail)
     assert answer.json()["code"] == "edits_invalid"
-    assert httpx.get(f"{service.url}/api/jobs?limit=1000", timeout=30).json() == jobs_before
+    assert (
+        httpx.get(f"{service.url}/api/jobs?limit=1000", headers=staff_headers(), timeout=30).json()
+        == jobs_before
+    )
 
 
 def test_unknown_and_unfinished_parents(service, tmp_path):
@@ -182,21 +190,26 @@ def test_unknown_and_unfinished_parents(service, tmp_path):
     bad_json = httpx.post(
         f"{service.url}/api/jobs/{failing}/revisions",
         content=b"{not json",
-        headers={"Content-Type": "application/json"},
+        headers={"Content-Type": "application/json", **staff_headers()},
         timeout=30,
     )
     assert bad_json.status_code == 400
 
 
 def test_an_oversized_body_is_refused_before_it_is_read(service, poster):
-    jobs_before = httpx.get(f"{service.url}/api/jobs?limit=1000", timeout=30).json()
+    jobs_before = httpx.get(
+        f"{service.url}/api/jobs?limit=1000", headers=staff_headers(), timeout=30
+    ).json()
     body = b'{"add": ["' + b"x" * (31 * 1024 * 1024) + b'"]}'
     answer = httpx.post(
         f"{service.url}/api/jobs/{poster}/revisions",
         content=body,
-        headers={"Content-Type": "application/json"},
+        headers={"Content-Type": "application/json", **staff_headers()},
         timeout=60,
     )
     assert answer.status_code == 413
     assert answer.json()["detail"] == "request body exceeds the size limit"
-    assert httpx.get(f"{service.url}/api/jobs?limit=1000", timeout=30).json() == jobs_before
+    assert (
+        httpx.get(f"{service.url}/api/jobs?limit=1000", headers=staff_headers(), timeout=30).json()
+        == jobs_before
+    )

@@ -9,6 +9,7 @@ from rest_framework.parsers import JSONParser, MultiPartParser
 from rest_framework.response import Response
 
 from core.errors import InvalidInput
+from core.identity import request_identity
 from core.schema import upload_names
 from core.serializers import UtcDateTimeField, WithInputs
 from wordclouds import storage
@@ -79,7 +80,8 @@ class WordSerializer(serializers.Serializer):
         409: OpenApiResponse(description="the job is not a finished poster"),
         413: OpenApiResponse(description="the body is over its size limit"),
     },
-    description="A revision of a finished poster: a new job (docs/engine.md, Revisions).",
+    description="A revision of a finished poster, by the job's owner or staff: a new job "
+    "(docs/engine.md, Revisions).",
 )
 @extend_schema(
     methods=["GET"],
@@ -98,7 +100,12 @@ def revisions(request, job_id: str):
         edits = REVISION_FORM.read("edits", request.data.get("edits"))
     else:
         edits = request.data
-    job = revision_create(parent_id=job_id, edits=edits, name_list=request.FILES.get("name_list"))
+    job = revision_create(
+        parent_id=job_id,
+        edits=edits,
+        caller=request_identity(request),
+        name_list=request.FILES.get("name_list"),
+    )
     return Response({"job_id": job.id}, status=status.HTTP_201_CREATED)
 
 

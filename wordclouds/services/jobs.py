@@ -15,7 +15,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from core import metrics
-from core.errors import Conflict, InvalidInput, NotFound
+from core.access import owner_refusal
+from core.errors import Conflict, Forbidden, InvalidInput, NotFound
+from core.identity import Identity
 from core.pipeline import move
 from core.request_ids import request_id_current
 from wordclouds import storage
@@ -76,13 +78,13 @@ def job_font_path(job: Job, *, worker: bool = False) -> Path | None:
     return path
 
 
-def job_create(**uploads: Unpack[JobUploads]) -> Job:
+def job_create(*, owner: str = "", **uploads: Unpack[JobUploads]) -> Job:
     """Check the inputs in a scratch folder, store them under the job's keys, create the
-    queued job and enqueue its run once the row is committed. A rejected request leaves no
-    file and no row."""
+    queued job (`owner`'s: core.identity's `owner_key`, '' for none) and enqueue its run
+    once the row is committed. A rejected request leaves no file and no row."""
     with storage.scratch_dir("incoming-") as staging:
         inputs = job_inputs_check(folder=staging, **uploads)
-        return _job_store(inputs, staging)
+        return _job_store(inputs, staging, owner=owner)
 
 
 def job_rerun(*, job_id: str) -> Job:
@@ -107,11 +109,12 @@ def job_rerun(*, job_id: str) -> Job:
             font_file=job.font_file,
             font_id=job.font_id,
         )
-        return _job_store(inputs, staging)
+        return _job_store(inputs, staging, owner=job.owner)
 
 
-def _job_store(inputs: JobInputs, staging: Path, **revision) -> Job:
-    """Files first, then the row (with a revision's ``parent``, ``revision`` and ``edits``); when the row cannot be committed the files saved go, and
+def _job_store(inputs: JobInputs, staging: Path, **fields) -> Job:
+    """Files first, then the row (with its ``owner``, and a revision's ``parent``, ``revision``
+    and ``edits``); when the row cannot be committed the files saved go, and
     only those: a store that fails often hangs, and each delete of a key never written would
     wait out its timeout before the 503. The transaction is a block rather than a decorator
     so that the clean-up also covers a failing commit."""
@@ -134,7 +137,7 @@ def _job_store(inputs: JobInputs, staging: Path, **revision) -> Job:
                 font_file=inputs.font_file,
                 font_id=inputs.font_id,
                 message="waiting for a worker",
-                **revision,
+                **fields,
             )
             job_event_append(job=job, type=JobEvent.Type.STATUS, message="job queued")
             transaction.on_commit(lambda: _enqueue(job_id))
@@ -142,6 +145,16 @@ def _job_store(inputs: JobInputs, staging: Path, **revision) -> Job:
         storage.delete(saved)
         raise
     return job
+
+
+def job_owner_check(caller: Identity, job: Job) -> None:
+    """403 `not_owner` unless `caller` is staff or the job's owner (one made without a token:
+    staff only). A 403, not a 404: whoever asks holds the job's id, which shows the job to
+    anyone already (docs/security.md)."""
+    hidden = Forbidden("only the job's owner or staff may change it", code="not_owner")
+    refused = owner_refusal(caller, job.owner, hidden=hidden)
+    if refused is not None:
+        raise refused
 
 
 def _enqueue(job_id: str) -> None:

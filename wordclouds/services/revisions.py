@@ -9,6 +9,7 @@ from pathlib import Path
 from django.core.files.uploadedfile import UploadedFile
 
 from core.errors import Conflict, InvalidInput, NotFound
+from core.identity import Identity
 from core.inputs import Form, JsonText
 from core.isolated import run_heavy
 from wordclouds import engine, storage
@@ -25,7 +26,7 @@ from wordclouds.services.job_inputs import (
     font_id_path,
     names_read,
 )
-from wordclouds.services.jobs import _job_store, job_input_key
+from wordclouds.services.jobs import _job_store, job_input_key, job_owner_check
 
 PROOF_KEY = engine.PROOF
 # What a revision's list shows of each change: counts.
@@ -59,14 +60,18 @@ REVISION_FORM = Form(
 )
 
 
-def revision_create(*, parent_id: str, edits, name_list: UploadedFile | None = None) -> Job:
-    """A queued revision of the successful job ``parent_id``: the edits (a JSON object, or
-    its text from a multipart form) checked against the parent's files, the names of
-    ``name_list`` added. 404 for an unknown parent, 409 for one not finished, 400 naming
-    the problem; nothing is stored on a refusal."""
+def revision_create(
+    *, parent_id: str, edits, caller: Identity, name_list: UploadedFile | None = None
+) -> Job:
+    """A queued revision of the successful job ``parent_id``, its owner's like the parent:
+    the edits (a JSON object, or its text from a multipart form) checked against the
+    parent's files, the names of ``name_list`` added. 404 for an unknown parent, 403 unless
+    ``caller`` owns it or is staff, 409 for one not finished, 400 naming the problem;
+    nothing is stored on a refusal."""
     parent = Job.objects.filter(id=parent_id).first()
     if parent is None:
         raise NotFound("job not found", code="job_not_found")
+    job_owner_check(caller, parent)
     if parent.status != Job.Status.SUCCESS:
         raise Conflict(
             f"only a finished poster can be revised; this job is {parent.status}",
@@ -105,7 +110,14 @@ def revision_create(*, parent_id: str, edits, name_list: UploadedFile | None = N
             font_file=parent.font_file,
             font_id=parent.font_id,
         )
-        return _job_store(inputs, staging, parent=parent, revision=parent.revision + 1, edits=clean)
+        return _job_store(
+            inputs,
+            staging,
+            owner=parent.owner,
+            parent=parent,
+            revision=parent.revision + 1,
+            edits=clean,
+        )
 
 
 def _font(parent: Job) -> Path | None:

@@ -2,7 +2,7 @@
 // with thumbnails of its designs and links to their files, the production files of a paid
 // order, and the moves staff may make (mark paid, ship). A refused move shows the service's own sentence. Its payments, refunds
 // and payment events (read-only) come from the staff list GET /api/payments?orderId=.
-import { staffFetch, staffGate, staffSignOut } from "/static/staff-session.js";
+import { staffDownload, staffFetch, staffGate, staffSignOut } from "/static/staff-session.js";
 import { cell, statusText, when, yuan } from "./money.js";
 
 const area = document.getElementById("staff-area");
@@ -26,6 +26,16 @@ function link(href, text) {
   const anchor = document.createElement("a");
   anchor.href = href;
   anchor.textContent = text;
+  return anchor;
+}
+
+// A project's files are staff's (docs/security.md): fetched with the token, not followed.
+function staffLink(href, text) {
+  const anchor = link(href, text);
+  anchor.addEventListener("click", (event) => {
+    event.preventDefault();
+    staffDownload(href).catch((failure) => { document.getElementById("order-error").textContent = failure.detail; });
+  });
   return anchor;
 }
 
@@ -76,10 +86,11 @@ function design(item) {
       link(`/jobs/${item.jobId}/find`, gettext("lookup page")));
   } else {
     const api = `/api/projects/${item.projectId}`;
-    thumbnail.src = `${api}/render.png`;
+    staffFetch(`${api}/render.png`).then((response) => response.blob())
+      .then((blob) => { thumbnail.src = URL.createObjectURL(blob); }, () => {});
     text.append(interpolate(gettext("Project %(id)s × %(quantity)s"), { id: item.projectId, quantity: item.quantity }, true));
-    links.append(link(`${api}/render.png`, "PNG"), " ", link(`${api}/render.svg`, "SVG"), " ",
-      link(`${api}/render.pdf`, gettext("print PDF")));
+    links.append(staffLink(`${api}/render.png`, "PNG"), " ", staffLink(`${api}/render.svg`, "SVG"), " ",
+      staffLink(`${api}/render.pdf`, gettext("print PDF")));
   }
   text.append(links);
   entry.append(thumbnail, text);

@@ -1,4 +1,7 @@
 // The studio's only way to the service: the public /api, whose errors are {"detail": ...}.
+// Signed in as staff (static/staff-session.js), every call carries the staff token: staff may
+// list and revise every job; without it the studio makes and follows jobs as anyone.
+import { staffSignOut, staffToken } from "/static/staff-session.js";
 
 export class ApiError extends Error {
   constructor(status, detail) {
@@ -9,9 +12,11 @@ export class ApiError extends Error {
 }
 
 export async function api(path, options = {}) {
+  const token = staffToken();
+  const headers = token ? { ...(options.headers || {}), Authorization: `Bearer ${token}` } : options.headers;
   let response;
   try {
-    response = await fetch(path, options);
+    response = await fetch(path, { ...options, headers });
   } catch {
     throw new ApiError(0, gettext("the service cannot be reached; check the connection and try again"));
   }
@@ -22,6 +27,7 @@ export async function api(path, options = {}) {
     } catch {
       // not JSON: keep the status line
     }
+    if (token && response.status === 401) staffSignOut(); // expired: back to the sign-in
     throw new ApiError(response.status, detail);
   }
   return response;

@@ -1,11 +1,14 @@
-// Past jobs with their status (GET /api/jobs), each opening in the studio as /?job=<id>.
+// Past jobs with their status (GET /api/jobs, staff only), each opening in the studio as
+// /?job=<id>.
 import { when } from "/static/i18n.js";
+import { staffToken } from "/static/staff-session.js";
 import { apiJson } from "./api.js";
 import { statusText } from "./progress.js";
 
 const LIMIT = 20;
 
 export async function showPastJobs(table, { current }) {
+  if (!staffToken()) return; // the sign-in shows instead
   let jobs;
   try {
     jobs = await apiJson(`/api/jobs?limit=${LIMIT}`);

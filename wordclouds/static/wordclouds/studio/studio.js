@@ -5,6 +5,7 @@ import { showPastJobs } from "./past-jobs.js";
 import { JobProgress } from "./progress.js";
 import { JobResult } from "./result.js";
 import { Reviser } from "./revise.js";
+import { staffGate, staffSignOut } from "/static/staff-session.js";
 
 const pastJobs = document.getElementById("past-jobs");
 const result = new JobResult();
@@ -40,5 +41,7 @@ window.addEventListener("popstate", () => {
   if (jobId) open(jobId);
 });
 
+document.getElementById("staff-sign-out").addEventListener("click", staffSignOut);
+staffGate(document.getElementById("staff-sign-in"), document.getElementById("past-jobs-area"),
+  () => showPastJobs(pastJobs, { current }), { focus: false });
 if (current) open(current);
-else showPastJobs(pastJobs, { current });
