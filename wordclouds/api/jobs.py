@@ -10,6 +10,7 @@ from rest_framework.response import Response
 
 from core.errors import InvalidInput, NotFound
 from core.schema import STORED_FILE_REDIRECT, upload_names
+from core.throttles import request_client
 from wordclouds import storage
 from wordclouds.selectors import ARTIFACTS, artifact_key, job_get, job_list, job_recent_events
 from wordclouds.serializers.jobs import (
@@ -61,6 +62,7 @@ def jobs(request):
             mask_image=request.FILES.get("mask_image"),
             font_file=request.FILES.get("font_file"),
             font_id=request.data.get("font_id") or "",
+            client=request_client(request),
         )
         return Response({"job_id": job.id}, status=status.HTTP_201_CREATED)
     query = JobListQuerySerializer(data=request.query_params)

@@ -11,6 +11,7 @@ from rest_framework.response import Response
 from core.errors import InvalidInput
 from core.schema import upload_names
 from core.serializers import UtcDateTimeField
+from core.throttles import request_client
 from wordclouds import storage
 from wordclouds.engine.layout import FLOOR_FONT_SIZE
 from wordclouds.engine.names import MAX_NAME_LENGTH
@@ -132,7 +133,12 @@ def revisions(request, job_id: str):
         edits = request.data["edits"]
     else:
         edits = request.data
-    job = revision_create(parent_id=job_id, edits=edits, name_list=request.FILES.get("name_list"))
+    job = revision_create(
+        parent_id=job_id,
+        edits=edits,
+        name_list=request.FILES.get("name_list"),
+        client=request_client(request),
+    )
     return Response({"job_id": job.id}, status=status.HTTP_201_CREATED)
 
 

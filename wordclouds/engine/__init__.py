@@ -9,7 +9,7 @@ and :func:`svg_outlines`, :func:`placement_outlines` / :func:`path_contours` for
 finished job.
 """
 
-from .errors import InputError, LayoutError
+from .errors import InputError, LayoutError, WorkbookTooLarge
 from .fonts import CHAIN_COVERAGE, DEFAULT_FACE, FontInfo, check_font, default_font_path, font_faces
 from .generate import ARTIFACTS, STAGES, generate
 from .mask import Mask, load_mask
@@ -20,7 +20,7 @@ from .positions import placement_outlines, read_meta
 from .print_size import print_size_advice, size_advice
 from .render import svg_outlines
 from .restamp import INKS
-from .revise import PROOF, REVISION_STAGES, check_edits, revise
+from .revise import PROOF, REVISION_STAGES, check_edits, check_edits_shape, revise
 from .shaping import check_drawable
 
 __all__ = [
@@ -33,12 +33,14 @@ __all__ = [
     "STAGES",
     "FontInfo",
     "InputError",
+    "WorkbookTooLarge",
     "LayoutError",
     "Mask",
     "Name",
     "Params",
     "check_drawable",
     "check_edits",
+    "check_edits_shape",
     "check_font",
     "default_font_path",
     "first_rows",

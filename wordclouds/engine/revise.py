@@ -178,7 +178,11 @@ def check_edits(edits: dict, *, parent_dir, mask_path=None, font_path=None) -> d
     return _checked(edits, Parent(parent_dir), mask_path, font_path)
 
 
-def _checked(edits, parent: Parent, mask_path, font_path) -> dict:
+def check_edits_shape(edits) -> None:
+    """The checks of a revision's edits that read no file (an object of known edits, lists
+    within their bounds, at least one edit, the seed), which :func:`check_edits` makes first:
+    a caller makes them before it fetches the parent's files or waits for a slot. Raises
+    :class:`InputError` naming the first problem."""
     if not isinstance(edits, dict):
         raise InputError("the edits must be a JSON object")
     for key in edits:
@@ -192,13 +196,17 @@ def _checked(edits, parent: Parent, mask_path, font_path) -> dict:
             raise InputError(f"{key} has {len(value)} entries; at most {bound} are allowed")
     if not any(edits.get(key) for key in LIST_BOUNDS):
         raise InputError("no edit given: add, remove, rename, move, resize, recolor or keepOut")
-    ids = parent.rows
     seed = edits.get("seed")
     if seed is not None and (
         isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED
     ):
         raise InputError("seed must be an integer from 0 to 2^63-1")
-    clean = {"seed": seed}
+
+
+def _checked(edits, parent: Parent, mask_path, font_path) -> dict:
+    check_edits_shape(edits)
+    ids = parent.rows
+    clean = {"seed": edits.get("seed")}
     clean["add"] = []
     for k, item in enumerate(edits.get("add", [])):
         where = f"add[{k}]"

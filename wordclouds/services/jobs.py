@@ -10,12 +10,14 @@ import logging
 from datetime import datetime
 from pathlib import Path
 
+from django.conf import settings
 from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 
 from core import metrics
-from core.errors import Conflict, NotFound
+from core.errors import Conflict, NotFound, TooManyRequests
 from core.pipeline import move
 from core.request_ids import request_id_current
 from wordclouds import storage
@@ -77,10 +79,12 @@ def job_create(
     mask_image: UploadedFile | None = None,
     font_file: UploadedFile | None = None,
     font_id: str = "",
+    client: str | None = None,
 ) -> Job:
     """Check the inputs in a scratch folder, store them under the job's keys, create the
-    queued job and enqueue its run once the row is committed. A rejected request leaves no
-    file and no row."""
+    queued job of `client` (core.throttles.request_client; None for staff) and enqueue its
+    run once the row is committed. A rejected request leaves no file and no row."""
+    queued = job_client_check(client=client)
     with storage.scratch_dir("incoming-") as staging:
         inputs = job_inputs_check(
             folder=staging,
@@ -90,7 +94,25 @@ def job_create(
             font_file=font_file,
             font_id=font_id,
         )
-        return _job_store(inputs, staging)
+        return _job_store(inputs, staging, client=queued)
+
+
+def job_client_check(*, client: str | None) -> str:
+    """The job column of `client` (a keyed hash; '' for staff), once it is known to have
+    fewer than MAX_QUEUED_PER_CLIENT jobs queued or running: 429 `too_many_queued_jobs`
+    otherwise. Checked before the inputs are: requests at the same moment may pass together."""
+    if client is None:
+        return ""
+    column = salted_hmac("wordclouds.job-client", client).hexdigest()[:32]
+    most = settings.MAX_QUEUED_PER_CLIENT
+    unfinished = (Job.Status.QUEUED, Job.Status.RUNNING)
+    if Job.objects.filter(client=column, status__in=unfinished).count() >= most:
+        raise TooManyRequests(
+            f"this client has {most} jobs queued or running; wait for one to finish",
+            code="too_many_queued_jobs",
+            retry_after=10,
+        )
+    return column
 
 
 def job_rerun(*, job_id: str) -> Job:
@@ -118,8 +140,9 @@ def job_rerun(*, job_id: str) -> Job:
         return _job_store(inputs, staging)
 
 
-def _job_store(inputs: JobInputs, staging: Path, **revision) -> Job:
-    """Files first, then the row (with a revision's ``parent``, ``revision`` and ``edits``); when the row cannot be committed the files saved go, and
+def _job_store(inputs: JobInputs, staging: Path, **columns) -> Job:
+    """Files first, then the row (with its ``client`` column, and a revision's ``parent``,
+    ``revision`` and ``edits``); when the row cannot be committed the files saved go, and
     only those: a store that fails often hangs, and each delete of a key never written would
     wait out its timeout before the 503. The transaction is a block rather than a decorator
     so that the clean-up also covers a failing commit."""
@@ -139,7 +162,7 @@ def _job_store(inputs: JobInputs, staging: Path, **revision) -> Job:
                 font_file=inputs.font_file,
                 font_id=inputs.font_id,
                 message="waiting for a worker",
-                **revision,
+                **columns,
             )
             job_event_append(job=job, type=JobEvent.Type.STATUS, message="job queued")
             transaction.on_commit(lambda: _enqueue(job_id))

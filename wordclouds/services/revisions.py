@@ -21,7 +21,7 @@ from wordclouds.services.job_inputs import (
     name_list_upload_check,
     names_read,
 )
-from wordclouds.services.jobs import _job_store, job_input_key
+from wordclouds.services.jobs import _job_store, job_client_check, job_input_key
 
 PROOF_KEY = engine.PROOF
 # What a revision's list shows of each change: counts.
@@ -30,11 +30,14 @@ CHANGE_KINDS = ("added", "removed", "renamed", "moved", "resized", "recolored", 
 MAX_LISTED = 500
 
 
-def revision_create(*, parent_id: str, edits, name_list: UploadedFile | None = None) -> Job:
-    """A queued revision of the successful job ``parent_id``: the edits (a JSON object, or
-    its text from a multipart form) checked against the parent's files, the names of
-    ``name_list`` added. 404 for an unknown parent, 409 for one not finished, 400 naming
-    the problem; nothing is stored on a refusal."""
+def revision_create(
+    *, parent_id: str, edits, name_list: UploadedFile | None = None, client: str | None = None
+) -> Job:
+    """A queued revision of the successful job ``parent_id`` for ``client`` (as job_create's):
+    the edits (a JSON object, or its text from a multipart form) checked against the parent's
+    files, the names of ``name_list`` added. 404 for an unknown parent, 409 for one not
+    finished, 400 naming the problem, 429 past the client's queued jobs; nothing is stored on
+    a refusal."""
     parent = Job.objects.filter(id=parent_id).first()
     if parent is None:
         raise NotFound("job not found", code="job_not_found")
@@ -48,8 +51,13 @@ def revision_create(*, parent_id: str, edits, name_list: UploadedFile | None = N
             edits = json.loads(edits)
         except ValueError:
             raise InvalidInput("edits must be valid JSON", code="edits_not_json") from None
-    if not isinstance(edits, dict):
-        raise InvalidInput("the edits must be a JSON object", code="edits_invalid")
+    # What reads no file is refused now, before the parent's files are fetched and before
+    # a heavy-work slot is waited for: a malformed body is a 400 at once however busy.
+    try:
+        engine.check_edits_shape(edits)
+    except engine.InputError as error:
+        raise InvalidInput(str(error), code="edits_invalid") from None
+    queued = job_client_check(client=client)
     with storage.scratch_dir("revision-") as staging:
         if name_list is not None:
             name_list_upload_check(name_list)
@@ -78,7 +86,14 @@ def revision_create(*, parent_id: str, edits, name_list: UploadedFile | None = N
             font_file=parent.font_file,
             font_id=parent.font_id,
         )
-        return _job_store(inputs, staging, parent=parent, revision=parent.revision + 1, edits=clean)
+        return _job_store(
+            inputs,
+            staging,
+            client=queued,
+            parent=parent,
+            revision=parent.revision + 1,
+            edits=clean,
+        )
 
 
 def _font(parent: Job) -> Path | None:

@@ -1,0 +1,130 @@
+"""Per-client rates of the expensive and the guessable requests (THROTTLE_RATES, docs/settings.md,
+"Throttles"), counted in Django's cache, which every web process shares (config/settings.py
+CACHES), with DRF's sliding window (SimpleRateThrottle: the times of a client's requests in
+the last period). Past its rate a request answers 429 `throttled` with `Retry-After`, before
+its body is read.
+
+Which requests count against which scope is declared once, in the root URLconf's `throttled`
+table (config/urls.py, read here as Django reads its `handler500`): by method and route, as
+the metrics name a route. `RouteThrottle` counts Django's requests (DRF's
+DEFAULT_THROTTLE_CLASSES); the endpoints in front of Django call `front_throttle` on their
+own threads. A client is its user when the request carries an end-user token, else its
+address; staff (the admin token, a staff session) are never counted.
+
+The login scope counts failed logins only (`failure_count`, called by both logins): past its
+rate every attempt of that client is refused, right or wrong, until its oldest failure is a
+period old, while a crowd of mini-program users behind one address logging in is never
+refused (neither are staff who log in often)."""
+
+from django.conf import settings
+from django.urls import get_resolver
+from rest_framework.throttling import BaseThrottle, SimpleRateThrottle
+
+from core.addresses import client_address
+from core.admin_token import authorization_has_admin_token
+# A module, not its names: DRF imports this module while core.errors imports DRF.
+from core import errors
+
+
+def route_scope(method: str, route: str) -> str | None:
+    """The scope `method` on `route` counts against (a HEAD as a GET), or None."""
+    method = "GET" if method == "HEAD" else method
+    return getattr(get_resolver().urlconf_module, "throttled", {}).get((method, route))
+
+
+FAILURES_COUNTED = {"login"}
+
+
+def throttle_count(scope: str, client: str, *, record: bool = True) -> None:
+    """One request of `client` counted in `scope` (with `record` False only checked); 429
+    `throttled` past the scope's rate."""
+    counter = _Counter(scope, client, record)
+    if not counter.allow_request(None, None):
+        requests, seconds = settings.THROTTLE_RATES[scope]
+        wait = counter.wait() or seconds
+        raise errors.TooManyRequests(
+            f"more than {requests} {scope} requests in {seconds} s from this client; "
+            f"try again in {wait:.0f} s",
+            code="throttled",
+            retry_after=wait,
+        )
+
+
+class _Counter(SimpleRateThrottle):
+    """DRF's sliding window over one client's requests in one scope."""
+
+    def __init__(self, scope: str, client: str, record: bool):
+        self.scope, self.client, self.record = scope, client, record
+        self.num_requests, self.duration = settings.THROTTLE_RATES[scope]
+        self.rate = f"{self.num_requests}/{self.duration}s"
+
+    def get_cache_key(self, request, view):
+        return self.cache_format % {"scope": self.scope, "ident": self.client}
+
+    def throttle_success(self):
+        return super().throttle_success() if self.record else True
+
+
+def request_client(request) -> str | None:
+    """The client a Django request counts for; None for staff."""
+    django_request = getattr(request, "_request", request)
+    user = getattr(django_request, "user", None)
+    if getattr(user, "is_staff", False):
+        return None
+    return _client(
+        request.META.get("REMOTE_ADDR", ""),
+        request.headers.get("X-Forwarded-For", ""),
+        request.headers.get("Authorization", ""),
+    )
+
+
+def scope_client(scope: dict) -> str | None:
+    """The client an ASGI request counts for; None for staff."""
+    headers = {}
+    for name, value in scope["headers"]:
+        headers.setdefault(name, []).append(value.decode("latin-1"))
+    peer = (scope.get("client") or ("",))[0]
+    return _client(
+        peer,
+        ",".join(headers.get(b"x-forwarded-for", [])),
+        ",".join(headers.get(b"authorization", [])),
+    )
+
+
+def _client(peer: str, forwarded_for: str, authorization: str) -> str | None:
+    if authorization_has_admin_token(authorization):
+        return None
+    return "address:" + client_address(peer, forwarded_for, settings.TRUSTED_PROXIES)
+
+
+class RouteThrottle(BaseThrottle):
+    """DRF: counts a request whose route `throttled` names (TooManyRequests past its rate)."""
+
+    def allow_request(self, request, view):
+        scope = _request_scope(request)
+        client = scope and request_client(request)
+        if client:
+            throttle_count(scope, client, record=scope not in FAILURES_COUNTED)
+        return True
+
+
+def failure_count(request) -> None:
+    """A failed login counted in its route's scope (FAILURES_COUNTED)."""
+    scope = _request_scope(request)
+    client = scope and request_client(request)
+    if client:
+        throttle_count(scope, client)
+
+
+def _request_scope(request) -> str | None:
+    match = request.resolver_match
+    return match and route_scope(request.method, "/" + match.route)
+
+
+def front_throttle(scope: dict) -> None:
+    """An endpoint in front of Django: counts its request as RouteThrottle does (call it on
+    a thread of the endpoint's: the cache may be the database)."""
+    counted = route_scope(scope["method"], scope.get("route", ""))
+    client = counted and scope_client(scope)
+    if client:
+        throttle_count(counted, client)
