@@ -66,28 +66,28 @@ class Unprocessable(ServiceError):
     status_code = status.HTTP_422_UNPROCESSABLE_ENTITY
 
 
-class TooManyRequests(ServiceError):
-    """429: past a rate or a cap; the client may try again after `retry_after` seconds."""
+class RetryLater(ServiceError):
+    """An error after which the client may try again in `retry_after` seconds (Retry-After)."""
+
+    def __init__(self, detail: str, code: str | None = None, *, retry_after: float = 5):
+        super().__init__(detail, code=code)
+        self.headers = {"Retry-After": str(max(1, math.ceil(retry_after)))}
+
+
+class TooManyRequests(RetryLater):
+    """429: past a rate or a cap."""
 
     status_code = status.HTTP_429_TOO_MANY_REQUESTS
-
-    def __init__(self, detail: str, code: str | None = None, *, retry_after: float = 60):
-        super().__init__(detail, code)
-        self.headers = {"Retry-After": str(max(1, math.ceil(retry_after)))}
 
 
 class BadGateway(ServiceError):
     status_code = status.HTTP_502_BAD_GATEWAY
 
 
-class Unavailable(ServiceError):
-    """503: the service is too busy now; the client may try again after `retry_after` s."""
+class Unavailable(RetryLater):
+    """503: the service is too busy now."""
 
     status_code = status.HTTP_503_SERVICE_UNAVAILABLE
-
-    def __init__(self, detail: str, code: str | None = None, *, retry_after: float = 5):
-        super().__init__(detail, code)
-        self.headers = {"Retry-After": str(max(1, math.ceil(retry_after)))}
 
 
 def _flatten(detail) -> str:

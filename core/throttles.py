@@ -16,23 +16,38 @@ rate every attempt of that client is refused, right or wrong, until its oldest f
 period old, while a crowd of mini-program users behind one address logging in is never
 refused (neither are staff who log in often)."""
 
+import re
+
 from django.conf import settings
 from django.urls import get_resolver
 from rest_framework.throttling import BaseThrottle, SimpleRateThrottle
 
+# core.errors as a module, not its names: DRF imports this module while core.errors imports DRF.
+from core import errors
 from core.addresses import client_address
 from core.admin_token import authorization_has_admin_token
-# A module, not its names: DRF imports this module while core.errors imports DRF.
-from core import errors
 
 
 def route_scope(method: str, route: str) -> str | None:
     """The scope `method` on `route` counts against (a HEAD as a GET), or None."""
     method = "GET" if method == "HEAD" else method
-    return getattr(get_resolver().urlconf_module, "throttled", {}).get((method, route))
+    return _routes().get((method, route))
+
+
+def _routes() -> dict[tuple[str, str], str]:
+    """The root URLconf's `throttled` table."""
+    return getattr(get_resolver().urlconf_module, "throttled", {})
 
 
 FAILURES_COUNTED = {"login"}
+
+
+def throttled_operations() -> dict[tuple[str, str], str]:
+    """The scope of each throttled operation by (method, OpenAPI path), for the schema."""
+    return {
+        (method.lower(), re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", route)): scope
+        for (method, route), scope in _routes().items()
+    }
 
 
 def throttle_count(scope: str, client: str, *, record: bool = True) -> None:
