@@ -1,17 +1,12 @@
 """Who is calling a commerce endpoint: an end user (signed end-user token from
-`POST /api/auth/login`) or staff (the admin token from `POST /api/login`). Both travel as
-`Authorization: Bearer <token>`; their salts differ, so one never passes for the other."""
+`POST /api/auth/login`) or staff (the admin token from `POST /api/login`, or a staff
+session). core/identity.py reads the credentials; this module finds the end user they name."""
 
 from dataclasses import dataclass
 
-from django.conf import settings
-from django.core import signing
-
 from commerce.models import EndUser
-from core.admin_token import admin_token_valid, bearer_token
 from core.errors import Forbidden, Unauthorized
-
-SALT = "commerce.end-user-token"
+from core.identity import Kind, customer_token_issue, request_identity
 
 
 @dataclass(frozen=True)
@@ -21,25 +16,17 @@ class Caller:
 
 
 def user_token_issue(user: EndUser) -> str:
-    return signing.dumps({"uid": user.pk}, salt=SALT)
-
-
-def user_from_token(token: str) -> EndUser | None:
-    try:
-        payload = signing.loads(token, salt=SALT, max_age=settings.COMMERCE_USER_TOKEN_MAX_AGE)
-    except signing.BadSignature:  # also SignatureExpired
-        return None
-    return EndUser.objects.filter(pk=payload.get("uid")).first()
+    return customer_token_issue(user.pk)
 
 
 def request_caller(request) -> Caller:
     """The end user or staff behind the request; 401 when there is neither."""
-    token = bearer_token(request)
-    if not token:
-        raise Unauthorized("authentication required", code="authentication_required")
-    if admin_token_valid(token):
+    identity = request_identity(request)
+    if identity.kind is Kind.STAFF:
         return Caller(user=None, is_admin=True)
-    user = user_from_token(token)
+    if identity.kind is Kind.ANYONE and not identity.token_refused:
+        raise Unauthorized("authentication required", code="authentication_required")
+    user = EndUser.objects.filter(pk=identity.user_id).first() if identity.user_id else None
     if user is None:
         raise Unauthorized("invalid or expired token", code="token_invalid")
     return Caller(user=user)
@@ -51,11 +38,3 @@ def request_user(request) -> EndUser:
     if caller.user is None:
         raise Forbidden("this endpoint needs an end-user token", code="user_token_required")
     return caller.user
-
-
-def request_admin(request) -> Caller:
-    """Staff only (the admin token): 401 without a token, 403 for an end user's token."""
-    caller = request_caller(request)
-    if not caller.is_admin:
-        raise Forbidden("invalid or missing token", code="token_missing")
-    return caller

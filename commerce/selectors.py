@@ -2,6 +2,8 @@
 (addresses are private), another user's design list or order is 403; staff (the admin
 token) read every design list and order."""
 
+from collections.abc import Iterable
+
 from django.db.models import Prefetch, Q, QuerySet
 
 from commerce.auth import Caller
@@ -131,6 +133,17 @@ def order_preparations(*, order_id: int) -> QuerySet[Preparation]:
     """Staff: an order's production preparations; 404 `order not found`."""
     order_get(caller=Caller(user=None, is_admin=True), order_id=order_id)
     return Preparation.objects.filter(order_id=order_id).order_by("id")
+
+
+def order_needing_jobs(job_ids: Iterable[str]) -> str:
+    """The first order (not cancelled) whose design list names one of the jobs, as "order 12";
+    '' when none does: such a job is not deleted (wordclouds' job_delete asks here)."""
+    wanted = set(job_ids)
+    orders = Order.objects.exclude(status=Order.Status.CANCELLED).exclude(design_list=None)
+    for order_id, items in orders.order_by("id").values_list("id", "design_list__items"):
+        if any(isinstance(item, dict) and item.get("jobId") in wanted for item in items or []):
+            return f"order {order_id}"
+    return ""
 
 
 def design_list_job_ids() -> set[str]:

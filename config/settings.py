@@ -65,6 +65,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Who may call each route, before its view (core/access.py; after the session's user).
+    "core.access.AccessMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "core.security.ContentSecurityPolicyMiddleware",
@@ -217,6 +219,11 @@ SVG_EXPORT_MAX_BYTES = 25 * 1024 * 1024
 ORDERS_ADMIN_PASSWORD_DEFAULT = "wordcloud-admin"
 ORDERS_ADMIN_PASSWORD = os.environ.get("ORDERS_ADMIN_PASSWORD", ORDERS_ADMIN_PASSWORD_DEFAULT)
 ADMIN_TOKEN_MAX_AGE = int(os.environ.get("ADMIN_TOKEN_MAX_AGE", 12 * 3600))
+
+# Who may call each route (config/access.py, docs/security.md). JOBS_NEED_LOGIN: creating a
+# job needs a customer's or the admin token (anonymous jobs otherwise, as the README's curl).
+ACCESS_TABLE = "config.access.ROUTES"
+JOBS_NEED_LOGIN = env_bool("JOBS_NEED_LOGIN", False)
 
 # The SVG -> legacy Illustrator converter (its own process, loopback only).
 CONVERTER_HOST = os.environ.get("CONVERTER_HOST", "127.0.0.1")
@@ -480,6 +487,8 @@ SPECTACULAR_SETTINGS = {
         "wordclouds.api.health.document_health",
         "wordclouds.api.job_events.document_event_stream",
         "wordclouds.api.lookup_front.document_lookups",
+        # Every operation's `security` from the access table (config/access.py).
+        "core.access.document_access",
         "core.schema.complete_errors",
     ],
 }

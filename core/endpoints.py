@@ -20,6 +20,7 @@ from concurrent.futures import Executor
 
 from django.db import connection
 
+from core.access import endpoint_refusal
 from core.errors import client_error, error_body
 
 logger = logging.getLogger(__name__)
@@ -30,8 +31,9 @@ HEADERS = [(b"access-control-allow-origin", b"*"), (b"x-content-type-options", b
 
 def in_front_of(app, routes: list[tuple[str, tuple[str, ...], object]]):
     """ASGI: requests whose path matches one of `routes` (pattern, methods, endpoint) are
-    answered by `endpoint(scope, receive, send, **groups)`, 405 for another method; the
-    rest, and every OPTIONS request, by `app`."""
+    answered by `endpoint(scope, receive, send, **groups)`, 405 for another method, 401/403
+    for a caller the access table (config/access.py) does not let in; the rest, and every
+    OPTIONS request, by `app`."""
     compiled = [
         (re.compile(pattern), _route_name(pattern), methods, endpoint)
         for pattern, methods, endpoint in routes
@@ -52,10 +54,19 @@ def in_front_of(app, routes: list[tuple[str, tuple[str, ...], object]]):
                         error_body(detail, 405),
                         [(b"allow", ", ".join(methods).encode())],
                     )
+                refused = endpoint_refusal(name, scope["method"], _authorization(scope))
+                if refused is not None:
+                    return await answer(send, refused.status_code, refused.body())
                 return await _answered(endpoint, scope, receive, send, match.groupdict())
         await app(scope, _in_turns(receive), send)
 
     return route
+
+
+def _authorization(scope) -> str:
+    return ",".join(
+        value.decode("latin-1") for name, value in scope["headers"] if name == b"authorization"
+    )
 
 
 def _route_name(pattern: str) -> str:

@@ -1,5 +1,6 @@
 """The OpenAPI schema's shared parts: the `{"detail", "code"}` error body (each operation's
-codes listed from core/error_codes.py), the two bearer tokens, and
+codes listed from core/error_codes.py), the credentials (each operation's `security` comes
+from the access table: core.access.document_access), and
 a hook that completes every operation's error answers, so each view declares only its own."""
 
 from django.core.validators import ProhibitNullCharactersValidator, RegexValidator
@@ -10,11 +11,6 @@ from rest_framework import serializers
 
 from core.error_codes import codes_for
 from core.throttles import throttled_operations
-
-# `security` values for extend_schema(auth=...): which token an operation needs.
-ADMIN_TOKEN = [{"adminToken": []}]
-USER_TOKEN = [{"userToken": []}]
-ANY_TOKEN = [*USER_TOKEN, *ADMIN_TOKEN]
 
 # What DRF's ProhibitNullCharactersValidator allows, as an ECMA pattern.
 NO_NUL = r"^[^\u0000]*$"
@@ -32,14 +28,22 @@ SECURITY_SCHEMES = {
     "adminToken": {
         "type": "http",
         "scheme": "bearer",
-        "description": "The admin token from POST /api/login (valid 12 hours): /find, every "
-        "order, product writes, mark-paid and ship.",
+        "description": "Staff: the admin token from POST /api/login (valid 12 hours). "
+        "docs/security.md says what each identity may call.",
+    },
+    "staffSession": {
+        "type": "apiKey",
+        "in": "cookie",
+        "name": "sessionid",
+        "description": "Staff: a staff member's session of the Django admin (its sign-in); an "
+        "unsafe method needs the CSRF token in X-CSRFToken too. Not in front of Django "
+        "(/api/health, events, locations, find).",
     },
     "userToken": {
         "type": "http",
         "scheme": "bearer",
-        "description": "An end user's token from POST /api/auth/login: their addresses, design "
-        "lists and orders, and the platform exchanges.",
+        "description": "A customer: an end user's token from POST /api/auth/login: their jobs, "
+        "projects, addresses, design lists, orders and payments.",
     },
 }
 
@@ -74,7 +78,7 @@ def upload_names(**names: str) -> dict:
 
 class AutoSchema(SpectacularAutoSchema):
     def get_auth(self):
-        """No token, unless the view says which with extend_schema(auth=...)."""
+        """None here: core.access.document_access writes each operation's from the table."""
         return []
 
     def _map_serializer_field(self, field, direction, bypass_extensions=False):
@@ -165,11 +169,9 @@ def _implied_errors(path: str, method: str, operation: dict) -> dict[str, str]:
     body = "requestBody" in operation
     if body or any(p["in"] == "query" for p in operation.get("parameters", [])):
         implied["400"] = "a bad request: the field or parameter is named in detail"
-    security = operation.get("security", [])
-    if any("userToken" in option for option in security):
+    if operation.get("security"):
         implied["401"] = "`authentication required` / `invalid or expired token`"
-    if security:
-        implied["403"] = "`invalid or missing token`, or the token is of the wrong kind"
+        implied["403"] = "credentials of the wrong kind (docs/security.md)"
     if "{" in path:
         implied["404"] = "not found (named in detail)"
     if body:

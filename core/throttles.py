@@ -25,7 +25,7 @@ from rest_framework.throttling import BaseThrottle, SimpleRateThrottle
 # core.errors as a module, not its names: DRF imports this module while core.errors imports DRF.
 from core import errors
 from core.addresses import client_address
-from core.admin_token import authorization_has_admin_token
+from core.identity import ANYONE, Identity, request_identity, token_identity
 
 
 def route_scope(method: str, route: str) -> str | None:
@@ -82,33 +82,29 @@ class _Counter(SimpleRateThrottle):
 
 def request_client(request) -> str | None:
     """The client a Django request counts for; None for staff."""
-    django_request = getattr(request, "_request", request)
-    user = getattr(django_request, "user", None)
-    if getattr(user, "is_staff", False):
-        return None
     return _client(
+        request_identity(request),
         request.META.get("REMOTE_ADDR", ""),
         request.headers.get("X-Forwarded-For", ""),
-        request.headers.get("Authorization", ""),
     )
 
 
 def scope_client(scope: dict) -> str | None:
-    """The client an ASGI request counts for; None for staff."""
+    """The client an ASGI request counts for; None for staff (by the admin token: these
+    endpoints read no session)."""
     headers = {}
     for name, value in scope["headers"]:
         headers.setdefault(name, []).append(value.decode("latin-1"))
+    identity = token_identity(",".join(headers.get(b"authorization", []))) or ANYONE
     peer = (scope.get("client") or ("",))[0]
-    return _client(
-        peer,
-        ",".join(headers.get(b"x-forwarded-for", [])),
-        ",".join(headers.get(b"authorization", [])),
-    )
+    return _client(identity, peer, ",".join(headers.get(b"x-forwarded-for", [])))
 
 
-def _client(peer: str, forwarded_for: str, authorization: str) -> str | None:
-    if authorization_has_admin_token(authorization):
+def _client(identity: Identity, peer: str, forwarded_for: str) -> str | None:
+    if identity.is_staff:
         return None
+    if identity.is_customer:
+        return f"user:{identity.user_id}"
     return "address:" + client_address(peer, forwarded_for, settings.TRUSTED_PROXIES)
 
 

@@ -102,8 +102,8 @@ def test_counters_add_up_over_two_web_and_two_worker_processes(services, platfor
     names = write_names(tmp_path / "names.xlsx", sample_names(12))
     many = write_names(tmp_path / "many.xlsx", sample_names(400))
     refused = httpx.get(f"{first.url}/metrics", timeout=10)
-    assert refused.status_code == 403
-    assert refused.json()["code"] == "metrics_forbidden"
+    assert refused.status_code == 401
+    assert refused.json()["code"] == "authentication_required"
 
     ids = [
         submit(

@@ -64,6 +64,11 @@ class Job(models.Model):
     )
     revision = models.PositiveIntegerField(verbose_name=_("revision"), default=0)
     edits = models.JSONField(verbose_name=_("edits"), default=dict, blank=True)
+    # The customer whose token made it (their user id, core.identity's `owner_key`; commerce's
+    # users are not this app's to refer to), '' for a job made without one (docs/security.md).
+    owner = models.CharField(
+        verbose_name=_("owner"), max_length=32, blank=True, default="", db_index=True
+    )
     # Retention (docs/deploy.md, "Retention"): a job staff keep is never deleted; `deleting`
     # marks one whose files are being removed (reads answer 404; the next run finishes it).
     keep = models.BooleanField(verbose_name=_("keep"), default=False)
@@ -192,6 +197,10 @@ class Project(models.Model):
     )
     background_color = models.CharField(verbose_name=_("background color"), max_length=7)
     stickers = models.JSONField(verbose_name=_("stickers"), default=list, blank=True)
+    # The customer whose token made it, as a job's `owner`; '' for one staff made.
+    owner = models.CharField(
+        verbose_name=_("owner"), max_length=32, blank=True, default="", db_index=True
+    )
     # Kept in step with `stickers` by the project services, so an asset in use cannot be
     # deleted (ProjectAsset.asset is PROTECT) and "which projects use it" is one query.
     assets = models.ManyToManyField(

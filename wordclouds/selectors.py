@@ -19,7 +19,9 @@ from django.conf import settings
 from django.db.models import OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
+from core.access import owner_refusal
 from core.errors import NotFound
+from core.identity import Identity
 from wordclouds import engine, storage
 from wordclouds.drawing.tiles import FOLDER as TILES_FOLDER
 from wordclouds.drawing.tiles import INDEX as TILES_INDEX
@@ -203,14 +205,18 @@ def job_get(job_id: str) -> JobView:
     raise NotFound("job not found", code="job_not_found")
 
 
-def job_list(*, status: str | None = None, limit: int = 100) -> list[JobView]:
-    """Jobs newest first: records, and (local folder only) finished folders that have no
-    record."""
+def job_list(
+    *, owner: str | None = None, status: str | None = None, limit: int = 100
+) -> list[JobView]:
+    """Jobs newest first: `owner`'s (a customer's `owner_key`), or every job (None, for staff):
+    records, and then (local folder only) finished folders that have no record."""
     jobs = Job.objects.filter(deleting=False)
+    if owner is not None:
+        jobs = jobs.filter(owner=owner)
     if status:
         jobs = jobs.filter(_shown_with_status(status))
     views = [_view_of_record(job) for job in jobs[:limit]]
-    if status in (None, "", Job.Status.SUCCESS):
+    if owner is None and status in (None, "", Job.Status.SUCCESS):
         views += _record_less_finished_jobs()
     views.sort(key=lambda view: view.created_at, reverse=True)
     return views[:limit]
@@ -344,16 +350,22 @@ def asset_list(*, type: str = "", job_id: str = "") -> QuerySet[Asset]:
     return assets
 
 
-def project_get(project_id: str) -> Project:
+def project_get(project_id: str, *, caller: Identity | None = None) -> Project:
+    """The project; with `caller`, only if they may see it: another customer's (or one staff
+    made) is 404, as if it did not exist (docs/security.md)."""
     project = Project.objects.select_related("template").filter(id=project_id).first()
+    missing = NotFound("project not found", code="project_not_found")
     if project is None:
-        raise NotFound("project not found", code="project_not_found")
+        raise missing
+    if caller is not None and owner_refusal(caller, project.owner, hidden=missing) is not None:
+        raise missing
     return project
 
 
-def project_list() -> QuerySet[Project]:
-    """Newest first."""
-    return Project.objects.order_by("-created_at", "id")
+def project_list(*, owner: str | None = None) -> QuerySet[Project]:
+    """Newest first: `owner`'s (a customer's `owner_key`), or every project (None: staff)."""
+    projects = Project.objects.order_by("-created_at", "id")
+    return projects if owner is None else projects.filter(owner=owner)
 
 
 @contextmanager

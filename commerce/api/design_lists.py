@@ -15,20 +15,18 @@ from commerce.services.design_lists import (
     design_list_submit,
     design_list_update,
 )
-from core.schema import ANY_TOKEN, USER_TOKEN, error
+from core.schema import error
 from core.views import JsonApiView
 
 
 class DesignListListView(JsonApiView):
-    @extend_schema(responses={200: DesignListOut(many=True)}, tags=["commerce"], auth=ANY_TOKEN)
+    @extend_schema(responses={200: DesignListOut(many=True)}, tags=["commerce"])
     def get(self, request):
         return Response(
             DesignListOut(design_list_list(caller=request_caller(request)), many=True).data
         )
 
-    @extend_schema(
-        request=DesignListIn, responses={201: DesignListOut}, tags=["commerce"], auth=USER_TOKEN
-    )
+    @extend_schema(request=DesignListIn, responses={201: DesignListOut}, tags=["commerce"])
     def post(self, request):
         user = request_user(request)
         fields = valid_input(DesignListIn, request.data)
@@ -39,7 +37,7 @@ class DesignListListView(JsonApiView):
 
 
 class DesignListDetailView(JsonApiView):
-    @extend_schema(responses={200: DesignListOut}, tags=["commerce"], auth=ANY_TOKEN)
+    @extend_schema(responses={200: DesignListOut}, tags=["commerce"])
     def get(self, request, design_list_id: int):
         design_list = design_list_get(caller=request_caller(request), design_list_id=design_list_id)
         return Response(DesignListOut(design_list).data)
@@ -54,7 +52,6 @@ class DesignListDetailView(JsonApiView):
         request=DesignListIn,
         responses={200: DesignListOut, 409: error("`... cannot be edited/deleted in status ...`")},
         tags=["commerce"],
-        auth=USER_TOKEN,
     )
     def put(self, request, design_list_id: int):
         return self._update(request, design_list_id, partial=False)
@@ -63,7 +60,6 @@ class DesignListDetailView(JsonApiView):
         request=DesignListIn(partial=True),
         responses={200: DesignListOut, 409: error("`... cannot be edited/deleted in status ...`")},
         tags=["commerce"],
-        auth=USER_TOKEN,
     )
     def patch(self, request, design_list_id: int):
         return self._update(request, design_list_id, partial=True)
@@ -71,7 +67,6 @@ class DesignListDetailView(JsonApiView):
     @extend_schema(
         responses={204: None, 409: error("`... cannot be edited/deleted in status ...`")},
         tags=["commerce"],
-        auth=USER_TOKEN,
     )
     def delete(self, request, design_list_id: int):
         design_list_delete(user=request_user(request), design_list_id=design_list_id)
@@ -87,7 +82,6 @@ class DesignListSubmitView(JsonApiView):
             409: error("`design list cannot be submitted in status ...`"),
         },
         tags=["commerce"],
-        auth=USER_TOKEN,
     )
     def post(self, request, design_list_id: int):
         design_list = design_list_submit(user=request_user(request), design_list_id=design_list_id)
@@ -95,7 +89,15 @@ class DesignListSubmitView(JsonApiView):
 
 
 urlpatterns = [
-    path("design-lists", DesignListListView.as_view()),
-    path("design-lists/<int:design_list_id>", DesignListDetailView.as_view()),
-    path("design-lists/<int:design_list_id>/submit", DesignListSubmitView.as_view()),
+    path("design-lists", DesignListListView.as_view(), name="design-lists"),
+    path(
+        "design-lists/<int:design_list_id>",
+        DesignListDetailView.as_view(),
+        name="design-list-detail",
+    ),
+    path(
+        "design-lists/<int:design_list_id>/submit",
+        DesignListSubmitView.as_view(),
+        name="design-list-submit",
+    ),
 ]

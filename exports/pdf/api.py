@@ -15,6 +15,7 @@ from rest_framework.parsers import JSONParser
 from rest_framework.views import APIView
 
 from core.errors import TooLarge, Unprocessable
+from core.identity import request_identity
 from core.serializers import WithInputs
 from exports.pdf.images import TRANSPARENCY
 from exports.pdf.options import PDF_OPTIONS, pdf_options
@@ -127,7 +128,10 @@ def job_file_pdf(request, job_id: str):
 )
 @api_view(["GET"])
 def project_render_pdf(request, project_id: str):
-    return pdf_response(project_pdf(project_id=project_id, query=request.query_params))
+    caller = request_identity(request)
+    return pdf_response(
+        project_pdf(project_id=project_id, query=request.query_params, caller=caller)
+    )
 
 
 class PdfExportView(APIView):

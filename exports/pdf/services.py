@@ -9,6 +9,7 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
+from core.identity import Identity
 from core.isolated import run_heavy
 from exports.pdf.options import MM, PdfOptions, download_name, pdf_options, trim_size_mm
 from exports.pdf.writer import page_boxes, write_pdf
@@ -131,13 +132,14 @@ def upload_pdf(*, body: Mapping) -> PdfFile:
     return PdfFile(pdf, download_name(stem, width_mm, height_mm, options.standard), transparency)
 
 
-def project_pdf(*, project_id: str, query: Mapping) -> PdfFile:
+def project_pdf(*, project_id: str, query: Mapping, caller: Identity | None = None) -> PdfFile:
     """The print PDF of a project's poster, drawn from its render.svg: the background into
     the bleed, SVG stickers (word clouds among them) as outlines, image stickers as CMYK
     images with their alpha as a mask, a soft mask or flattened (the file's transparency);
-    `cut` outlines every filled vector shape but the background."""
+    `cut` outlines every filled vector shape but the background. 404 for a project `caller`
+    may not see."""
     options = pdf_options(query)
-    svg = project_svg(project_id=project_id)
+    svg = project_svg(project_id=project_id, caller=caller)
     stem = f"project-{project_id}"
     pdf, width_mm, height_mm, transparency = run_heavy(
         "print.pdf",

@@ -4,7 +4,7 @@ import pytest
 from django.core import signing
 from rest_framework.test import APIClient
 
-from commerce.auth import SALT
+from core.identity import CUSTOMER_TOKEN_SALT
 from tests.commerce.factories import client_with
 from tests.errors import refusal
 
@@ -20,7 +20,9 @@ def test_no_token_is_401(path):
 
 
 def test_a_forged_token_is_401(alice):
-    forged = signing.dumps({"uid": alice.user.pk}, salt=SALT, key="not-our-secret-key-at-all")
+    forged = signing.dumps(
+        {"uid": alice.user.pk}, salt=CUSTOMER_TOKEN_SALT, key="not-our-secret-key-at-all"
+    )
 
     response = client_with(forged).get("/api/orders")
 

@@ -1,4 +1,4 @@
-"""Job endpoints: create, list, status, detail, result, downloads, and the event stream."""
+"""Job endpoints: create, list, status, delete, detail, result, downloads."""
 
 from django.urls import path
 from drf_spectacular.types import OpenApiTypes
@@ -9,6 +9,7 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
 from core.errors import InvalidInput, NotFound
+from core.identity import request_identity
 from core.schema import STORED_FILE_REDIRECT, upload_names
 from core.throttles import request_client
 from wordclouds import storage
@@ -21,6 +22,7 @@ from wordclouds.serializers.jobs import (
     JobResultSerializer,
     JobStatusSerializer,
 )
+from wordclouds.services.job_erasure import job_delete
 from wordclouds.services.jobs import job_create
 from wordclouds.services.size_advice import size_advice
 
@@ -41,7 +43,8 @@ JOB_INPUTS = {
     methods=["GET"],
     parameters=[JobListQuerySerializer],
     responses=JobStatusSerializer(many=True),
-    description="Jobs newest first, including finished job folders without a record.",
+    description="A customer's own jobs newest first; staff see every job, and finished job "
+    "folders without a record.",
 )
 @extend_schema(
     methods=["POST"],
@@ -51,6 +54,7 @@ JOB_INPUTS = {
         400: OpenApiResponse(description="a bad input, named in detail"),
         413: OpenApiResponse(description="an upload over its size limit"),
     },
+    description="A job made with a customer's token is theirs (docs/security.md).",
 )
 @api_view(["GET", "POST"])
 @parser_classes([MultiPartParser, FormParser])
@@ -62,18 +66,39 @@ def jobs(request):
             mask_image=request.FILES.get("mask_image"),
             font_file=request.FILES.get("font_file"),
             font_id=request.data.get("font_id") or "",
+            owner=request_identity(request).owner_key,
             client=request_client(request),
         )
         return Response({"job_id": job.id}, status=status.HTTP_201_CREATED)
     query = JobListQuerySerializer(data=request.query_params)
     query.is_valid(raise_exception=True)
-    views = job_list(status=query.validated_data.get("status"), limit=query.validated_data["limit"])
+    caller = request_identity(request)
+    views = job_list(
+        owner=None if caller.is_staff else caller.owner_key,
+        status=query.validated_data.get("status"),
+        limit=query.validated_data["limit"],
+    )
     return Response(JobStatusSerializer(views, many=True).data)
 
 
-@extend_schema(responses={200: JobStatusSerializer, 404: NOT_FOUND})
-@api_view(["GET"])
+@extend_schema(methods=["GET"], responses={200: JobStatusSerializer, 404: NOT_FOUND})
+@extend_schema(
+    methods=["DELETE"],
+    responses={
+        204: None,
+        403: OpenApiResponse(description="not the job's owner (a job made without a token: staff)"),
+        404: NOT_FOUND,
+        409: OpenApiResponse(
+            description="the job or a revision is unfinished, or an order needs it"
+        ),
+    },
+    description="Erases the job, its revisions and all their files: its owner or staff.",
+)
+@api_view(["GET", "DELETE"])
 def job_status(request, job_id: str):
+    if request.method == "DELETE":
+        job_delete(job_id=job_id, caller=request_identity(request))
+        return Response(status=status.HTTP_204_NO_CONTENT)
     return Response(JobStatusSerializer(job_get(job_id)).data)
 
 

@@ -9,6 +9,7 @@ from rest_framework.decorators import api_view, parser_classes
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
+from core.identity import request_identity
 from wordclouds.selectors import project_get, project_list
 from wordclouds.serializers.assets import (
     ProjectInputSerializer,
@@ -38,9 +39,13 @@ FORMS = ("multipart/form-data", "application/x-www-form-urlencoded")
 @api_view(["GET", "POST"])
 @parser_classes([MultiPartParser, FormParser])
 def projects(request):
+    caller = request_identity(request)
     if request.method == "GET":
-        return Response(ProjectSummarySerializer(project_list(), many=True).data)
-    project = project_create(**{field: request.data.get(field) for field in FIELDS})
+        owned = project_list(owner=None if caller.is_staff else caller.owner_key)
+        return Response(ProjectSummarySerializer(owned, many=True).data)
+    project = project_create(
+        **{field: request.data.get(field) for field in FIELDS}, owner=caller.owner_key
+    )
     return Response(ProjectSerializer(project).data, status=status.HTTP_201_CREATED)
 
 
@@ -55,13 +60,15 @@ def projects(request):
 @api_view(["GET", "PATCH", "DELETE"])
 @parser_classes([MultiPartParser, FormParser])
 def project_detail(request, project_id: str):
+    caller = request_identity(request)
+    project_get(project_id, caller=caller)  # 404 for another customer's
     if request.method == "DELETE":
         project_delete(project_id=project_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
     if request.method == "PATCH":
         sent = {field: request.data.get(field, UNSET) for field in FIELDS}
         project_update(project_id=project_id, **sent)
-    return Response(ProjectSerializer(project_get(project_id)).data)
+    return Response(ProjectSerializer(project_get(project_id, caller=caller)).data)
 
 
 # The SVG poster holds uploaded SVG; cleaned (wordclouds/drawing/sticker_svg.py), and opened on its
@@ -84,7 +91,7 @@ CANNOT_DRAW = OpenApiResponse(description="a sticker's asset cannot be drawn")
 )
 @api_view(["GET"])
 def project_render_png(request, project_id: str):
-    project = project_get(project_id)
+    project = project_get(project_id, caller=request_identity(request))
     return _poster(project, project_render(project, "png"), "image/png", "png")
 
 
@@ -93,7 +100,7 @@ def project_render_png(request, project_id: str):
 )
 @api_view(["GET"])
 def project_render_svg(request, project_id: str):
-    project = project_get(project_id)
+    project = project_get(project_id, caller=request_identity(request))
     return _poster(project, project_render(project, "svg"), "image/svg+xml", "svg")
 
 

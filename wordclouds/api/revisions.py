@@ -9,6 +9,7 @@ from rest_framework.parsers import JSONParser, MultiPartParser
 from rest_framework.response import Response
 
 from core.errors import InvalidInput
+from core.identity import request_identity
 from core.schema import upload_names
 from core.serializers import UtcDateTimeField
 from core.throttles import request_client
@@ -112,7 +113,8 @@ class WordSerializer(serializers.Serializer):
         409: OpenApiResponse(description="the job is not a finished poster"),
         413: OpenApiResponse(description="the body is over its size limit"),
     },
-    description="A revision of a finished poster: a new job (docs/engine.md, Revisions).",
+    description="A revision of a finished poster, by the job's owner or staff: a new job "
+    "(docs/engine.md, Revisions).",
 )
 @extend_schema(
     methods=["GET"],
@@ -136,6 +138,7 @@ def revisions(request, job_id: str):
     job = revision_create(
         parent_id=job_id,
         edits=edits,
+        caller=request_identity(request),
         name_list=request.FILES.get("name_list"),
         client=request_client(request),
     )

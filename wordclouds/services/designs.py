@@ -21,6 +21,7 @@ import numpy as np
 from django.db import models
 
 from core.errors import InvalidInput, NotFound
+from core.identity import Identity
 from wordclouds import engine, storage
 from wordclouds.drawing.custom_svg import CustomSvgOptions
 from wordclouds.models import Job, Project
@@ -34,6 +35,7 @@ from wordclouds.selectors import (
     project_image_url,
 )
 from wordclouds.services.custom_svg import CUSTOM_SVG, custom_svg_options, custom_svg_render
+from wordclouds.services.job_erasure import job_needed_by_register  # noqa: F401 (the face)
 from wordclouds.services.jobs import job_create, job_input_key
 from wordclouds.services.projects import project_render
 from wordclouds.services.retention import job_references_register  # noqa: F401 (the face)
@@ -123,9 +125,10 @@ def job_artifact(*, job_id: str, kind: str) -> bytes:
     return artifact_path(job_id, kind).read_bytes()
 
 
-def project_svg(*, project_id: str) -> bytes:
-    """A project's render.svg, drawn with the heavy-work limits; 404 `project not found`."""
-    return project_render(project_get(project_id), "svg")
+def project_svg(*, project_id: str, caller: Identity | None = None) -> bytes:
+    """A project's render.svg, drawn with the heavy-work limits; 404 `project not found`
+    (also for a `caller` who may not see it: another customer's)."""
+    return project_render(project_get(project_id, caller=caller), "svg")
 
 
 def job_mask(*, job_id: str) -> np.ndarray | None:

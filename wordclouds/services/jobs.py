@@ -17,7 +17,9 @@ from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
 from core import metrics
-from core.errors import Conflict, NotFound, TooManyRequests
+from core.access import owner_refusal
+from core.errors import Conflict, Forbidden, NotFound, TooManyRequests
+from core.identity import Identity
 from core.pipeline import move
 from core.request_ids import request_id_current
 from wordclouds import storage
@@ -79,11 +81,13 @@ def job_create(
     mask_image: UploadedFile | None = None,
     font_file: UploadedFile | None = None,
     font_id: str = "",
+    owner: str = "",
     client: str | None = None,
 ) -> Job:
     """Check the inputs in a scratch folder, store them under the job's keys, create the
-    queued job of `client` (core.throttles.request_client; None for staff) and enqueue its
-    run once the row is committed. A rejected request leaves no file and no row."""
+    queued job (`owner`'s: core.identity's `owner_key`, '' for none; asked for by `client`:
+    core.throttles.request_client, None for staff) and enqueue its run once the row is
+    committed. A rejected request leaves no file and no row."""
     queued = job_client_check(client=client)
     with storage.scratch_dir("incoming-") as staging:
         inputs = job_inputs_check(
@@ -94,7 +98,7 @@ def job_create(
             font_file=font_file,
             font_id=font_id,
         )
-        return _job_store(inputs, staging, client=queued)
+        return _job_store(inputs, staging, owner=owner, client=queued)
 
 
 def job_client_check(*, client: str | None) -> str:
@@ -137,12 +141,13 @@ def job_rerun(*, job_id: str) -> Job:
             font_file=job.font_file,
             font_id=job.font_id,
         )
-        return _job_store(inputs, staging)
+        return _job_store(inputs, staging, owner=job.owner)
 
 
-def _job_store(inputs: JobInputs, staging: Path, **columns) -> Job:
-    """Files first, then the row (with its ``client`` column, and a revision's ``parent``,
-    ``revision`` and ``edits``); when the row cannot be committed the files saved go, and
+def _job_store(inputs: JobInputs, staging: Path, **fields) -> Job:
+    """Files first, then the row (with its ``owner`` and ``client``, and a revision's
+    ``parent``, ``revision`` and ``edits``); when the row cannot be committed the files saved
+    go, and
     only those: a store that fails often hangs, and each delete of a key never written would
     wait out its timeout before the 503. The transaction is a block rather than a decorator
     so that the clean-up also covers a failing commit."""
@@ -162,7 +167,7 @@ def _job_store(inputs: JobInputs, staging: Path, **columns) -> Job:
                 font_file=inputs.font_file,
                 font_id=inputs.font_id,
                 message="waiting for a worker",
-                **columns,
+                **fields,
             )
             job_event_append(job=job, type=JobEvent.Type.STATUS, message="job queued")
             transaction.on_commit(lambda: _enqueue(job_id))
@@ -170,6 +175,16 @@ def _job_store(inputs: JobInputs, staging: Path, **columns) -> Job:
         storage.delete(saved)
         raise
     return job
+
+
+def job_owner_check(caller: Identity, job: Job) -> None:
+    """403 `not_owner` unless `caller` is staff or the job's owner (one made without a token:
+    staff only). A 403, not a 404: whoever asks holds the job's id, which shows the job to
+    anyone already (docs/security.md)."""
+    hidden = Forbidden("only the job's owner or staff may change it", code="not_owner")
+    refused = owner_refusal(caller, job.owner, hidden=hidden)
+    if refused is not None:
+        raise refused
 
 
 def _enqueue(job_id: str) -> None:

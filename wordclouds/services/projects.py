@@ -159,8 +159,11 @@ def _check_drawable(asset: Asset, stickers: list[dict]) -> None:
 
 
 @transaction.atomic
-def project_create(*, name: Any, template_id: Any, background_color: Any, stickers: Any = None):
-    """A new project; `stickers` is the JSON text of the form field (absent: none)."""
+def project_create(
+    *, name: Any, template_id: Any, background_color: Any, stickers: Any = None, owner: str = ""
+):
+    """A new project, `owner`'s (a customer's `owner_key`; '' when staff make it); `stickers`
+    is the JSON text of the form field (absent: none)."""
     name, template = _checked_name(name), _checked_template(template_id)
     background_color = _checked_color(background_color)
     checked = _parsed_stickers(stickers) if stickers not in (None, "") else []
@@ -170,6 +173,7 @@ def project_create(*, name: Any, template_id: Any, background_color: Any, sticke
         template=template,
         background_color=background_color,
         stickers=checked,
+        owner=owner,
     )
     project.assets.set(assets)
     return project

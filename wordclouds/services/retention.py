@@ -53,9 +53,9 @@ def jobs_expired(*, now: datetime | None = None) -> list[Job]:
     return marked + list(old.order_by("created_at"))
 
 
-def job_keys(job_id: str) -> list[str]:
+def job_keys(job_id: str, *, worker: bool = True) -> list[str]:
     """Every stored key under the job's folder."""
-    return storage.keys_under(job_key(job_id, "").rstrip("/"))
+    return storage.keys_under(job_key(job_id, "").rstrip("/"), worker=worker)
 
 
 def retention_plan(*, now: datetime | None = None) -> list[dict]:
@@ -80,14 +80,22 @@ def retention_run(*, now: datetime | None = None) -> list[str]:
             marked = Job.objects.filter(id=job.id).update(deleting=True)
         if not marked:
             continue
-        keys = job_keys(job.id)
-        files = storage.files(worker=True)
-        for key in keys:
-            with storage.answers("delete"):
-                files.delete(key)
-        with transaction.atomic():
-            PlacementSet.objects.filter(job_id=job.id).delete()
-            Job.objects.filter(id=job.id, deleting=True).delete()
-        logger.info("retention deleted job %s (%d files)", job.id, len(keys))
+        files = job_erase(job.id, worker=True)
+        logger.info("retention deleted job %s (%d files)", job.id, files)
         deleted.append(job.id)
     return deleted
+
+
+def job_erase(job_id: str, *, worker: bool = False) -> int:
+    """Delete a job marked `deleting`: its files, then its placements and its row (the order
+    of the module's docstring); returns how many files went. A store's failure raises, and
+    the job stays marked for the next retention run to finish."""
+    keys = job_keys(job_id, worker=worker)
+    files = storage.files(worker=worker)
+    for key in keys:
+        with storage.answers("delete"):
+            files.delete(key)
+    with transaction.atomic():
+        PlacementSet.objects.filter(job_id=job_id).delete()
+        Job.objects.filter(id=job_id, deleting=True).delete()
+    return len(keys)

@@ -9,6 +9,7 @@ from pathlib import Path
 from django.core.files.uploadedfile import UploadedFile
 
 from core.errors import Conflict, InvalidInput, NotFound
+from core.identity import Identity
 from core.isolated import run_heavy
 from wordclouds import engine, storage
 from wordclouds.models import Job
@@ -21,7 +22,7 @@ from wordclouds.services.job_inputs import (
     name_list_upload_check,
     names_read,
 )
-from wordclouds.services.jobs import _job_store, job_client_check, job_input_key
+from wordclouds.services.jobs import _job_store, job_client_check, job_input_key, job_owner_check
 
 PROOF_KEY = engine.PROOF
 # What a revision's list shows of each change: counts.
@@ -31,16 +32,23 @@ MAX_LISTED = 500
 
 
 def revision_create(
-    *, parent_id: str, edits, name_list: UploadedFile | None = None, client: str | None = None
+    *,
+    parent_id: str,
+    edits,
+    caller: Identity,
+    name_list: UploadedFile | None = None,
+    client: str | None = None,
 ) -> Job:
-    """A queued revision of the successful job ``parent_id`` for ``client`` (as job_create's):
-    the edits (a JSON object, or its text from a multipart form) checked against the parent's
-    files, the names of ``name_list`` added. 404 for an unknown parent, 409 for one not
+    """A queued revision of the successful job ``parent_id``, its owner's like the parent,
+    asked for by ``client`` (as job_create's): the edits (a JSON object, or its text from a
+    multipart form) checked against the parent's files, the names of ``name_list`` added. 404
+    for an unknown parent, 403 unless ``caller`` owns it or is staff, 409 for one not
     finished, 400 naming the problem, 429 past the client's queued jobs; nothing is stored on
     a refusal."""
     parent = Job.objects.filter(id=parent_id).first()
     if parent is None:
         raise NotFound("job not found", code="job_not_found")
+    job_owner_check(caller, parent)
     if parent.status != Job.Status.SUCCESS:
         raise Conflict(
             f"only a finished poster can be revised; this job is {parent.status}",
@@ -89,6 +97,7 @@ def revision_create(
         return _job_store(
             inputs,
             staging,
+            owner=parent.owner,
             client=queued,
             parent=parent,
             revision=parent.revision + 1,
