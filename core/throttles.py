@@ -27,6 +27,9 @@ from core import errors
 from core.addresses import client_address
 from core.identity import ANYONE, Identity, request_identity, token_identity
 
+# The scopes whose requests are counted only when they fail (`failure_count`).
+FAILURES_COUNTED = {"login"}
+
 
 def route_scope(method: str, route: str) -> str | None:
     """The scope `method` on `route` counts against (a HEAD as a GET), or None."""
@@ -37,9 +40,6 @@ def route_scope(method: str, route: str) -> str | None:
 def _routes() -> dict[tuple[str, str], str]:
     """The root URLconf's `throttled` table."""
     return getattr(get_resolver().urlconf_module, "throttled", {})
-
-
-FAILURES_COUNTED = {"login"}
 
 
 def throttled_operations() -> dict[tuple[str, str], str]:
