@@ -4,7 +4,6 @@ Embedded defaults (no variable set) give a working single machine: SQLite, djang
 broker, in-process channel layer, files under ./media.
 """
 
-import ipaddress
 import os
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -14,7 +13,9 @@ from corsheaders.defaults import default_headers
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy
 
+from core.addresses import networks_setting
 from core.security import origin_of
+from core.throttle_rates import throttle_rates
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -307,15 +308,36 @@ COMMERCE_USER_TOKEN_MAX_AGE = int(os.environ.get("COMMERCE_USER_TOKEN_MAX_AGE", 
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 
-# Django's cache holds the failed-login counts. Each process has its own unless CACHE_URL names
-# a Redis database shared by every web process (several web replicas need it, or the login
-# throttle counts per replica). Give it a database of its own (e.g. redis://host:6379/1): the
-# cache's clear() empties its whole database, which must not be the job queue's.
-CACHE_URL = os.environ.get("CACHE_URL", "")
+# Django's cache holds the throttles' counts (core/throttles.py), which every web process
+# shares: Redis at CACHE_URL, else at REDIS_URL, else the database's table django_cache (made
+# by `manage.py migrate`). Q_NAME prefixes the keys, as it names the queues, so installations
+# (or test runs) sharing one Redis count apart; the cache's clear() would empty its whole Redis
+# database, the queue's too when that is REDIS_URL's: nothing of the service calls it.
+Q_NAME = os.environ.get("Q_NAME", "wordclouds")
+CACHE_URL = os.environ.get("CACHE_URL", "") or REDIS_URL
 if CACHE_URL:
     CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CACHE_URL,
+            "KEY_PREFIX": Q_NAME,
+        }
     }
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "django_cache",
+            # Past this many keys a write deletes a third of them: counts would be forgotten.
+            "OPTIONS": {"MAX_ENTRIES": 100_000},
+        }
+    }
+# Abuse bounds (docs/settings.md, "Throttles"): per-client rates by scope, counted by the
+# client's address (X-Forwarded-For only from a trusted proxy) or user; staff never count.
+THROTTLE_RATES = throttle_rates(os.environ.get("THROTTLE_RATES", ""))
+TRUSTED_PROXIES = networks_setting("TRUSTED_PROXIES", os.environ.get("TRUSTED_PROXIES", ""))
+# A client's queued plus running jobs (revisions too) at most; one more answers 429.
+MAX_QUEUED_PER_CLIENT = int(os.environ.get("MAX_QUEUED_PER_CLIENT", 10))
 
 # Behind a reverse proxy that terminates TLS and sets X-Forwarded-Proto (deploy/nginx.conf):
 # requests it marks https count as secure. Only with a proxy that overwrites the header.
@@ -344,7 +366,7 @@ CSP_EXTRA_ORIGINS = sorted(
 
 Q_CLUSTER = {
     # Q_NAME keeps the queues of separate installations (or test runs) sharing one Redis apart.
-    "name": os.environ.get("Q_NAME", "wordclouds"),
+    "name": Q_NAME,
     # the admin's name for its tasks (django_q's app verbose_name; its own is "Django Q")
     "label": gettext_lazy("Task queue"),
     "workers": int(os.environ.get("Q_WORKERS", 1)),
@@ -402,8 +424,10 @@ DATA_UPLOAD_MAX_NUMBER_FILES = int(os.environ.get("DATA_UPLOAD_MAX_NUMBER_FILES"
 # process, killed after this many seconds or when it needs more memory (422 either way).
 HEAVY_TIME_LIMIT_SECONDS = float(os.environ.get("HEAVY_TIME_LIMIT_SECONDS", 30))
 HEAVY_MEMORY_LIMIT_MB = int(os.environ.get("HEAVY_MEMORY_LIMIT_MB", 1024))
-# At most this many heavy children at once per web process; more wait for a slot.
+# At most this many heavy children at once per web process; more wait for a slot, at most
+# HEAVY_WAIT_SECONDS (then 503 with Retry-After).
 HEAVY_CONCURRENCY = int(os.environ.get("HEAVY_CONCURRENCY", 4))
+HEAVY_WAIT_SECONDS = float(os.environ.get("HEAVY_WAIT_SECONDS", 10))
 # A lookup by name (locations, find) answers at most this many matches, the first by id;
 # `total` still counts all of them. An empty name answers every placement.
 LOOKUP_MATCHES_MAX = int(os.environ.get("LOOKUP_MATCHES_MAX", 1000))
@@ -436,16 +460,9 @@ METRICS_PORT = int(os.environ.get("METRICS_PORT", 0))
 # GET /metrics (core/metrics.py) answers a request with the admin token, or from one of these
 # addresses or networks (comma-separated, e.g. 10.0.0.0/8 for the monitoring network). Read
 # here, so a wrong entry stops the process at start with its name, never a scrape with a 500.
-METRICS_ALLOWED_IPS = [
-    ip.strip() for ip in os.environ.get("METRICS_ALLOWED_IPS", "").split(",") if ip.strip()
-]
-for _entry in METRICS_ALLOWED_IPS:
-    try:
-        ipaddress.ip_network(_entry, strict=False)
-    except ValueError:
-        raise ImproperlyConfigured(
-            f"METRICS_ALLOWED_IPS: {_entry!r} is not an address or a network (e.g. 10.0.0.0/8)"
-        ) from None
+METRICS_ALLOWED_IPS = networks_setting(
+    "METRICS_ALLOWED_IPS", os.environ.get("METRICS_ALLOWED_IPS", "")
+)
 
 CORS_ALLOW_ALL_ORIGINS = True
 CORS_URLS_REGEX = r"^/api/.*$"
@@ -460,6 +477,8 @@ REST_FRAMEWORK = {
     "DEFAULT_CONTENT_NEGOTIATION_CLASS": "core.negotiation.AnyAccept",
     "DEFAULT_AUTHENTICATION_CLASSES": [],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+    # The routes config/urls.py's `throttled` names count against THROTTLE_RATES.
+    "DEFAULT_THROTTLE_CLASSES": ["core.throttles.RouteThrottle"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": [
         "rest_framework.parsers.JSONParser",

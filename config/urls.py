@@ -44,6 +44,38 @@ in_front_of_django = [
     (r"/api/jobs/(?P<job_id>[^/]+)/find", ("GET", "HEAD"), find),
 ]
 
+# The requests each throttle scope counts (core/throttles.py; its rates are THROTTLE_RATES,
+# docs/settings.md "Throttles"): (method, route) as the metrics name a route, a HEAD counted as
+# its GET. tests/test_throttles.py checks that each names a route.
+JOB = "/api/jobs/<str:job_id>"
+throttled = {
+    # jobs: work queued or checked for a job
+    ("POST", "/api/jobs"): "jobs",
+    ("POST", f"{JOB}/revisions"): "jobs",
+    ("POST", "/api/name-lists/preview"): "jobs",
+    ("POST", "/api/jobs/size-advice"): "jobs",
+    # exports: files drawn on request in a heavy child
+    ("GET", f"{JOB}/custom.svg"): "exports",
+    ("POST", f"{JOB}/analyze-line-spacing"): "exports",
+    ("GET", f"{JOB}/files/pdf"): "exports",
+    ("GET", f"{JOB}/files/dxf"): "exports",
+    ("GET", f"{JOB}/files/laser.svg"): "exports",
+    ("GET", "/api/projects/<str:project_id>/render.png"): "exports",
+    ("GET", "/api/projects/<str:project_id>/render.svg"): "exports",
+    ("GET", "/api/projects/<str:project_id>/render.pdf"): "exports",
+    ("POST", "/api/exports/pdf"): "exports",
+    ("POST", "/api/exports/ai"): "exports",
+    # login: both logins, right or wrong
+    ("POST", "/api/login"): "login",
+    ("POST", "/api/auth/login"): "login",
+    # lookups: what tells where a name is on a poster
+    ("GET", "/api/jobs/<job_id>/locations"): "lookups",
+    ("GET", "/api/jobs/<job_id>/find"): "lookups",
+    ("GET", f"{JOB}/tiles"): "lookups",
+    ("GET", f"{JOB}/tiles/<int:level>/<int:column>_<int:row>.jpg"): "lookups",
+    ("GET", f"{JOB}/words"): "lookups",
+}
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("metrics", metrics_view, name="metrics"),

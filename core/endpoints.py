@@ -91,7 +91,7 @@ def _in_turns(receive):
 async def _answered(endpoint, scope, receive, send, arguments: dict) -> None:
     """The endpoint's answer, without its body to a HEAD request; an error raised before it
     began answering leaves as the JSON `{"detail", "code"}` of every other error (core/errors.py),
-    a bug as a 500 and a traceback."""
+    with its headers (Retry-After), a bug as a 500 and a traceback."""
     started = False
 
     async def sending(message):
@@ -110,7 +110,9 @@ async def _answered(endpoint, scope, receive, send, arguments: dict) -> None:
         if error is None:
             logger.exception("unhandled error on %s", scope["path"])
             return await answer(send, 500, error_body("internal server error", 500))
-        await answer(send, error.status_code, error.body())
+        headers = getattr(error, "headers", None) or {}
+        encoded = [(name.lower().encode(), value.encode()) for name, value in headers.items()]
+        await answer(send, error.status_code, error.body(), encoded)
 
 
 async def answer(send, status: int, body: dict | None = None, headers=()) -> None:

@@ -2,6 +2,7 @@
 leaves as JSON `{"detail": ..., "code": ...}` with the right status, whoever raised it."""
 
 import logging
+import math
 
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.db import DataError
@@ -66,8 +67,28 @@ class Unprocessable(ServiceError):
     status_code = status.HTTP_422_UNPROCESSABLE_ENTITY
 
 
+class RetryLater(ServiceError):
+    """An error after which the client may try again in `retry_after` seconds (Retry-After)."""
+
+    def __init__(self, detail: str, code: str | None = None, *, retry_after: float = 5):
+        super().__init__(detail, code=code)
+        self.headers = {"Retry-After": str(max(1, math.ceil(retry_after)))}
+
+
+class TooManyRequests(RetryLater):
+    """429: past a rate or a cap."""
+
+    status_code = status.HTTP_429_TOO_MANY_REQUESTS
+
+
 class BadGateway(ServiceError):
     status_code = status.HTTP_502_BAD_GATEWAY
+
+
+class Unavailable(RetryLater):
+    """503: the service is too busy now."""
+
+    status_code = status.HTTP_503_SERVICE_UNAVAILABLE
 
 
 def _flatten(detail) -> str:

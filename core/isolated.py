@@ -13,12 +13,12 @@ import signal
 import threading
 import time
 from collections.abc import Callable
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager
 
 from django.conf import settings
 from django.db import connections
 
-from core.errors import ServiceError, Unprocessable
+from core.errors import ServiceError, Unavailable, Unprocessable
 
 logger = logging.getLogger(__name__)
 
@@ -31,7 +31,7 @@ PR_SET_PDEATHSIG = 1  # Linux prctl option: a signal for the process when its pa
 class Limits:
     """A time limit, an address-space limit added to the parent's, the answers when either
     is reached, and the semaphore that bounds how many children run at once (None: the
-    caller bounds that itself)."""
+    caller bounds that itself), waited for at most `wait_seconds` (then 503 `busy`)."""
 
     def __init__(
         self,
@@ -41,12 +41,16 @@ class Limits:
         too_slow: str,
         too_big: str,
         slots: threading.Semaphore | None = None,
+        wait_seconds: float | None = None,
+        busy: str = "",
     ):
         self.seconds = seconds
         self.memory_bytes = memory_bytes
         self.too_slow = too_slow
         self.too_big = too_big
         self.slots = slots
+        self.wait_seconds = wait_seconds
+        self.busy = busy
 
 
 _heavy_slots = None
@@ -62,12 +66,15 @@ def run_heavy(what: str, function: Callable, *args, **kwargs):
     if _heavy_slots is None:
         _heavy_slots = threading.BoundedSemaphore(settings.HEAVY_CONCURRENCY)
     seconds, megabytes = settings.HEAVY_TIME_LIMIT_SECONDS, settings.HEAVY_MEMORY_LIMIT_MB
+    wait = settings.HEAVY_WAIT_SECONDS
     limits = Limits(
         seconds=seconds,
         memory_bytes=megabytes * 1024 * 1024,
         slots=_heavy_slots,
+        wait_seconds=wait,
         too_slow=f"{what} takes longer than {seconds:g} s; ask for less work",
         too_big=f"{what} needs more than {megabytes} MB of memory or nests too deeply",
+        busy=f"every heavy-work slot stayed busy for {wait:g} s; try again shortly",
     )
     return run_isolated(limits, function, *args, **kwargs)
 
@@ -76,8 +83,9 @@ def run_isolated(limits: Limits, function: Callable, *args, **kwargs):
     """function(*args, **kwargs) in a forked child: its result (picklable), or the
     ServiceError it raised, raised here. Over the time limit: Unprocessable(too_slow); out of
     memory or recursion: Unprocessable(too_big); anything else is a bug, logged in the
-    child and raised here as RuntimeError."""
-    with limits.slots or nullcontext():
+    child and raised here as RuntimeError. With no slot free within wait_seconds:
+    Unavailable(busy), 503 with Retry-After."""
+    with _slot(limits):
         read_end, write_end = os.pipe()
         pid = _forked()
         if pid == 0:
@@ -101,6 +109,20 @@ def run_isolated(limits: Limits, function: Callable, *args, **kwargs):
     if kind == "too big":
         raise Unprocessable(limits.too_big, code="too_big")
     raise RuntimeError(f"isolated {function.__name__} failed")
+
+
+@contextmanager
+def _slot(limits: Limits):
+    """One of the limits' slots held (none to hold without slots)."""
+    if limits.slots is None:
+        yield
+        return
+    if not limits.slots.acquire(timeout=limits.wait_seconds):
+        raise Unavailable(limits.busy, code="heavy_work_busy", retry_after=limits.wait_seconds)
+    try:
+        yield
+    finally:
+        limits.slots.release()
 
 
 def _forked() -> int:

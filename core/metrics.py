@@ -9,7 +9,6 @@ mode. What the database knows (queue length, payments by state, the last heartbe
 from it at scrape time instead: the apps register those readers (`source_register`), so a
 figure is the truth whichever process is scraped. Every label has a bounded set of values."""
 
-import ipaddress
 import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -28,6 +27,8 @@ from prometheus_client import (
     start_http_server,
 )
 from prometheus_client.core import Metric
+
+from core.addresses import address_in
 
 HTTP_METHODS = {"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}
 
@@ -138,14 +139,7 @@ def metrics_serve(port: int) -> None:
 def address_allowed(address: str) -> bool:
     """`address` is in one of METRICS_ALLOWED_IPS (addresses or networks, checked when the
     settings are read)."""
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
-        return False
-    return any(
-        ip in ipaddress.ip_network(allowed, strict=False)
-        for allowed in settings.METRICS_ALLOWED_IPS
-    )
+    return address_in(address, settings.METRICS_ALLOWED_IPS)
 
 
 def scraper_allowed(request) -> bool:

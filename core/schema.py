@@ -11,6 +11,7 @@ from rest_framework import serializers
 
 from core.error_codes import codes_for
 from core.inputs import NO_NUL, NOT_BLANK
+from core.throttles import throttled_operations
 
 # What DRF's ProhibitNullCharactersValidator allows, as an ECMA pattern.
 EMPTY_TEXT = {"type": "string", "maxLength": 0}
@@ -151,9 +152,12 @@ def _error_content(path: str, status: int) -> dict:
     return {"application/json": {"schema": schema}}
 
 
-def _implied_errors(path: str, operation: dict) -> dict[str, str]:
+def _implied_errors(path: str, method: str, operation: dict) -> dict[str, str]:
     """The errors every operation of this shape can answer, whatever its view does."""
     implied = {}
+    scope = throttled_operations().get((method, path))
+    if scope:
+        implied["429"] = f"more {scope} requests from this client than THROTTLE_RATES allows"
     body = "requestBody" in operation
     if body or any(p["in"] == "query" for p in operation.get("parameters", [])):
         implied["400"] = "a bad request: the field or parameter is named in detail"
@@ -177,11 +181,11 @@ def complete_errors(result, generator, request, public):
     components.setdefault("schemas", {})["Error"] = ERROR_SCHEMA
     components["securitySchemes"] = SECURITY_SCHEMES
     for path, operations in result.get("paths", {}).items():
-        for operation in operations.values():
+        for method, operation in operations.items():
             if not isinstance(operation, dict) or "responses" not in operation:
                 continue
             responses = operation["responses"]
-            for status, description in _implied_errors(path, operation).items():
+            for status, description in _implied_errors(path, method, operation).items():
                 responses.setdefault(status, {"description": description})
             for status, response in responses.items():
                 if int(status) >= 400 and response.get("content", _ERROR_BODY) == _ERROR_BODY:

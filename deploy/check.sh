@@ -41,6 +41,10 @@ export PUBLIC_BASE_URL="http://127.0.0.1:$WEB_PORT"
 # The check's proxy listens on plain HTTP (no certificate here): the stack's HTTPS=1 would
 # redirect every request it makes. tests/test_deploy_settings.py checks the HTTPS=1 settings.
 export HTTPS=0
+# Every request of the check comes from one address, which submits bursts of 20 jobs: rates
+# and a queue cap it does not meet, but the failed-login rate it checks (10 a minute).
+export THROTTLE_RATES="jobs=100000/hour,exports=100000/hour,login=10/minute,lookups=100000/minute"
+export MAX_QUEUED_PER_CLIENT=100000
 
 started=$SECONDS
 deploy/stack.sh build

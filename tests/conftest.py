@@ -10,7 +10,8 @@ from django.test import override_settings
 from rest_framework.test import APIClient
 
 from core.admin_token import admin_token_issue
-from tests.processes import BASE_DIR, DatabaseTemplate
+from core.throttle_rates import throttle_rates
+from tests.processes import BASE_DIR, GENEROUS_QUEUE, GENEROUS_RATES, DatabaseTemplate
 
 LOCAL_FILES = {
     "BACKEND": "django.core.files.storage.FileSystemStorage",
@@ -44,6 +45,21 @@ def media_root(tmp_path, settings):
     settings.MEDIA_ROOT = root
     settings.SCRATCH_ROOT = tmp_path / "scratch"
     return root
+
+
+@pytest.fixture(autouse=True)
+def generous_throttles(settings, request):
+    """Every test in this process counts its requests in a cache of its own (the throttles'
+    counts outlive a test in a shared one, Redis with REDIS_URL) with rates it does not meet;
+    the real processes of the e2e tests count in the cache their settings name."""
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": request.node.nodeid,
+        }
+    }
+    settings.THROTTLE_RATES = throttle_rates(GENEROUS_RATES)
+    settings.MAX_QUEUED_PER_CLIENT = GENEROUS_QUEUE
 
 
 @pytest.fixture

@@ -29,6 +29,11 @@ needs_postgres_and_redis = pytest.mark.skipif(
 )
 
 
+# Rates and caps no test meets unless it gives its own (the suite's clients are all
+# 127.0.0.1): every Service has them, and every test in the test process (tests/conftest.py).
+GENEROUS_RATES = "jobs=100000/hour,exports=100000/hour,login=100000/minute,lookups=100000/minute"
+GENEROUS_QUEUE = 100_000
+
 # The files the engine writes for a finished job (GET /api/jobs/{id}/files/{kind}).
 ARTIFACT_KINDS = ("png", "svg", "svg_stroke", "db", "metrics")
 
@@ -68,6 +73,8 @@ class Service:
             "Q_NAME": f"e2e-{uuid.uuid4().hex[:8]}",
             "PYTHONUNBUFFERED": "1",
             "CONVERTER_PORT": str(free_port()),
+            "THROTTLE_RATES": GENEROUS_RATES,
+            "MAX_QUEUED_PER_CLIENT": str(GENEROUS_QUEUE),
             **{key: str(value) for key, value in environment.items()},
         }
         self.web = self.worker = self.converter = None

@@ -73,6 +73,11 @@ class Job(models.Model):
     # marks one whose files are being removed (reads answer 404; the next run finishes it).
     keep = models.BooleanField(verbose_name=_("keep"), default=False)
     deleting = models.BooleanField(verbose_name=_("deleting"), default=False)
+    # Who asked for it, as a keyed hash of its throttle client (core/throttles.py: an address
+    # or a user; empty for staff): MAX_QUEUED_PER_CLIENT counts a client's unfinished jobs.
+    client = models.CharField(
+        verbose_name=_("client"), max_length=32, blank=True, default="", db_index=True
+    )
     created_at = models.DateTimeField(
         verbose_name=_("created at"), auto_now_add=True, db_index=True
     )

@@ -7,8 +7,10 @@ from rest_framework.response import Response
 from commerce.api.serializers import CodeIn, LoginOut, OpenpidOut, PhoneOut
 from commerce.auth import request_user, user_token_issue
 from commerce.services.users import user_login, user_phone_set, user_plugin_openpid_set
+from core.errors import InvalidInput
 from core.schema import error
 from core.serializers import valid_input
+from core.throttles import failure_count
 from core.views import JsonApiView
 
 # A code the platform refuses as invalid or used is the client's: 400 `code refused by the
@@ -28,7 +30,11 @@ class LoginView(JsonApiView):
     )
     def post(self, request):
         code = valid_input(CodeIn, request.data)["code"]
-        user = user_login(code=code)
+        try:
+            user = user_login(code=code)
+        except InvalidInput:  # the platform refused the code: a failed login
+            failure_count(request)
+            raise
         return Response(LoginOut({"token": user_token_issue(user), "user": user}).data)
 
 

@@ -7,6 +7,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from commerce.models import EndUser
+from core.throttle_rates import throttle_rates
 from tests.errors import refusal
 
 pytestmark = pytest.mark.django_db
@@ -282,3 +283,20 @@ def test_a_platform_that_cannot_issue_a_token_is_502(identity_platform, alice, s
 
     assert response.status_code == 502
     assert refusal(response) == "identity platform error 40125: invalid appsecret"
+
+
+def test_refused_codes_count_against_the_login_rate_and_right_logins_never(
+    identity_platform, settings
+):
+    settings.THROTTLE_RATES = throttle_rates("login=3/minute")
+    # a classroom behind one address logging in: never refused
+    logins = [post_login(identity_platform.login_code(f"openid-{n}")) for n in range(5)]
+    refused = [post_login(f"never-issued-{n}") for n in range(3)]
+
+    blocked = post_login(identity_platform.login_code("openid-late"))
+
+    assert [response.status_code for response in logins] == [200] * 5
+    assert [response.status_code for response in refused] == [400] * 3
+    assert blocked.status_code == 429
+    assert blocked.json()["code"] == "throttled"
+    assert int(blocked["Retry-After"]) >= 1

@@ -28,8 +28,10 @@ DETAIL_MAX = 200
 # benchmarks (bench/health_under_load.py).
 HEALTH_WITHIN_SECONDS = 0.1
 # Tables that change without any request: the broker's queue and task results, and the events
-# of jobs already running (a new job shows in wordclouds_job), and the workers' heartbeat.
+# of jobs already running (a new job shows in wordclouds_job), and the workers' heartbeat; and
+# the throttles' counts of a refused request too (the database's cache table).
 BACKGROUND_TABLES = (
+    "django_cache",
     "django_q_",
     "django_session",
     "wordclouds_jobevent",

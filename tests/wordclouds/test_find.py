@@ -4,7 +4,6 @@
 import time
 
 import pytest
-from django.core.cache import cache
 
 from core.admin_token import admin_token_issue
 from core.identity import customer_token_issue
@@ -23,7 +22,6 @@ def job_id(finished_job_dir):
 
 @pytest.fixture
 def token(api, settings):
-    cache.clear()  # failed-login counts of other tests
     settings.ORDERS_ADMIN_PASSWORD = "lookup-staff"
     response = api.post("/api/login", {"password": "lookup-staff"}, format="json")
     assert response.status_code == 200

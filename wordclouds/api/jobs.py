@@ -11,6 +11,7 @@ from rest_framework.response import Response
 from core.errors import InvalidInput, NotFound
 from core.identity import request_identity
 from core.schema import STORED_FILE_REDIRECT, upload_names
+from core.throttles import request_client
 from wordclouds import storage
 from wordclouds.selectors import ARTIFACTS, artifact_key, job_get, job_list, job_recent_events
 from wordclouds.serializers.jobs import (
@@ -61,7 +62,9 @@ JOB_INPUTS = {
 def jobs(request):
     if request.method == "POST":
         job = job_create(
-            **job_uploads(request.data, request.FILES), owner=request_identity(request).owner_key
+            **job_uploads(request.data, request.FILES),
+            owner=request_identity(request).owner_key,
+            client=request_client(request),
         )
         return Response({"job_id": job.id}, status=status.HTTP_201_CREATED)
     query = JobListQuerySerializer(data=request.query_params)

@@ -1,7 +1,8 @@
 """GET /api/jobs/{id}/locations and /find, served in front of Django only (core/endpoints.py
 says why), so a crowd on a large job's public lookup page costs one hand-off per request, not
-a dozen. The answer is `locations_find`'s; its database work runs on LOOKUP_DB_READERS threads
-of their own, each keeping its connection between requests. `document_lookups` describes both
+a dozen. The answer is `locations_find`'s; its database work (the throttle's count first, when
+the cache is the database's) runs on LOOKUP_DB_READERS threads of their own, each keeping its
+connection between requests. `document_lookups` describes both
 in the OpenAPI schema, which drf-spectacular cannot see here."""
 
 import asyncio
@@ -12,6 +13,7 @@ from django.conf import settings
 from django.http import QueryDict
 
 from core.endpoints import answer
+from core.throttles import front_throttle
 from wordclouds.api.kept_connection import on_kept_connection
 from wordclouds.services.lookup import MODES, locations_find
 
@@ -25,6 +27,7 @@ async def locations(scope, receive, send, job_id: str) -> None:
         readers,
         on_kept_connection,
         _found,
+        scope,
         job_id,
         query.get("name", ""),
         query.get("mode", "exact"),
@@ -38,7 +41,9 @@ async def find(scope, receive, send, job_id: str) -> None:
     await locations(scope, receive, send, job_id)
 
 
-def _found(job_id: str, name: str, mode: str) -> dict:
+def _found(scope: dict, job_id: str, name: str, mode: str) -> dict:
+    """The lookup's answer, the request counted first (its throttle scope, config/urls.py)."""
+    front_throttle(scope)
     return locations_find(job_id=job_id, name=name, mode=mode)
 
 

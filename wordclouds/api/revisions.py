@@ -12,6 +12,7 @@ from core.errors import InvalidInput
 from core.identity import request_identity
 from core.schema import upload_names
 from core.serializers import UtcDateTimeField, WithInputs
+from core.throttles import request_client
 from wordclouds import storage
 from wordclouds.engine.revision.edits import EDITS
 from wordclouds.selectors import job_get
@@ -105,6 +106,7 @@ def revisions(request, job_id: str):
         edits=edits,
         caller=request_identity(request),
         name_list=request.FILES.get("name_list"),
+        client=request_client(request),
     )
     return Response({"job_id": job.id}, status=status.HTTP_201_CREATED)
 

@@ -10,7 +10,7 @@ finished job.
 """
 
 from .artifacts import ARTIFACTS
-from .errors import InputError, LayoutError
+from .errors import InputError, LayoutError, WorkbookTooLarge
 from .fonts import CHAIN_COVERAGE, DEFAULT_FACE, FontInfo, check_font, default_font_path, font_faces
 from .generate import STAGES, generate
 from .mask import Mask, load_mask
@@ -34,6 +34,7 @@ __all__ = [
     "STAGES",
     "FontInfo",
     "InputError",
+    "WorkbookTooLarge",
     "LayoutError",
     "Mask",
     "Name",

@@ -6,7 +6,10 @@ for date-formatted numbers), row by row, without importing openpyxl or parsing t
 defusedxml's pure-Python handlers: 3,000 names are read with 0.02 s of CPU, against
 0.09–0.10 s with openpyxl. The XML goes through expat, which never fetches external entities; entity declarations are refused
 outright, so neither an external entity nor a "billion laughs" expansion can be declared.
-Limits on the archive (its unpacked size) and on rows are the caller's.
+Each part read unpacks to at most MAX_PART_BYTES, and the shared strings hold at most
+MAX_SHARED_STRINGS strings of MAX_SHARED_STRING_CHARS characters in all (WorkbookTooLarge
+beyond): a small file must not make the reader parse and keep a table of hundreds of
+megabytes. Limits on the whole archive's unpacked size and on rows are the caller's.
 """
 
 import posixpath
@@ -14,6 +17,8 @@ import zipfile
 from collections.abc import Iterator
 from functools import cache
 from xml.parsers import expat
+
+from .errors import WorkbookTooLarge
 
 MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 DOCUMENT_RELATIONSHIPS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
@@ -31,6 +36,11 @@ SHARED_STRINGS_TYPE = (
 )
 STYLES_PART = "xl/styles.xml"
 CHUNK_BYTES = 64 * 1024
+# A real list of 100,000 names (engine/names.py MAX_NAMES) has a worksheet of some 10 MB and
+# shared strings of a few; these caps are many times that.
+MAX_PART_BYTES = 64 * 1024 * 1024
+MAX_SHARED_STRINGS = 1_000_000
+MAX_SHARED_STRING_CHARS = 16_000_000
 
 # Tags as expat names them with namespace_separator=" ".
 ROW, CELL, VALUE, INLINE = f"{MAIN} row", f"{MAIN} c", f"{MAIN} v", f"{MAIN} is"
@@ -50,6 +60,10 @@ def _parse(archive: zipfile.ZipFile, part: str, start, end=None, text=None) -> I
     """Feed ``part`` of the archive to expat in chunks, calling the handlers, and yield after
     each chunk (so a caller can hand on what is complete and stop early)."""
     parser = expat.ParserCreate(namespace_separator=" ")
+    if archive.getinfo(part).file_size > MAX_PART_BYTES:
+        raise WorkbookTooLarge(
+            f"name_list's part {part[:80]} unpacks to more than {MAX_PART_BYTES >> 20} MB"
+        )
     parser.buffer_text = True
     parser.EntityDeclHandler = _refuse_entity
     parser.StartElementHandler = start
@@ -182,11 +196,19 @@ def _shared_strings(archive: zipfile.ZipFile, part: str | None) -> list[str]:
     if part is None:
         return strings
     elements = _Elements()
+    characters = 0
 
     def end(name):
+        nonlocal characters
         elements.end(name)
         if name == STRING_ITEM:
             strings.append(elements.take().replace("x005F_", ""))
+            characters += len(strings[-1])
+            if len(strings) > MAX_SHARED_STRINGS or characters > MAX_SHARED_STRING_CHARS:
+                raise WorkbookTooLarge(
+                    f"name_list has more than {MAX_SHARED_STRINGS:,} shared strings or more "
+                    f"than {MAX_SHARED_STRING_CHARS:,} characters in them"
+                )
 
     _parse_all(archive, part, elements.start, end, elements.text)
     return strings

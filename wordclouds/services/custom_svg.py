@@ -84,6 +84,9 @@ def custom_svg_render(*, job_id: str, options: CustomSvgOptions) -> str:
     job_get(job_id)
     db_path, svg_path = artifact_path(job_id, "db"), artifact_path(job_id, "svg")
     canvas, rows = canvas_size(db_path), read_words(db_path, WORD_COLUMNS)
+    # Before a heavy-work slot is waited for: a pattern too dense is a 400 at once.
+    if estimated_primitives(rows, options) > MAX_PRIMITIVES:
+        raise InvalidInput(DENSE, code="pattern_too_dense")
     return run_heavy("custom.svg", _custom_svg_drawn, canvas, rows, svg_path, options)
 
 
@@ -92,10 +95,8 @@ def _custom_svg_drawn(
 ) -> str:
     """The document of the words `rows` (positions.db's id, name and box of each, in id
     order) on a canvas of (width, height), their outlines read from `svg_path` (the job's
-    wordcloud.svg); 400 when the pattern would draw too many shapes."""
+    wordcloud.svg); the caller checked the pattern draws at most MAX_PRIMITIVES shapes."""
     width, height = canvas
-    if estimated_primitives(rows, options) > MAX_PRIMITIVES:
-        raise InvalidInput(DENSE, code="pattern_too_dense")
     ids = [row["id"] for row in rows]
     drawn = svg_outlines(svg_path.read_text(encoding="utf-8"))
     outlines = [drawn[word_id] for word_id in ids]

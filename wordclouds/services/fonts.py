@@ -13,6 +13,7 @@ from fontTools.ttLib import TTCollection, TTFont
 
 from core.errors import Conflict, InvalidInput, NotFound
 from core.inputs import Form, Text, Upload
+from core.isolated import run_heavy
 from wordclouds.engine import (
     CHAIN_COVERAGE,
     DEFAULT_FACE,
@@ -172,7 +173,9 @@ def font_create(*, upload: UploadedFile | None, name: str = "") -> Font:
     checked = {}
 
     def check(path: Path) -> None:
-        checked["family"] = _checked_family(path)
+        # An uploaded font is parsed in a forked child with the heavy-work limits: a hostile
+        # one costs the web process nothing.
+        checked["family"] = run_heavy("checking the font", _checked_family, path)
 
     with (
         stored_file(

@@ -221,17 +221,22 @@ def name_list_upload_check(name_list: UploadedFile | None) -> None:
 
 def name_list_preview(*, name_list: UploadedFile | None) -> list[list[str]]:
     """The first rows of an uploaded name list, to choose its column and header rows from. The
-    file is read from a temporary copy and kept nowhere."""
+    file is read from a temporary copy and kept nowhere, in a forked child with the heavy-work
+    limits (an untrusted workbook, as a job's)."""
     name_list_upload_check(name_list)
     with tempfile.TemporaryDirectory() as folder:
         path = _save(name_list, Path(folder) / NAME_LIST_FILE)
-        return _engine_call(
-            engine.first_rows,
-            path,
-            rows=PREVIEW_ROWS,
-            columns=PREVIEW_COLUMNS,
-            code="name_list_invalid",
-        )
+        return run_heavy("reading the name list", _first_rows, path)
+
+
+def _first_rows(path: Path) -> list[list[str]]:
+    return _engine_call(
+        engine.first_rows,
+        path,
+        rows=PREVIEW_ROWS,
+        columns=PREVIEW_COLUMNS,
+        code="name_list_invalid",
+    )
 
 
 def font_id_path(font_id: str, *, worker: bool = False) -> Path | None:
@@ -276,9 +281,12 @@ def names_read(names_path: Path, parsed) -> list:
 
 
 def _engine_call(function, *args, code: str, **kwargs):
-    """Run an engine check; its InputError text is the exact 400 detail, with `code`."""
+    """Run an engine check; its InputError text is the exact 400 detail, with `code` (a
+    workbook over the reader's caps: 413 `name_list_too_large`)."""
     try:
         return function(*args, **kwargs)
+    except engine.WorkbookTooLarge as error:
+        raise TooLarge(str(error), code="name_list_too_large") from None
     except engine.InputError as error:
         raise InvalidInput(str(error), code=code) from None
 

@@ -11,12 +11,14 @@ from datetime import datetime
 from pathlib import Path
 from typing import Unpack
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 
 from core import metrics
 from core.access import owner_refusal
-from core.errors import Conflict, Forbidden, InvalidInput, NotFound
+from core.errors import Conflict, Forbidden, InvalidInput, NotFound, TooManyRequests
 from core.identity import Identity
 from core.pipeline import move
 from core.request_ids import request_id_current
@@ -78,13 +80,33 @@ def job_font_path(job: Job, *, worker: bool = False) -> Path | None:
     return path
 
 
-def job_create(*, owner: str = "", **uploads: Unpack[JobUploads]) -> Job:
+def job_create(*, owner: str = "", client: str | None = None, **uploads: Unpack[JobUploads]) -> Job:
     """Check the inputs in a scratch folder, store them under the job's keys, create the
-    queued job (`owner`'s: core.identity's `owner_key`, '' for none) and enqueue its run
-    once the row is committed. A rejected request leaves no file and no row."""
+    queued job (`owner`'s: core.identity's `owner_key`, '' for none; asked for by `client`:
+    core.throttles.request_client, None for staff) and enqueue its run once the row is
+    committed. A rejected request leaves no file and no row."""
+    queued = job_client_check(client=client)
     with storage.scratch_dir("incoming-") as staging:
         inputs = job_inputs_check(folder=staging, **uploads)
-        return _job_store(inputs, staging, owner=owner)
+        return _job_store(inputs, staging, owner=owner, client=queued)
+
+
+def job_client_check(*, client: str | None) -> str:
+    """The job column of `client` (a keyed hash; '' for staff), once it is known to have
+    fewer than MAX_QUEUED_PER_CLIENT jobs queued or running: 429 `too_many_queued_jobs`
+    otherwise. Checked before the inputs are: requests at the same moment may pass together."""
+    if client is None:
+        return ""
+    column = salted_hmac("wordclouds.job-client", client).hexdigest()[:32]
+    most = settings.MAX_QUEUED_PER_CLIENT
+    unfinished = (Job.Status.QUEUED, Job.Status.RUNNING)
+    if Job.objects.filter(client=column, status__in=unfinished).count() >= most:
+        raise TooManyRequests(
+            f"this client has {most} jobs queued or running; wait for one to finish",
+            code="too_many_queued_jobs",
+            retry_after=10,
+        )
+    return column
 
 
 def job_rerun(*, job_id: str) -> Job:
@@ -113,8 +135,9 @@ def job_rerun(*, job_id: str) -> Job:
 
 
 def _job_store(inputs: JobInputs, staging: Path, **fields) -> Job:
-    """Files first, then the row (with its ``owner``, and a revision's ``parent``, ``revision``
-    and ``edits``); when the row cannot be committed the files saved go, and
+    """Files first, then the row (with its ``owner`` and ``client``, and a revision's
+    ``parent``, ``revision`` and ``edits``); when the row cannot be committed the files saved
+    go, and
     only those: a store that fails often hangs, and each delete of a key never written would
     wait out its timeout before the 503. The transaction is a block rather than a decorator
     so that the clean-up also covers a failing commit."""

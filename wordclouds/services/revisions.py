@@ -26,7 +26,7 @@ from wordclouds.services.job_inputs import (
     font_id_path,
     names_read,
 )
-from wordclouds.services.jobs import _job_store, job_input_key, job_owner_check
+from wordclouds.services.jobs import _job_store, job_client_check, job_input_key, job_owner_check
 
 PROOF_KEY = engine.PROOF
 # What a revision's list shows of each change: counts.
@@ -61,13 +61,19 @@ REVISION_FORM = Form(
 
 
 def revision_create(
-    *, parent_id: str, edits, caller: Identity, name_list: UploadedFile | None = None
+    *,
+    parent_id: str,
+    edits,
+    caller: Identity,
+    name_list: UploadedFile | None = None,
+    client: str | None = None,
 ) -> Job:
-    """A queued revision of the successful job ``parent_id``, its owner's like the parent:
-    the edits (a JSON object, or its text from a multipart form) checked against the
-    parent's files, the names of ``name_list`` added. 404 for an unknown parent, 403 unless
-    ``caller`` owns it or is staff, 409 for one not finished, 400 naming the problem;
-    nothing is stored on a refusal."""
+    """A queued revision of the successful job ``parent_id``, its owner's like the parent,
+    asked for by ``client`` (as job_create's): the edits (a JSON object, or its text from a
+    multipart form) checked against the parent's files, the names of ``name_list`` added. 404
+    for an unknown parent, 403 unless ``caller`` owns it or is staff, 409 for one not
+    finished, 400 naming the problem, 429 past the client's queued jobs; nothing is stored on
+    a refusal."""
     parent = Job.objects.filter(id=parent_id).first()
     if parent is None:
         raise NotFound("job not found", code="job_not_found")
@@ -83,6 +89,7 @@ def revision_create(
     _engine_call(read_edits, edits, code="edits_invalid")
     if name_list is not None:
         REVISION_FORM["name_list"].parse(name_list)
+    queued = job_client_check(client=client)
     with storage.scratch_dir("revision-") as staging:
         if name_list is not None:
             names_path = _save(name_list, staging / NAME_LIST_FILE)
@@ -114,6 +121,7 @@ def revision_create(
             inputs,
             staging,
             owner=parent.owner,
+            client=queued,
             parent=parent,
             revision=parent.revision + 1,
             edits=clean,
