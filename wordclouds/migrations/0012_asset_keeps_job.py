@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("wordclouds", "0009_retention_schedule"),
+        ("wordclouds", "0011_job_client"),
     ]
 
     operations = [
