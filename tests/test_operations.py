@@ -55,20 +55,20 @@ def test_json_log_lines_carry_the_id():
 
 @pytest.mark.django_db(transaction=True)
 def test_metrics_answer_the_admin_token_or_an_allowed_address_only():
-    assert asgi_request("GET", "/metrics").status_code == 403
+    assert asgi_request("GET", "/metrics").status_code == 401
     token = {"Authorization": f"Bearer {admin_token_issue()}"}
     answer = asgi_request("GET", "/metrics", **token)
     assert answer.status_code == 200
     assert answer.headers["content-type"].startswith("text/plain")
     assert "wordcloud_jobs_queued 0.0" in answer.text
-    assert 'wordcloud_http_requests_total{method="GET",route="/metrics",status="403"}' in (
+    assert 'wordcloud_http_requests_total{method="GET",route="/metrics",status="401"}' in (
         answer.text
     )
     # httpx's ASGI transport comes from 127.0.0.1.
     with override_settings(METRICS_ALLOWED_IPS=["127.0.0.0/8"]):
         assert asgi_request("GET", "/metrics").status_code == 200
     with override_settings(METRICS_ALLOWED_IPS=["10.0.0.1"]):
-        assert asgi_request("GET", "/metrics").status_code == 403
+        assert asgi_request("GET", "/metrics").status_code == 401
 
 
 def test_with_https_plain_http_is_redirected_but_health_and_the_scrape(rf, monkeypatch):

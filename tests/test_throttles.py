@@ -44,9 +44,9 @@ def test_every_throttled_route_is_a_route_and_every_scope_has_a_rate():
     assert set(throttled.values()) == set(throttle_rates(""))
 
 
-def test_a_forged_forwarded_for_from_an_untrusted_peer_is_ignored(api, two_lookups):
+def test_a_forged_forwarded_for_from_an_untrusted_peer_is_ignored(anonymous, two_lookups):
     answers = [
-        api.get(WORDS, REMOTE_ADDR="203.0.113.5", HTTP_X_FORWARDED_FOR=f"198.51.100.{n}")
+        anonymous.get(WORDS, REMOTE_ADDR="203.0.113.5", HTTP_X_FORWARDED_FOR=f"198.51.100.{n}")
         for n in range(3)
     ]
 
@@ -56,10 +56,10 @@ def test_a_forged_forwarded_for_from_an_untrusted_peer_is_ignored(api, two_looku
     assert 1 <= int(answers[-1]["Retry-After"]) <= 60
 
 
-def test_behind_a_trusted_proxy_the_client_is_the_address_it_forwards(api, two_lookups):
+def test_behind_a_trusted_proxy_the_client_is_the_address_it_forwards(anonymous, two_lookups):
     # a client writes anything at the header's start; the proxy appends the real peer
     def via_proxy(forwarded_for):
-        return statuses(api, 1, REMOTE_ADDR="10.0.0.7", HTTP_X_FORWARDED_FOR=forwarded_for)[0]
+        return statuses(anonymous, 1, REMOTE_ADDR="10.0.0.7", HTTP_X_FORWARDED_FOR=forwarded_for)[0]
 
     first = [via_proxy(f"1.2.3.{n}, 198.51.100.1") for n in range(3)]
     second = via_proxy("198.51.100.2")
@@ -70,25 +70,25 @@ def test_behind_a_trusted_proxy_the_client_is_the_address_it_forwards(api, two_l
     assert through_two_proxies == 404
 
 
-def test_staff_are_never_counted(api, client, two_lookups):
+def test_staff_are_never_counted(anonymous, client, two_lookups):
     User.objects.create_superuser("staff", "staff@example.com", "pw")
     client.login(username="staff", password="pw")
-    by_token = statuses(api, 5, HTTP_AUTHORIZATION=f"Bearer {admin_token_issue()}")
+    by_token = statuses(anonymous, 5, HTTP_AUTHORIZATION=f"Bearer {admin_token_issue()}")
     by_session = [client.get(WORDS).status_code for _ in range(5)]
 
     assert by_token == [404] * 5
     assert by_session == [404] * 5
 
 
-def test_a_customer_counts_as_their_user_not_their_address(api, two_lookups):
+def test_a_customer_counts_as_their_user_not_their_address(anonymous, two_lookups):
     first, second = (EndUser.objects.create(openid=f"openid-{n}") for n in range(2))
 
     def as_user(user):
         return {"HTTP_AUTHORIZATION": f"Bearer {customer_token_issue(user.id)}"}
 
-    assert statuses(api, 3, **as_user(first)) == [404, 404, 429]
-    assert statuses(api, 2, **as_user(second)) == [404, 404]
-    assert statuses(api, 2) == [404, 404]  # the address itself, without a token
+    assert statuses(anonymous, 3, **as_user(first)) == [404, 404, 429]
+    assert statuses(anonymous, 2, **as_user(second)) == [404, 404]
+    assert statuses(anonymous, 2) == [404, 404]  # the address itself, without a token
 
 
 @pytest.mark.parametrize(
