@@ -65,8 +65,12 @@ def test_failures_are_counted_per_client_address(anonymous, password):
     for _ in range(10):
         anonymous.post("/api/login", {"password": "wrong"}, format="json", REMOTE_ADDR="10.0.0.1")
 
-    other = anonymous.post("/api/login", {"password": password}, format="json", REMOTE_ADDR="10.0.0.2")
-    same = anonymous.post("/api/login", {"password": password}, format="json", REMOTE_ADDR="10.0.0.1")
+    other = anonymous.post(
+        "/api/login", {"password": password}, format="json", REMOTE_ADDR="10.0.0.2"
+    )
+    same = anonymous.post(
+        "/api/login", {"password": password}, format="json", REMOTE_ADDR="10.0.0.1"
+    )
 
     assert other.status_code == 200
     assert same.status_code == 429
@@ -74,7 +78,8 @@ def test_failures_are_counted_per_client_address(anonymous, password):
 
 def test_successful_logins_are_not_throttled(anonymous, password):
     statuses = {
-        anonymous.post("/api/login", {"password": password}, format="json").status_code for _ in range(15)
+        anonymous.post("/api/login", {"password": password}, format="json").status_code
+        for _ in range(15)
     }
 
     assert statuses == {200}
