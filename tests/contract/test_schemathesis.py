@@ -14,6 +14,7 @@ import schemathesis
 from drf_spectacular.generators import SchemaGenerator
 from drf_spectacular.renderers import OpenApiJsonRenderer
 from schemathesis.config import SchemathesisConfig
+from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from core.error_codes import REGISTRY
 from tests.contract.conftest import SMALL_FONT, World, mask_png_bytes, names_xlsx_bytes
@@ -203,7 +204,14 @@ def test_every_operation_keeps_its_contract(case, world: World, identity: str):
         _real(case, world)
     token = _token(case, world, identity)
     headers = {"Authorization": f"Bearer {token}"} if token else {}
-    response = case.call_and_validate(base_url=world.url, headers=headers, timeout=60)
+    # Without a token an operation that needs one refuses even a valid body (401): that it
+    # does so with a documented {detail, code} is what the checks below still prove.
+    options = case.operation.definition.raw.get("security") or []
+    needs_token = identity == "anyone" and options and all(options)
+    excluded = [positive_data_acceptance] if needs_token else []
+    response = case.call_and_validate(
+        base_url=world.url, headers=headers, timeout=60, excluded_checks=excluded
+    )
     _error_code_listed(case, response)
 
 
