@@ -88,11 +88,17 @@ def test_a_poster_made_entirely_in_the_studio(page, tmp_path, tiny_font):
         heart_mask(tmp_path / "heart.png")
     )
     expect(page.locator("#mask-canvas")).to_be_visible()
-    corner, centre = page.evaluate("""() => {
+    # the canvas shows before the image is decoded (createImageBitmap is asynchronous): its
+    # pixels are read once it is drawn, polled in the page (the pages' CSP refuses eval)
+    corner, centre = page.evaluate("""() => new Promise((resolve) => {
         const canvas = document.getElementById("mask-canvas");
         const pixel = (x, y) => Array.from(canvas.getContext("2d").getImageData(x, y, 1, 1).data);
-        return [pixel(2, 2), pixel(canvas.width / 2, canvas.height / 2)];
-    }""")
+        const read = () => [pixel(2, 2), pixel(canvas.width / 2, canvas.height / 2)];
+        const drawn = () => read()[0][3] === 255;
+        if (drawn()) return resolve(read());
+        const poll = setInterval(() => drawn() && (clearInterval(poll), resolve(read())), 50);
+        setTimeout(() => (clearInterval(poll), resolve(read())), 20000);
+    })""")
     assert corner != centre  # outside and inside the shape are drawn apart
 
     page.get_by_label("…or upload a font (.ttf, .otf, .ttc)").set_input_files(tiny_font())
