@@ -315,6 +315,7 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 # database, the queue's too when that is REDIS_URL's: nothing of the service calls it.
 Q_NAME = os.environ.get("Q_NAME", "wordclouds")
 CACHE_URL = os.environ.get("CACHE_URL", "") or REDIS_URL
+DATABASE_CACHE_TABLE = "django_cache"  # made by every migrate, whichever cache is in use
 if CACHE_URL:
     CACHES = {
         "default": {
@@ -327,7 +328,7 @@ else:
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.db.DatabaseCache",
-            "LOCATION": "django_cache",
+            "LOCATION": DATABASE_CACHE_TABLE,
             # Past this many keys a write deletes a third of them: counts would be forgotten.
             "OPTIONS": {"MAX_ENTRIES": 100_000},
         }

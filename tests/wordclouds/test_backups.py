@@ -7,6 +7,7 @@ import hashlib
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.db import connection
 
 from commerce.models import Order
 from core.metrics import metrics_text
@@ -76,7 +77,8 @@ def test_a_backup_is_private_to_its_owner(finished_job, media_root, tmp_path):
     written = [tmp_path / "b", *(tmp_path / "b").rglob("*")]
     modes = {path.relative_to(tmp_path).as_posix(): path.stat().st_mode & 0o777 for path in written}
     assert modes["b"] == modes["b/files"] == 0o700
-    assert modes["b/manifest.json"] == modes["b/db.sqlite3"] == 0o600
+    database = "b/db.sqlite3" if connection.vendor == "sqlite" else "b/db.dump"  # pg_dump's
+    assert modes["b/manifest.json"] == modes[database] == 0o600
     assert {mode for path, mode in modes.items() if (tmp_path / path).is_dir()} == {0o700}
     assert {mode for path, mode in modes.items() if (tmp_path / path).is_file()} == {0o600}
 
