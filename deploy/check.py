@@ -270,7 +270,7 @@ def bursts(folder: Path) -> None:
 SERVE_IN_CONTAINER = """
 import json, httpx
 answers = []
-with httpx.Client(base_url="http://127.0.0.1:8000", timeout=300) as client:
+with httpx.Client(base_url="http://127.0.0.1:8000", timeout=300, headers=%r) as client:
     for label, method, path, body in json.loads(%r):
         response = client.request(method, path, json=body)
         kind = response.headers.get("content-type", "").split(";")[0]
@@ -382,12 +382,21 @@ def worker_started(service: str) -> None:
     print(f"SLOW  {service}: its cluster did not report itself ready in 180 s", flush=True)
 
 
+def staff_headers() -> dict:
+    """The admin token's header: asset and project writes and project renders are staff's."""
+    token = http.post("/api/login", json={"password": os.environ["ORDERS_ADMIN_PASSWORD"]})
+    return {"Authorization": f"Bearer {token.json()['token']}"}
+
+
 def project_with_sticker() -> tuple[str, str]:
     """A project with the mask as a sticker asset, made through the proxy: (project, asset)."""
-    asset = http.post("/api/assets", files={"file": ("mask.png", MASK.read_bytes())}).json()
+    staff = staff_headers()
+    files = {"file": ("mask.png", MASK.read_bytes())}
+    asset = http.post("/api/assets", files=files, headers=staff).json()
     sticker = {"asset_id": asset["id"], "x": 10, "y": 10, "width": 200, "height": 150}
     project = http.post(
         "/api/projects",
+        headers=staff,
         data={
             "name": "scale check",
             "template_id": "poster_1x1",
@@ -409,7 +418,7 @@ def served_by(service: str, plan: list) -> list[str]:
             container(service),
             "python",
             "-",
-            stdin=SERVE_IN_CONTAINER % json.dumps(plan),
+            stdin=SERVE_IN_CONTAINER % (staff_headers(), json.dumps(plan)),
         )
     )
     wrong = []
@@ -658,9 +667,7 @@ def web_replica_stopped() -> None:
     last_seen = before[-1][0]
     rest, upstream = stream(url, last_event_id=last_seen)
     reconnected = time.monotonic() - stopped
-    answered_by = {
-        replica_of(http.get("/api/jobs?limit=1").headers["x-upstream"]) for _ in range(6)
-    }
+    answered_by = {replica_of(http.get("/api/templates").headers["x-upstream"]) for _ in range(6)}
     full, _ = stream(url)
     ids = event_ids(before) + event_ids(rest)
     survivor = "web2" if serving == "web1" else "web1"
@@ -697,7 +704,7 @@ def postgres_restarted(folder: Path) -> None:
     answered = None
     while time.monotonic() - restarted < 60:
         try:
-            if http.get("/api/jobs?limit=1", timeout=5).status_code == 200:
+            if http.get("/api/templates", timeout=5).status_code == 200:
                 answered = time.monotonic() - restarted
                 break
         except httpx.HTTPError:
