@@ -66,7 +66,7 @@ up() {
     compose up -d --no-build --no-deps web1 web2 worker1 worker2 converter
     wait_healthy web1 web2
     compose up -d --no-build --no-deps proxy
-    local deadline=$((SECONDS + 60)) url="http://127.0.0.1:${WEB_PORT:-8000}/api/jobs?limit=1"
+    local deadline=$((SECONDS + 60)) url="http://127.0.0.1:${WEB_PORT:-8000}/api/templates"
     until curl -sf -o /dev/null "$url"; do
         if [ "$SECONDS" -ge "$deadline" ]; then
             echo "the proxy does not answer after 60 s; what it and podman say:" >&2
