@@ -560,7 +560,8 @@ def events_across_containers(folder: Path) -> None:
 
 
 def metrics_scraped() -> None:
-    """GET /metrics through the proxy: 403 without the admin token; with it, each replica
+    """GET /metrics through the proxy: 401 without the admin token (authentication required,
+    docs/security.md); with it, each replica
     answers the jobs submitted so far and the queue; a worker container serves its job
     durations on METRICS_PORT (compose.yaml) inside the stack's network."""
     refusal = http.get("/metrics")
@@ -579,19 +580,19 @@ def metrics_scraped() -> None:
         "-c",
         "import urllib.request as r; print(r.urlopen('http://127.0.0.1:9100/').read().decode())",
     )
-    if refused != 403:  # the web replicas' own account of it, for whoever reads the failure
+    if refused != 401:  # the web replicas' own account of it, for whoever reads the failure
         for replica in ("web1", "web2"):
             print(f"--- {replica}'s log, last lines ---", flush=True)
             subprocess.run(["podman", "logs", "--tail", "40", container(replica)], check=False)
     passed = (
-        refused == 403
+        refused == 401
         and replicas == {"web1", "web2"}
         and all("wordcloud_jobs_submitted_total" in text for text in texts)
         and all("wordcloud_jobs_queued" in text for text in texts)
         and 'wordcloud_job_stage_duration_seconds_count{stage="total"}' in worker
     )
     check(
-        "/metrics: 403 without the token; with it both replicas and a worker answer their counts",
+        "/metrics: 401 without the token; with it both replicas and a worker answer their counts",
         passed,
         f"without token {refused} {refusal.text[:120]!r}; with it from {sorted(replicas)}; worker1's port "
         f"{'has' if 'stage=' in worker else 'lacks'} job stage durations",
