@@ -21,6 +21,10 @@ from commerce.models import (
     PaymentEvent,
     Preparation,
     Product,
+    Proof,
+    ProofComment,
+    ProofDecision,
+    ProofVersion,
     Refund,
 )
 from commerce.services.design_lists import design_list_finish
@@ -147,12 +151,31 @@ class RefundInline(ReadOnlyInline):
     show_change_link = False
 
 
+class ProofVersionInline(ReadOnlyInline):
+    model = ProofVersion
+    fields = ["version", "job_id", "created_at", "changes"]
+
+
+class ProofCommentInline(ReadOnlyInline):
+    model = ProofComment
+    fields = ["kind", "word_id", "x", "y", "text", "spelling", "created_at"]
+    show_change_link = False
+
+
+class ProofDecisionInline(ReadOnlyInline):
+    model = ProofDecision
+    fields = ["decision", "name", "role", "terms", "client_address", "svg_sha256", "db_sha256",
+              "created_at"]  # fmt: skip
+    show_change_link = False
+
+
 class PreparationInline(ReadOnlyInline):
     """A paid order's production files: each with its download link and preflight, or the
     failure's sentence (retried by the order's action)."""
 
     model = Preparation
-    fields = ["design_key", "product", "kind", "width_mm", "height_mm", "status", "error", "links"]
+    fields = ["design_key", "product", "kind", "width_mm", "height_mm", "status", "error",
+              "drawn_from", "links"]  # fmt: skip
     show_change_link = False
 
     @admin.display(description=_("files and preflight"))
@@ -303,6 +326,37 @@ class DesignListAdmin(admin.ModelAdmin):
         _apply(
             self, request, queryset, lambda pk: design_list_finish(design_list_id=pk), MARKED_DONE
         )
+
+
+@admin.register(Proof)
+class ProofAdmin(ViewOnlyAdmin):
+    """Proofs, their versions, comments and decisions: a read-only history (docs/proofs.md);
+    the customer writes them through the link, staff revoke a link through the API."""
+
+    list_display = ["id", "job_id", "owner", "approvals_needed", "created_at", "revoked_at"]
+    list_filter = ["revoked_at", "approvals_needed"]
+    search_fields = ["job_id", "versions__job_id"]
+    exclude = ["token"]  # the link's key: whoever reads it may decide
+    inlines = [ProofVersionInline]
+
+
+@admin.register(ProofVersion)
+class ProofVersionAdmin(ViewOnlyAdmin):
+    list_display = ["id", "proof", "version", "job_id", "created_at"]
+    search_fields = ["job_id", "proof__job_id"]
+    inlines = [ProofCommentInline, ProofDecisionInline]
+
+
+@admin.register(ProofComment)
+class ProofCommentAdmin(ViewOnlyAdmin):
+    list_display = ["id", "version", "kind", "word_id", "text", "created_at"]
+    list_filter = ["kind"]
+
+
+@admin.register(ProofDecision)
+class ProofDecisionAdmin(ViewOnlyAdmin):
+    list_display = ["id", "version", "decision", "name", "role", "client_address", "created_at"]
+    list_filter = ["decision"]
 
 
 @admin.register(EndUser)

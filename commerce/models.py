@@ -4,6 +4,8 @@ Money is integer fen everywhere. Every model with a status declares its moves in
 `core.pipeline.move` makes them, never a plain save of `status`.
 """
 
+import secrets
+
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
@@ -294,6 +296,9 @@ class Preparation(models.Model):
     error = models.CharField(verbose_name=_("error"), max_length=300, blank=True, default="")
     # [{"name", "key", "contentType", "size", "preflight"}]: the files in the store
     files = models.JSONField(verbose_name=_("files"), default=list, blank=True)
+    # {"svgSha256", "dbSha256"}: what a job's files were drawn from, checked against its
+    # approval before any was written ({}: a project, or made before proofs)
+    drawn_from = models.JSONField(verbose_name=_("drawn from"), default=dict, blank=True)
     created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
     updated_at = models.DateTimeField(verbose_name=_("updated at"), auto_now=True)
     prepared_at = models.DateTimeField(verbose_name=_("prepared at"), null=True, blank=True)
@@ -490,3 +495,145 @@ class PaymentEvent(models.Model):
 
     def __str__(self):
         return f"{self.kind} event {self.pk}"
+
+
+# ---- proofs (docs/proofs.md) ---------------------------------------------------------------
+
+PROOF_TOKEN_BYTES = 24  # 192 random bits (at least 128: docs/proofs.md)
+MAX_COMMENT_LENGTH = 1000  # a comment's text: a paragraph, never a pasted list
+
+
+def proof_token() -> str:
+    return secrets.token_urlsafe(PROOF_TOKEN_BYTES)
+
+
+class Proof(models.Model):
+    """A finished poster sent to its customer for approval: one link (`token`, revocable)
+    whose versions are the job first sent and the revisions of it sent after."""
+
+    token = models.CharField(
+        verbose_name=_("token"), max_length=64, unique=True, default=proof_token
+    )
+    job_id = models.CharField(verbose_name=_("first job"), max_length=32, db_index=True)
+    # the job's owner key (core.identity.Identity.owner_key): '' for a job made without a token
+    owner = models.CharField(verbose_name=_("owner"), max_length=32, blank=True, default="")
+    approvals_needed = models.PositiveSmallIntegerField(
+        verbose_name=_("approvals needed"), default=1
+    )
+    # one label per approval needed ("class teacher", "committee")
+    roles = models.JSONField(verbose_name=_("roles"), default=list, blank=True)
+    note = models.TextField(verbose_name=_("note"), blank=True, default="")
+    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
+    revoked_at = models.DateTimeField(verbose_name=_("revoked at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("proof")
+        verbose_name_plural = _("proofs")
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(approvals_needed__gte=1) & Q(approvals_needed__lte=2),
+                name="proof_approvals_1_or_2",
+            )
+        ]
+
+    def __str__(self):
+        return f"proof {self.pk} of job {self.job_id}"
+
+
+class ProofVersion(models.Model):
+    """One job shown by a proof: version 1 the job first sent, each next a revision of it."""
+
+    proof = models.ForeignKey(
+        Proof, verbose_name=_("proof"), on_delete=models.CASCADE, related_name="versions"
+    )
+    version = models.PositiveSmallIntegerField(verbose_name=_("version"))
+    job_id = models.CharField(verbose_name=_("job"), max_length=32, db_index=True)
+    # what the revision changed since its parent, by name (wordclouds' revision_changes)
+    changes = models.JSONField(verbose_name=_("changes"), default=dict, blank=True)
+    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("proof version")
+        verbose_name_plural = _("proof versions")
+        ordering = ["proof", "version"]
+        constraints = [
+            models.UniqueConstraint(fields=["proof", "version"], name="one_number_per_version"),
+            models.UniqueConstraint(fields=["proof", "job_id"], name="one_version_per_job"),
+        ]
+
+    def __str__(self):
+        return f"version {self.version} of proof {self.proof_id}"
+
+
+class ProofComment(models.Model):
+    """The customer's word on a version, pinned to a name (`word_id`) or a point (x, y)."""
+
+    class Kind(models.TextChoices):
+        MISSPELT = "misspelt", _("misspelt")
+        MISSING = "missing", _("missing name")
+        REMOVE = "remove", _("remove")
+        OTHER = "other", _("other")
+
+    version = models.ForeignKey(
+        ProofVersion, verbose_name=_("version"), on_delete=models.CASCADE, related_name="comments"
+    )
+    word_id = models.BigIntegerField(verbose_name=_("word id"), null=True, blank=True)
+    x = models.FloatField(verbose_name=_("x"), null=True, blank=True)
+    y = models.FloatField(verbose_name=_("y"), null=True, blank=True)
+    kind = models.CharField(verbose_name=_("kind"), max_length=10, choices=Kind.choices)
+    text = models.TextField(verbose_name=_("text"), max_length=MAX_COMMENT_LENGTH)
+    # misspelt: the right spelling; missing: the names to add, one a line
+    spelling = models.CharField(verbose_name=_("right spelling"), max_length=1000, blank=True)
+    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("proof comment")
+        verbose_name_plural = _("proof comments")
+        ordering = ["id"]
+
+    def __str__(self):
+        return f"{self.kind} comment on {self.version}"
+
+
+class ProofDecision(models.Model):
+    """An approval or a request for changes of one version: who, when, the terms they
+    ticked in the words shown, their address and the SHA-256 of the files approved. Rows are
+    never updated or deleted."""
+
+    class Decision(models.TextChoices):
+        APPROVE = "approve", _("approve")
+        CHANGES = "changes", _("changes")
+
+    version = models.ForeignKey(
+        ProofVersion,
+        verbose_name=_("version"),
+        on_delete=models.PROTECT,
+        related_name="decisions",
+    )
+    decision = models.CharField(verbose_name=_("decision"), max_length=8, choices=Decision.choices)
+    name = models.CharField(verbose_name=_("name"), max_length=100)
+    role = models.CharField(verbose_name=_("role"), max_length=60, blank=True, default="")
+    terms = models.TextField(verbose_name=_("terms"), blank=True, default="")
+    client_address = models.CharField(
+        verbose_name=_("client address"), max_length=64, blank=True, default=""
+    )
+    svg_sha256 = models.CharField(verbose_name=_("wordcloud.svg SHA-256"), max_length=64)
+    db_sha256 = models.CharField(verbose_name=_("positions.db SHA-256"), max_length=64)
+    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("proof decision")
+        verbose_name_plural = _("proof decisions")
+        ordering = ["id"]
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None:
+            raise ValueError("proof decisions are append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise ValueError("proof decisions are append-only")
+
+    def __str__(self):
+        return f"{self.decision} of {self.version} by {self.name}"

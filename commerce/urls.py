@@ -9,4 +9,5 @@ urlpatterns = [
     path("", include("commerce.api.orders")),
     path("", include("commerce.api.production")),
     path("", include("commerce.api.payments")),
+    path("", include("commerce.api.proofs")),
 ]

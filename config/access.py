@@ -7,6 +7,7 @@ from core.access import anyone, customer, end_user, staff
 from core.metrics import scraper_allowed
 
 A_JOB_READ = "anyone holding the job id"
+A_PROOF = "anyone holding the proof's link (its token)"
 
 ROUTES = {
     # In front of Django (config/urls.py `in_front_of_django`): staff is the admin token.
@@ -94,6 +95,17 @@ ROUTES = {
     "order-cancel": {"POST": customer("the order's owner or staff")},
     "order-pay": {"POST": end_user("the order's owner")},
     "order-payment-sync": {"POST": end_user("the order's owner")},
+    # Proofs (docs/proofs.md): the link's token is the key, as a job's id is.
+    "job-proofs": {
+        "GET": customer("the job's owner; a job made without a token: staff"),
+        "POST": customer("the job's owner; a job made without a token: staff"),
+    },
+    "proof": {
+        "GET": anyone(A_PROOF),
+        "DELETE": customer("the job's owner; a job made without a token: staff"),
+    },
+    "proof-comments": {"POST": anyone(A_PROOF)},
+    "proof-decision": {"POST": anyone(A_PROOF)},
     "payment-notify": {"POST": anyone("the payment platform; its signature is checked")},
     # Staff's work.
     "order-mark-paid": {"POST": staff()},

@@ -303,6 +303,9 @@ if WECHATPAY_STANDIN:
         f"http://127.0.0.1:{os.environ.get('PORT', 8000)}/api/payments/wechat/notify"
     )
     IDENTITY_APP_ID = IDENTITY_APP_ID or "wx-standin-app"
+# Proofs (docs/proofs.md): on, a design list's job must be the approved newest version of its
+# proof to be submitted or ordered, and production draws only from the approved files.
+PROOF_APPROVAL_REQUIRED = env_bool("PROOF_APPROVAL_REQUIRED", True)
 # Lifetime (seconds) of the signed end-user token from POST /api/auth/login.
 COMMERCE_USER_TOKEN_MAX_AGE = int(os.environ.get("COMMERCE_USER_TOKEN_MAX_AGE", 7 * 24 * 3600))
 

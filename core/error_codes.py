@@ -47,6 +47,7 @@ FONTS = ("/api/fonts", "/api/jobs")
 # A project is drawn when a design list naming it is submitted or ordered (its frozen copy).
 DRAWN = ("/api/jobs", "/api/projects", "/api/design-lists", "/api/orders")
 EXPORTS = ("/api/exports", "/api/jobs", "/api/projects")
+PROOFS = ("/api/jobs", "/api/proofs")
 COMMERCE = (
     "/api/addresses",
     "/api/auth",
@@ -121,7 +122,7 @@ CODES: tuple[ErrorCode, ...] = (
     E("token_invalid", 401, "invalid or expired token", "登录凭证无效或已过期，请重新登录。"),
     E("staff_only", 403, "this endpoint is for staff", "此操作仅限工作人员。"),
     E("user_token_required", 403, "this endpoint needs an end-user token", "此操作需要用户本人登录。"),
-    E("not_owner", 403, "only the job's owner or staff may change it", "该任务属于其他用户。", ("/api/jobs",)),
+    E("not_owner", 403, "only the job's owner or staff may change it", "该任务属于其他用户。", ("/api/jobs", "/api/proofs")),
     E("csrf_failed", 403, "the staff session needs the page's CSRF token", "页面已过期，请刷新后重试。"),
     E("access_undeclared", 403, "this route declares no access", "此地址尚未声明访问权限。"),
     E("job_in_order", 409, "job 0123… is needed by order 12", "该任务仍被订单使用，不能删除。", ("/api/jobs",)),
@@ -146,6 +147,23 @@ CODES: tuple[ErrorCode, ...] = (
     E("names_too_small", 422, "412 of 3000 names would print under 6 pt at 297 × 297 mm (…)", "有名字在此尺寸下印出来会小于最小字号，请印大一些。", ("/api/jobs",)),
     E("size_advice_refused", 400, "params.MIN_NAME_PT must be a number from 1 to 72", "无法据此给出尺寸建议（原因见 detail）。", ("/api/jobs",)),
     # Production files (docs/commerce.md, "Production files").
+    # Proofs (commerce/services/proofs.py, docs/proofs.md).
+    E("proof_invalid", 400, "text must not be empty", "校样请求的某个字段无效（字段名见 detail）。", PROOFS),
+    E("proof_job_not_finished", 409, "only a finished poster can be sent as a proof; this job is RUNNING", "只有已完成的海报才能发送校样。", ("/api/jobs",)),
+    E("proof_job_sent", 409, "job 0123… is already version 1 of proof 3", "该海报已是校样的一个版本。", ("/api/jobs",)),
+    E("proof_not_found", 404, "proof not found", "找不到该校样。", ("/api/proofs",)),
+    E("proof_revoked", 410, "this proof's link was revoked", "该校样链接已被撤销。", ("/api/proofs",)),
+    E("proof_version_unknown", 400, "version 4 is not a version of this proof", "该校样没有这个版本。", ("/api/proofs",)),
+    E("proof_comment_pin", 400, "a comment is pinned to a name (word_id) or to a point (x and y), one of them", "批注须标在一个名字或一个位置上（二选一）。", ("/api/proofs",)),
+    E("proof_word_unknown", 400, "version 1 has no name with id 99", "该版本中没有这个名字。", ("/api/proofs",)),
+    E("proof_spelling_missing", 400, "a misspelt comment needs spelling: the right spelling", "请填写正确的写法（或缺少的名字）。", ("/api/proofs",)),
+    E("proof_version_not_newest", 409, "version 1 is not the newest (version 2); only the newest version can be decided", "只能对最新版本作出决定。", ("/api/proofs",)),
+    E("proof_changes_without_comment", 400, "asking for changes needs at least one comment on this version", "要求修改前请至少添加一条批注。", ("/api/proofs",)),
+    E("proof_name_missing", 400, "approving needs the approver's name", "批准时请填写您的姓名。", ("/api/proofs",)),
+    E("proof_terms_not_accepted", 400, "approving needs the terms accepted (terms_accepted: true)", "批准前请勾选确认条款。", ("/api/proofs",)),
+    E("proof_role_unknown", 400, "role must be one of the proof's roles: class teacher, committee", "请选择校样所列的审批身份之一。", ("/api/proofs",)),
+    E("proof_approved", 409, "version 2 is approved already", "该版本已获批准。", ("/api/proofs",)),
+    E("proof_not_approved", 409, "version 1 of proof 3 (job 0123…) has 0 of the 1 approval(s) it needs", "该设计尚未获得校样批准，不能提交或下单。", ("/api/design-lists", "/api/orders")),
     E("preparation_not_found", 404, "preparation not found", "找不到该生产文件记录。", ORDERS),
     E("production_file_not_found", 404, "file not found", "找不到该生产文件。", ("/api/production-files",)),
     E("artifact_not_ready", 404, "artifact not ready", "文件尚未生成，请稍候。", (*JOBS, *ASSETS, *PROJECTS)),

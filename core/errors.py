@@ -59,6 +59,12 @@ class Conflict(ServiceError):
     status_code = status.HTTP_409_CONFLICT
 
 
+class Gone(ServiceError):
+    """What was there is no more, on purpose (a revoked proof's link)."""
+
+    status_code = status.HTTP_410_GONE
+
+
 class TooLarge(ServiceError):
     status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
 

@@ -29,6 +29,10 @@ from commerce.models import (
     Payment,
     Preparation,
     Product,
+    Proof,
+    ProofComment,
+    ProofDecision,
+    ProofVersion,
     Refund,
 )
 from commerce.services.production import preparation_downloads
@@ -123,6 +127,13 @@ def world(finished_job, queued_job, tiny_font, settings, client):  # noqa: F811
     file = {"name": "a.dxf", "key": "production/reader.dxf", "contentType": "image/vnd.dxf"}
     move(preparation, "prepared", files=[{**file, "size": 1, "preflight": {}}])
     (download,) = preparation_downloads(preparation)
+    # A proof of the finished job with a comment and a decision; `token` names it too
+    token = download.url.rsplit("/", 1)[-1]
+    proof = Proof.objects.create(token=token, job_id=finished)
+    version = ProofVersion.objects.create(proof=proof, version=1, job_id=finished)
+    ProofComment.objects.create(version=version, word_id=1, kind="other", text="fine")
+    ProofDecision.objects.create(version=version, decision="changes", name="Li", svg_sha256="0",
+                                 db_sha256="0")  # fmt: skip
 
     superuser = User.objects.create_superuser("staff", "staff@example.com", "pw")
     client.force_login(superuser)  # the session row is written here, before the walk
@@ -148,7 +159,7 @@ def world(finished_job, queued_job, tiny_font, settings, client):  # noqa: F811
         "design_list_id": design_list.id,
         "order_id": order.id,
         "preparation_id": preparation.id,
-        "token": download.url.rsplit("/", 1)[-1],
+        "token": token,
     }
     return {"jobs": [finished, silent], "values": values, "callers": callers}
 

@@ -15,6 +15,7 @@ from django.core.files.uploadedfile import UploadedFile
 from drf_spectacular.generators import SchemaGenerator
 
 from commerce.api.serializers import DESIGN_ITEMS, ORDER_LINES
+from commerce.services.proofs import PROOF_COMMENT, PROOF_DECISION, PROOF_SEND
 from core.inputs import (
     MB,
     NOT_BLANK,
@@ -107,6 +108,11 @@ def OBJECT(declaration: Object):  # noqa: N802
     return lambda field, value: declaration.parse({field.name: value})[field.name]
 
 
+def WITH(declaration: Object, **others):  # noqa: N802
+    """A JSON body's field, read with the body's other required fields valid."""
+    return lambda field, value: declaration.parse({**others, field.name: value})[field.name]
+
+
 def LONE(field, value):  # noqa: N802
     """A lone field of a JSON body (its serializer reads the field with it)."""
     return field.parse(value)
@@ -151,6 +157,19 @@ DECLARATIONS = [
     (EDITS, _body("RevisionFormRequest", "edits"), OBJECT(EDITS), "engine.md"),
     (DESIGN_ITEMS, _body("DesignListInRequest"), LONE, "commerce.md"),
     (ORDER_LINES, _body("OrderCreateInRequest"), LONE, "commerce.md"),
+    (PROOF_SEND, _body("ProofSendInRequest"), OBJECT(PROOF_SEND), "proofs.md"),
+    (
+        PROOF_COMMENT,
+        _body("ProofCommentInRequest"),
+        WITH(PROOF_COMMENT, version=1, kind="other", text="?"),
+        "proofs.md",
+    ),
+    (
+        PROOF_DECISION,
+        _body("ProofDecisionInRequest"),
+        WITH(PROOF_DECISION, version=1, decision="approve"),
+        "proofs.md",
+    ),
     (FONT_FORM, _body("FontUploadRequest"), FORM(FONT_FORM), "assets.md"),
     (ASSET_FORM, _body("AssetUploadRequest"), FORM(ASSET_FORM), "assets.md"),
     (ASSET_IMPORT_FORM, _body("AssetImportRequest"), FORM(ASSET_IMPORT_FORM), "assets.md"),
@@ -166,6 +185,9 @@ MARKERS = {
     LINE_SPACING: "wordclouds.services.line_spacing.LINE_SPACING",
     DESIGN_ITEMS: "commerce.api.serializers.DESIGN_ITEMS",
     ORDER_LINES: "commerce.api.serializers.ORDER_LINES",
+    PROOF_SEND: "commerce.services.proofs.PROOF_SEND",
+    PROOF_COMMENT: "commerce.services.proofs.PROOF_COMMENT",
+    PROOF_DECISION: "commerce.services.proofs.PROOF_DECISION",
     FONT_FORM: "wordclouds.services.fonts.FONT_FORM",
     ASSET_FORM: "wordclouds.services.assets.ASSET_FORM",
     ASSET_IMPORT_FORM: "wordclouds.services.assets.ASSET_IMPORT_FORM",
@@ -321,6 +343,8 @@ def test_the_schema_the_parser_and_the_docs_agree_on_every_field(
             assert row["default"] == (field.absent or shown), name  # or what absent means
         elif declaration is field:  # a lone field: absent, the serializer's business
             assert "default" not in prop, name
+        elif isinstance(declaration, Object) and name not in dict(declaration.optional):
+            assert "default" not in prop and row["default"] == "required", name
         elif isinstance(declaration, Object):  # absent, its optional value
             optional = dict(declaration.optional)
             expected = list(optional[name]) if isinstance(optional[name], tuple) else optional[name]

@@ -13,9 +13,14 @@ module of it they import (its engine, a library without Django, aside: CONTRIBUT
   render.svg (`project_svg`);
 - what a laser file cuts along: a job's drawable shape (`job_mask`); what a print's
   preflight measures: its names' sizes, its strokes and its ink (`job_print_figures`);
+- what a proof shows and locks (commerce's proofs): a finished job sent as one, its owner,
+  the jobs it descends from and its changes by name (`job_for_proof`), the ids of its
+  words (`job_word_ids`) and the SHA-256 of the files production draws from
+  (`job_file_hashes`);
 - another app's files in the service's store (`file_store`, `file_download`): commerce's
   production files."""
 
+import hashlib
 import json
 import re
 from dataclasses import dataclass
@@ -23,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 from django.db import models
 
-from core.errors import InvalidInput, NotFound
+from core.errors import Conflict, InvalidInput, NotFound
 from core.identity import Identity
 from wordclouds import engine, storage
 from wordclouds.drawing.custom_svg import CustomSvgOptions
@@ -39,12 +44,13 @@ from wordclouds.selectors import (
 )
 from wordclouds.services.custom_svg import CUSTOM_SVG, custom_svg_options, custom_svg_render
 from wordclouds.services.job_erasure import job_needed_by_register  # noqa: F401 (the face)
-from wordclouds.services.jobs import job_create, job_input_key
+from wordclouds.services.jobs import job_create, job_input_key, job_owner_check
 from wordclouds.services.projects import (
     project_render,
     project_uses_register,  # noqa: F401 (the face)
 )
 from wordclouds.services.retention import job_references_register  # noqa: F401 (the face)
+from wordclouds.services.revisions import job_words, revision_changes
 from wordclouds.services.sheets import shop_sizes_register  # noqa: F401 (the face)
 
 __all__ = [
@@ -58,8 +64,12 @@ __all__ = [
     "designs_check",
     "designs_shown",
     "frozen_project_svg",
+    "ProofJob",
     "job_artifact",
     "job_create",
+    "job_file_hashes",
+    "job_for_proof",
+    "job_word_ids",
     "job_mask",
     "job_print_figures",
     "project_svg",
@@ -205,3 +215,49 @@ def job_print_figures(*, job_id: str) -> tuple[float, float, list[float], list[f
 
 
 STROKE_WIDTH = re.compile(rb'stroke-width="([0-9.eE+-]+)"')
+
+
+@dataclass(frozen=True)
+class ProofJob:
+    """A finished job as a proof shows it: whose it is (its owner key, '' for one made
+    without a token), the jobs it descends from (nearest first) and what it changed since
+    its parent, by name (`revision_changes`; {} for a first layout)."""
+
+    job_id: str
+    owner: str
+    ancestors: tuple[str, ...]
+    changes: dict
+
+
+def job_for_proof(*, job_id: str, caller: Identity, finished: bool = True) -> ProofJob:
+    """The job `caller` sends as a proof (or, not `finished`, asks the proofs of): 404 `job
+    not found`, 403 unless `caller` owns it or is staff, 409 for one not finished."""
+    job = Job.objects.filter(id=job_id).first()
+    if job is None:
+        raise NotFound("job not found", code="job_not_found")
+    job_owner_check(caller, job)
+    if finished and job.status != Job.Status.SUCCESS:
+        raise Conflict(
+            f"only a finished poster can be sent as a proof; this job is {job.status}",
+            code="proof_job_not_finished",
+        )
+    ancestors, parent = [], job.parent_id
+    while parent is not None:
+        ancestors.append(parent)
+        parent = Job.objects.filter(id=parent).values_list("parent_id", flat=True).first()
+    changes = revision_changes(job_id=job.id) if finished else {}
+    return ProofJob(job.id, job.owner, tuple(ancestors), changes)
+
+
+def job_word_ids(*, job_id: str) -> set[int]:
+    """The ids of a finished job's words (404 `artifact not ready` when its files are gone)."""
+    return {word["id"] for word in job_words(job_id=job_id)}
+
+
+def job_file_hashes(*, job_id: str) -> dict[str, str]:
+    """The SHA-256 (hex) of the files a job's production files are drawn from: its
+    wordcloud.svg and positions.db; 404 `artifact not ready` when one is gone."""
+    return {
+        "svgSha256": hashlib.sha256(artifact_path(job_id, "svg").read_bytes()).hexdigest(),
+        "dbSha256": hashlib.sha256(artifact_path(job_id, "db").read_bytes()).hexdigest(),
+    }

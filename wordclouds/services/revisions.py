@@ -223,6 +223,40 @@ def proof_key(*, job_id: str) -> str:
     return job_key(job.id, PROOF_KEY) if job.parent_id else artifact_key(job.id, "png")
 
 
+def revision_changes(*, job_id: str) -> dict:
+    """What a finished revision changed since its parent, by name: the metrics' counts
+    (`counts`, `unchanged` among them) and, for each kind, its words as `{id, name}` (a
+    renamed one with its old name `from`; a removed one by its name in the parent). {} for
+    a first layout."""
+    job = Job.objects.get(id=job_id)
+    counts = _change_counts(job)
+    if not counts:
+        return {}
+    changes = json.loads(artifact_path(job.id, "metrics").read_text(encoding="utf-8"))["changes"]
+    now, before = _names(job.id), _names(job.parent_id)
+    named = {
+        kind: [{"id": i, "name": now.get(i, before.get(i, ""))} for i in changes.get(kind, [])]
+        for kind in CHANGE_KINDS
+    }
+    named["removed"] = [{"id": i, "name": before.get(i, "")} for i in changes.get("removed", [])]
+    named["renamed"] = [
+        {"id": i, "from": before.get(i, ""), "name": now.get(i, "")}
+        for i in changes.get("renamed", [])
+    ]
+    return {"counts": counts, **named}
+
+
+def _names(job_id: str) -> dict[int, str]:
+    """A finished job's names by word id ({} when its files are gone)."""
+    try:
+        return {
+            word["id"]: word["name"]
+            for word in read_words(artifact_path(job_id, "db"), ("id", "name"))
+        }
+    except NotFound:
+        return {}
+
+
 def job_words(*, job_id: str) -> list[dict]:
     """Every word of a finished job: its id (the ``w<id>`` path of the SVGs), name,
     centre, size, colour, orientation and box, in id order."""
