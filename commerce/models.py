@@ -432,7 +432,19 @@ class Refund(models.Model):
         return f"refund {self.out_refund_no} ({self.status})"
 
 
-class PaymentEvent(models.Model):
+class AppendOnly:
+    """A model whose rows are written once, never updated or deleted (ValueError)."""
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None:
+            raise ValueError(f"{self._meta.verbose_name_plural} are append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise ValueError(f"{self._meta.verbose_name_plural} are append-only")
+
+
+class PaymentEvent(AppendOnly, models.Model):
     """The append-only log: every prepay, notify, query, close and refund call with the
     verified payload, and what it changed. Rows are never updated or deleted."""
 
@@ -484,14 +496,6 @@ class PaymentEvent(models.Model):
         verbose_name = _("payment event")
         verbose_name_plural = _("payment events")
         ordering = ["id"]
-
-    def save(self, *args, **kwargs):
-        if self.pk is not None:
-            raise ValueError("payment events are append-only")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise ValueError("payment events are append-only")
 
     def __str__(self):
         return f"{self.kind} event {self.pk}"
@@ -596,7 +600,7 @@ class ProofComment(models.Model):
         return f"{self.kind} comment on {self.version}"
 
 
-class ProofDecision(models.Model):
+class ProofDecision(AppendOnly, models.Model):
     """An approval or a request for changes of one version: who, when, the terms they
     ticked in the words shown, their address and the SHA-256 of the files approved. Rows are
     never updated or deleted."""
@@ -626,14 +630,6 @@ class ProofDecision(models.Model):
         verbose_name = _("proof decision")
         verbose_name_plural = _("proof decisions")
         ordering = ["id"]
-
-    def save(self, *args, **kwargs):
-        if self.pk is not None:
-            raise ValueError("proof decisions are append-only")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise ValueError("proof decisions are append-only")
 
     def __str__(self):
         return f"{self.decision} of {self.version} by {self.name}"

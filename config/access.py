@@ -106,6 +106,7 @@ ROUTES = {
     },
     "proof-comments": {"POST": anyone(A_PROOF)},
     "proof-decision": {"POST": anyone(A_PROOF)},
+    "proof-revision": {"POST": customer("the job's owner; a job made without a token: staff")},
     "payment-notify": {"POST": anyone("the payment platform; its signature is checked")},
     # Staff's work.
     "order-mark-paid": {"POST": staff()},
@@ -122,6 +123,7 @@ ROUTES = {
     "find": {"GET": anyone(A_JOB_READ)},
     "orders": {"GET": anyone("asks staff to sign in before it lists orders")},
     "order": {"GET": anyone("asks staff to sign in before it shows the order")},
+    "proof-page": {"GET": anyone(A_PROOF)},
     "admin:*": {
         method: anyone("the Django admin: its own sign-in lets staff sessions only")
         for method in ("GET", "POST")

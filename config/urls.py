@@ -52,6 +52,7 @@ throttled = {
     # jobs: work queued or checked for a job
     ("POST", "/api/jobs"): "jobs",
     ("POST", f"{JOB}/revisions"): "jobs",
+    ("POST", "/api/proofs/<str:token>/revision"): "jobs",
     ("POST", "/api/name-lists/preview"): "jobs",
     ("POST", "/api/jobs/size-advice"): "jobs",
     # exports: files drawn on request in a heavy child

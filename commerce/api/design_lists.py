@@ -82,7 +82,10 @@ class DesignListSubmitView(JsonApiView):
         responses={
             200: DesignListOut,
             400: error("`an empty design list cannot be submitted`"),
-            409: error("`design list cannot be submitted in status ...`"),
+            409: error(
+                "`design list cannot be submitted in status ...`; a job without an approved "
+                "proof (docs/proofs.md)"
+            ),
         },
         tags=["commerce"],
     )

@@ -62,7 +62,7 @@ class OrderListView(JsonApiView):
             201: OrderOut,
             200: OrderOut,
             404: error("`address not found`, `design list not found`"),
-            409: error("the design list's status"),
+            409: error("the design list's status; a job of it without an approved proof"),
         },
         tags=["commerce"],
         summary="Create an order (200 with the caller's first order when their requestId repeats)",

@@ -17,6 +17,7 @@ from commerce.services.proofs import (
     proof_comment,
     proof_decide,
     proof_get,
+    proof_revision,
     proof_revoke,
     proof_send,
     proofs_of_job,
@@ -26,6 +27,7 @@ from core.addresses import client_address
 from core.identity import request_identity
 from core.schema import error
 from core.serializers import UtcDateTimeField, WithInputs
+from core.throttles import request_client
 from core.views import JsonApiView
 
 TAGS = ["proofs"]
@@ -228,9 +230,37 @@ class ProofDecisionView(JsonApiView):
         return Response(ProofDecisionOut(decision).data, status=status.HTTP_201_CREATED)
 
 
+class ProofRevisionOut(serializers.Serializer):
+    job_id = serializers.CharField(help_text="the revision, queued (GET /api/jobs/{id})")
+    edits = serializers.DictField(help_text="the edits the comments became")
+
+
+class ProofRevisionView(JsonApiView):
+    @extend_schema(
+        request=None,
+        responses={
+            201: ProofRevisionOut,
+            400: error("an edit the revision refuses, named"),
+            404: UNKNOWN,
+            409: error("`the comments on version 1 ask for no rename, addition or removal`"),
+            410: GONE,
+        },
+        tags=TAGS,
+        summary="The newest version's comments made into one revision of its job (the job's "
+        "owner or staff); sent when finished, it is the next version",
+    )
+    def post(self, request, token: str):
+        job = proof_revision(
+            token=token, caller=request_identity(request), client=request_client(request)
+        )
+        shown = {"job_id": job.id, "edits": job.edits}
+        return Response(ProofRevisionOut(shown).data, status=status.HTTP_201_CREATED)
+
+
 urlpatterns = [
     path("jobs/<str:job_id>/proofs", JobProofsView.as_view(), name="job-proofs"),
     path("proofs/<str:token>", ProofView.as_view(), name="proof"),
     path("proofs/<str:token>/comments", ProofCommentsView.as_view(), name="proof-comments"),
     path("proofs/<str:token>/decision", ProofDecisionView.as_view(), name="proof-decision"),
+    path("proofs/<str:token>/revision", ProofRevisionView.as_view(), name="proof-revision"),
 ]

@@ -125,7 +125,8 @@ class PreparationOut(serializers.Serializer):
     id = serializers.IntegerField()
     productId = serializers.IntegerField(source="product_id")
     design = serializers.DictField(
-        help_text="{jobId}, or {projectId} with frozenSvg, the store key of its frozen copy"
+        help_text="{jobId} with the approval it was ordered by (docs/proofs.md), or "
+        "{projectId} with frozenSvg, the store key of its frozen copy"
     )
     kind = serializers.CharField()
     widthMm = serializers.FloatField(source="width_mm", allow_null=True)
@@ -133,6 +134,11 @@ class PreparationOut(serializers.Serializer):
     status = serializers.CharField(help_text="PENDING, READY or FAILED")
     error = serializers.CharField(help_text="a failure's sentence")
     files = ProductionFileOut(many=True, source="downloads")
+    drawnFrom = serializers.DictField(
+        source="drawn_from",
+        child=serializers.CharField(),
+        help_text="a job's: the SHA-256 of the wordcloud.svg and positions.db drawn from",
+    )
     preparedAt = UtcDateTimeField(source="prepared_at", allow_null=True)
 
 

@@ -2,13 +2,17 @@
 processing (DRAFT or SUBMITTED → PROCESSING); staff finish them (PROCESSING → DONE). Leaving
 DRAFT, each project the list names is frozen: drawn then as render.svg and kept in the store,
 the copy a paid order's production files are made from (docs/commerce.md, "Frozen
-projects"); from then on wordclouds neither changes nor deletes the project."""
+projects"); from then on wordclouds neither changes nor deletes the project. With
+PROOF_APPROVAL_REQUIRED, each job it names must then be the approved newest version of its
+proof, whose approval the item records (docs/proofs.md); else 409 naming it."""
 
+from django.conf import settings
 from django.db import transaction
 
 from commerce.auth import Caller
 from commerce.models import DesignList, EndUser
 from commerce.selectors import design_list_get
+from commerce.services.proofs import approval_of
 from core.errors import Conflict, InvalidInput
 from core.pipeline import allowed, move
 from wordclouds.services.designs import designs_check, projects_freeze
@@ -62,6 +66,7 @@ def design_list_submit(*, user: EndUser, design_list_id: int) -> DesignList:
         design_list,
         verb="submitted",
         stamp="submitted_at",
+        items=_approved(design_list, "submitted"),
         frozen=_frozen(design_list, "submitted"),
     )
 
@@ -70,8 +75,26 @@ def design_list_start_processing(*, user: EndUser, design_list_id: int) -> Desig
     """Runs inside the order-creating transaction (the row stays locked until it commits)."""
     design_list = _owned(user=user, design_list_id=design_list_id)
     return move(
-        design_list, verb="ordered", stamp="processing_at", frozen=_frozen(design_list, "ordered")
+        design_list,
+        verb="ordered",
+        stamp="processing_at",
+        items=_approved(design_list, "ordered"),
+        frozen=_frozen(design_list, "ordered"),
     )
+
+
+def _approved(design_list: DesignList, verb: str) -> list[dict]:
+    """Its items, each job's with the approval it is ordered by (those recorded already
+    kept) when PROOF_APPROVAL_REQUIRED and the pipeline lets it move by `verb`; 409
+    `proof_not_approved` naming the first job without one."""
+    if not settings.PROOF_APPROVAL_REQUIRED or allowed(design_list, verb) is None:
+        return design_list.items
+    return [
+        {**item, "approval": approval_of(job_id=item["jobId"])}
+        if "jobId" in item and "approval" not in item
+        else item
+        for item in design_list.items
+    ]
 
 
 def _frozen(design_list: DesignList, verb: str) -> dict[str, str]:

@@ -4,7 +4,11 @@ design of its design list gets, for each of its products with a size, that produ
 exports' face and kept in the store; a project's from the copy frozen when its design list
 left DRAFT (services/design_lists.py), whatever was edited since. One Preparation per order, product and design (a unique
 constraint): a second notify, a second run or a retry of a ready one makes nothing again. A
-failure keeps its sentence; staff retry it (admin action, or the staff endpoint)."""
+failure keeps its sentence; staff retry it (admin action, or the staff endpoint). A job's
+files are drawn only from what its approval locked (docs/proofs.md): before any file is
+written, the SHA-256 of its wordcloud.svg and positions.db are checked against the approval
+its design list's item recorded (with PROOF_APPROVAL_REQUIRED, an item without one fails),
+and recorded with the files."""
 
 import logging
 from dataclasses import dataclass
@@ -15,10 +19,10 @@ from django.db import transaction
 from django_q.tasks import async_task
 
 from commerce.models import Order, Preparation
-from core.errors import NotFound, ServiceError
+from core.errors import Conflict, NotFound, ServiceError
 from core.pipeline import move
 from exports.production import production_files
-from wordclouds.services.designs import file_download, file_store
+from wordclouds.services.designs import file_download, file_store, job_file_hashes
 
 logger = logging.getLogger(__name__)
 TASK = "commerce.services.production.preparation_run"
@@ -30,7 +34,8 @@ def _design(item: dict, frozen: dict[str, str]) -> tuple[str, dict]:
     """(design_key, design): a job, or a project with its frozen copy's key (design lists
     frozen before copies were made have none: the project as it is then)."""
     if "jobId" in item:
-        return f"job:{item['jobId']}", {"jobId": item["jobId"]}
+        approval = {"approval": item["approval"]} if "approval" in item else {}
+        return f"job:{item['jobId']}", {"jobId": item["jobId"], **approval}
     design = {"projectId": item["projectId"]}
     if item["projectId"] in frozen:
         design["frozenSvg"] = frozen[item["projectId"]]
@@ -73,6 +78,7 @@ def preparation_run(preparation_id: int) -> None:
     if preparation is None:
         return
     try:
+        drawn_from = _drawn_from(preparation.design)
         files = []
         for made in production_files(
             design=preparation.design,
@@ -91,7 +97,7 @@ def preparation_run(preparation_id: int) -> None:
                     "preflight": made.preflight,
                 }
             )
-        verb, fields = "prepared", {"files": files, "error": ""}
+        verb, fields = "prepared", {"files": files, "error": "", "drawn_from": drawn_from}
     except ServiceError as error:
         verb, fields = "failed", {"error": str(error.detail)[:300]}
     except Exception:
@@ -101,6 +107,33 @@ def preparation_run(preparation_id: int) -> None:
         preparation = Preparation.objects.select_for_update().get(pk=preparation_id)
         if preparation.status == Preparation.Status.PENDING:
             move(preparation, verb, stamp="prepared_at" if verb == "prepared" else None, **fields)
+
+
+def _drawn_from(design: dict) -> dict[str, str]:
+    """The SHA-256 of the files a job's design is drawn from, equal to its approval's ({}
+    for a project; for a job without approval, when none is required and its files are
+    gone, production's own refusal says why). 409 with a sentence otherwise: nothing made."""
+    if "jobId" not in design:
+        return {}
+    job_id, approval = design["jobId"], design.get("approval")
+    if approval is None and settings.PROOF_APPROVAL_REQUIRED:
+        raise Conflict(
+            f"job {job_id} has no approved proof (PROOF_APPROVAL_REQUIRED): nothing was made",
+            code="proof_not_approved",
+        )
+    try:
+        hashes = job_file_hashes(job_id=job_id)
+    except NotFound:
+        if approval is None:
+            return {}
+        raise
+    if approval is not None and any(approval[key] != value for key, value in hashes.items()):
+        raise Conflict(
+            f"the files of job {job_id} differ from those approved in version "
+            f"{approval['version']} of proof {approval['proofId']}: nothing was made",
+            code="proof_files_changed",
+        )
+    return hashes
 
 
 def preparation_retry(*, order_id: int, preparation_id: int) -> Preparation:

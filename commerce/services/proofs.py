@@ -20,7 +20,12 @@ from core.inputs import Boolean, Choice, Items, Number, Object, Text, said_alike
 from core.serializers import iso_utc
 from wordclouds.engine.names import MAX_NAME_LENGTH
 from wordclouds.engine.params import MAX_CANVAS_SIDE
-from wordclouds.services.designs import job_file_hashes, job_for_proof, job_word_ids
+from wordclouds.services.designs import (
+    job_file_hashes,
+    job_for_proof,
+    job_word_ids,
+    revision_create,
+)
 
 MAX_ROLE_LENGTH = 60
 MAX_NOTE_LENGTH = 1000
@@ -28,6 +33,8 @@ MAX_VERSION = 32767
 # What an approver ticks, recorded in the language the page showed it in.
 TERMS = _("The names are spelled as shown; I approve this version for production.")
 CODE = "proof_invalid"
+# The kinds of a revision's changes, in the order a proof says them (wordclouds' revisions).
+CHANGE_KINDS = ("renamed", "added", "removed", "moved", "resized", "recolored", "displaced")
 
 
 def _body(fields, optional, what: str) -> Object:
@@ -370,3 +377,37 @@ def approval_of(*, job_id: str) -> dict:
         "svgSha256": last.svg_sha256,
         "dbSha256": last.db_sha256,
     }
+
+
+def comment_edits(comments) -> dict:
+    """The revision edits the comments ask for: a misspelling a `rename` to its right
+    spelling, missing names an `add` (one a line), a name to remove a `remove`; the others
+    are for staff to read."""
+    edits = {"rename": [], "add": [], "remove": []}
+    for comment in comments:
+        if comment.kind == ProofComment.Kind.MISSPELT and comment.word_id is not None:
+            edits["rename"].append({"id": comment.word_id, "name": comment.spelling})
+        elif comment.kind == ProofComment.Kind.MISSING:
+            edits["add"] += [name.strip() for name in comment.spelling.splitlines() if name.strip()]
+        elif comment.kind == ProofComment.Kind.REMOVE and comment.word_id is not None:
+            edits["remove"].append(comment.word_id)
+    return {key: value for key, value in edits.items() if value}
+
+
+def proof_revision(*, token: str, caller: Identity, client: str | None):
+    """Staff or the job's owner: the newest version's comments made into one revision of its
+    job (queued; sent when finished it is the proof's next version). 409 when they ask for
+    no edit; the revision's own refusals otherwise."""
+    proof = _token_proof(token)
+    hidden = Forbidden("only the job's owner or staff may revise its proof", code="not_owner")
+    refused = owner_refusal(caller, proof.owner, hidden=hidden)
+    if refused is not None:
+        raise refused
+    newest = proof.versions.order_by("-version").first()
+    edits = comment_edits(newest.comments.all())
+    if not edits:
+        raise Conflict(
+            f"the comments on version {newest.version} ask for no rename, addition or removal",
+            code="proof_no_edits",
+        )
+    return revision_create(parent_id=newest.job_id, edits=edits, caller=caller, client=client)

@@ -4,6 +4,8 @@ engine, put in place as finished jobs of a customer: what the proof tests send."
 import shutil
 import uuid
 
+import httpx
+
 from tests.names import write_names
 from tests.wordclouds.conftest import jobs_root
 from wordclouds import engine
@@ -45,3 +47,16 @@ def job_from(folder, *, owner: str, parent: Job | None = None) -> Job:
         parent=parent,
         revision=parent.revision + 1 if parent else 0,
     )
+
+
+def approved_over_http(url: str, job_id: str, headers: dict) -> dict:
+    """The finished job sent as a proof by `headers`' caller (its owner or staff) and its
+    newest version approved through the link, as a customer would: the decision."""
+    sent = httpx.post(f"{url}/api/jobs/{job_id}/proofs", json={}, headers=headers, timeout=30)
+    assert sent.status_code == 201, sent.text
+    body = {"version": sent.json()["version"], "decision": "approve", "name": "Ms Li",
+            "terms_accepted": True}  # fmt: skip
+    token = sent.json()["url"].removeprefix("/proofs/")
+    decided = httpx.post(f"{url}/api/proofs/{token}/decision", json=body, timeout=30)
+    assert decided.status_code == 201, decided.text
+    return decided.json()

@@ -10,7 +10,11 @@ from tests.commerce.factories import client_with
 pytestmark = pytest.mark.django_db
 
 
-def test_demo_data_makes_one_order_in_each_state_for_a_user_whose_token_works():
+@pytest.mark.parametrize("approval_required", [False, True])
+def test_demo_data_makes_one_order_in_each_state_for_a_user_whose_token_works(
+    settings, approval_required
+):
+    settings.PROOF_APPROVAL_REQUIRED = approval_required
     out = io.StringIO()
     call_command("demo_data", stdout=out)
     call_command("demo_data", stdout=out)  # a second run adds nothing
@@ -26,4 +30,6 @@ def test_demo_data_makes_one_order_in_each_state_for_a_user_whose_token_works():
         "SHIPPED",
     ]
     assert all(order["address"]["city"] == "深圳市" for order in orders["list"])
-    assert sum(order["designListId"] is not None for order in orders["list"]) == 2
+    # an unapproved job's design list is never ordered (docs/proofs.md)
+    ordered = sum(order["designListId"] is not None for order in orders["list"])
+    assert ordered == (0 if approval_required else 2)

@@ -22,7 +22,7 @@ def job():
     return Job.objects.create(name_list="names.xlsx")
 
 
-def test_create_edit_submit(alice, project, job):
+def test_create_edit_submit(alice, project, job, settings):
     created = alice.post(
         "/api/design-lists",
         {
@@ -52,6 +52,12 @@ def test_create_edit_submit(alice, project, job):
         {"jobId": job.pk, "quantity": 30},
     ]
 
+    # the job has no approved proof (docs/proofs.md): refused, naming it, unless none is needed
+    unapproved = alice.post(f"/api/design-lists/{body['id']}/submit")
+    assert (unapproved.status_code, unapproved.json()["code"]) == (409, "proof_not_approved")
+    assert job.pk in unapproved.json()["detail"]
+    assert DesignList.objects.get(pk=body["id"]).status == "DRAFT"
+    settings.PROOF_APPROVAL_REQUIRED = False
     submitted = alice.post(f"/api/design-lists/{body['id']}/submit")
 
     assert submitted.status_code == 200

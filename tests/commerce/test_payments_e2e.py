@@ -24,6 +24,7 @@ from tests.commerce.payments_world import (
     start_service,
     wait_until,
 )
+from tests.commerce.proofs_world import approved_over_http
 from tests.errors import refusal
 from tests.names import sample_names, write_names
 
@@ -115,7 +116,9 @@ def test_the_mini_programs_flow_as_a_customer(shop, tmp_path):
     assert shop.service.finished(job_id)["status"] == "success"
     assert [job["job_id"] for job in shop.customer.call("GET", "/api/jobs").json()] == [job_id]
 
-    # then a design list naming it, an order of it, paid
+    # then sent as a proof and approved (docs/proofs.md), a design list naming it, an order
+    # of it, paid
+    approved_over_http(shop.service.url, job_id, shop.customer.headers)
     items = [{"jobId": job_id, "quantity": 1}]
     design_list = shop.customer.call("POST", "/api/design-lists", {"name": "Class", "items": items})
     assert design_list.status_code == 201, design_list.text

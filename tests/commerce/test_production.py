@@ -22,7 +22,10 @@ SIZES = "SELECT font_size FROM words"
 
 
 @pytest.fixture
-def paid(alice, poster_job):  # noqa: F811
+def paid(alice, poster_job, settings):  # noqa: F811
+    settings.PROOF_APPROVAL_REQUIRED = (
+        False  # job folders without records: no proof (test_proof_gate.py)
+    )
     job_id = poster_job("vertical")
     products = {
         "engrave": Product.objects.create(name="Plaque", price=9900, kind="engrave", width_mm=120),

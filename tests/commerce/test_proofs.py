@@ -11,6 +11,7 @@ from rest_framework.test import APIClient
 
 from commerce.models import Proof, ProofComment, ProofDecision, ProofVersion
 from tests.commerce.proofs_world import ADDED, NAMES, RENAMED, job_from, posters
+from wordclouds.models import Job
 from wordclouds.selectors import artifact_path
 
 
@@ -173,3 +174,27 @@ def test_a_revoked_or_unknown_link_answers_and_writes_nothing(jobs, alice, bob, 
     assert _records() == before
     # the job sent again after its link was revoked: a new proof, a new token
     assert _send(alice, job).json()["url"] != f"/proofs/{token}"
+
+
+def test_the_comments_become_one_revision_of_the_newest_version(jobs, alice, bob):
+    job, _, renamed_id = jobs
+    token = _send(alice, job).json()["url"].removeprefix("/proofs/")
+    anyone = APIClient()
+    comments = f"/api/proofs/{token}/comments"
+    for body in (
+        {"version": 1, "word_id": renamed_id, "kind": "misspelt", "text": "typo", "spelling": RENAMED},
+        {"version": 1, "x": 5, "y": 5, "kind": "missing", "text": "two", "spelling": f"{ADDED}\n Li Ming \n"},
+        {"version": 1, "x": 9, "y": 9, "kind": "other", "text": "a logo here?"},
+    ):  # fmt: skip
+        assert anyone.post(comments, body, format="json").status_code == 201
+    assert anyone.post(f"/api/proofs/{token}/revision").status_code == 401
+    assert bob.post(f"/api/proofs/{token}/revision").json()["code"] == "not_owner"
+
+    made = alice.post(f"/api/proofs/{token}/revision")
+
+    assert made.status_code == 201, made.json()
+    revision = Job.objects.get(id=made.json()["job_id"])
+    assert (revision.parent_id, revision.status) == (job.id, Job.Status.QUEUED)
+    assert revision.edits["rename"] == [{"id": renamed_id, "name": RENAMED}]
+    assert [added["name"] for added in revision.edits["add"]] == [ADDED, "Li Ming"]
+    assert revision.edits["remove"] == []

@@ -17,6 +17,7 @@ from playwright.sync_api import expect
 
 from core.admin_token import admin_token_issue
 from tests.commerce.conftest import APP_ID, APP_SECRET, identity_platform_server  # noqa: F401
+from tests.commerce.proofs_world import approved_over_http
 from tests.pages.images import wait_for_image
 from tests.pages.staff import staff_sign_in
 from tests.processes import Service
@@ -109,6 +110,7 @@ def shop(service, identity_platform_server, tmp_path_factory):  # noqa: F811
         == "success"
     )
     shop.project = project(shop)
+    approved_over_http(service.url, shop.job, shop.staff)  # docs/proofs.md
     design_list = shop.post(
         "/api/design-lists",
         {

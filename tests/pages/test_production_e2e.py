@@ -24,6 +24,7 @@ from tests.commerce.payments_world import (
     start_service,
     wait_until,
 )
+from tests.commerce.proofs_world import approved_over_http
 from tests.names import write_names
 from tests.processes import staff_headers
 
@@ -70,6 +71,7 @@ def shop(world, identity_platform_server, tmp_path_factory):  # noqa: F811
     assert service.wait_for(job, lambda j: j["status"] in ("success", "failed"), 120)["status"] == (
         "success"
     )
+    approved_over_http(service.url, job, staff.headers)  # docs/proofs.md
     orders = {}
     for kind, width in SIZES.items():
         product = staff.call(
@@ -170,6 +172,8 @@ def test_a_revision_is_ordered_and_printed(shop):
     revision = answer.json()["job_id"]
     finished = service.wait_for(revision, lambda j: j["status"] in ("success", "failed"), 120)
     assert (finished["status"], finished["parent_job_id"]) == ("success", job)
+    # sent as its proof's next version and approved (docs/proofs.md)
+    assert approved_over_http(service.url, revision, staff.headers)["version"] == 2
     product = staff.call(
         "POST", "/api/products", {"name": "A5", "price": 900, "kind": "print", "widthMm": 148}
     ).json()

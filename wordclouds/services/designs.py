@@ -16,7 +16,8 @@ module of it they import (its engine, a library without Django, aside: CONTRIBUT
 - what a proof shows and locks (commerce's proofs): a finished job sent as one, its owner,
   the jobs it descends from and its changes by name (`job_for_proof`), the ids of its
   words (`job_word_ids`) and the SHA-256 of the files production draws from
-  (`job_file_hashes`);
+  (`job_file_hashes`); a revision of it made from the customer's comments
+  (`revision_create`);
 - another app's files in the service's store (`file_store`, `file_download`): commerce's
   production files."""
 
@@ -50,7 +51,11 @@ from wordclouds.services.projects import (
     project_uses_register,  # noqa: F401 (the face)
 )
 from wordclouds.services.retention import job_references_register  # noqa: F401 (the face)
-from wordclouds.services.revisions import job_words, revision_changes
+from wordclouds.services.revisions import (
+    job_words,
+    revision_changes,
+    revision_create,  # noqa: F401 (the face)
+)
 from wordclouds.services.sheets import shop_sizes_register  # noqa: F401 (the face)
 
 __all__ = [
@@ -73,6 +78,7 @@ __all__ = [
     "job_mask",
     "job_print_figures",
     "project_svg",
+    "revision_create",
     "projects_freeze",
 ]
 

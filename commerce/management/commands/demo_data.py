@@ -1,6 +1,7 @@
 """Demo data for trying the commerce side on a fresh install: an end user (with a printed
 token), products, an address, a small word-cloud job, design lists and one order in each
-state. Everything goes through the same service functions as the API, so the data obeys
+state (with PROOF_APPROVAL_REQUIRED, on by default, no order names a design list: the job has
+no approved proof; docs/proofs.md). Everything goes through the same service functions as the API, so the data obeys
 the same rules (snapshots, totals, state moves).
 
 The end user's openid is `dev-demo`: with the stand-in identity platform (IDENTITY_STANDIN),
@@ -10,6 +11,7 @@ import io
 import json
 
 import openpyxl
+from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management.base import BaseCommand
 from django.utils import timezone
@@ -96,6 +98,9 @@ class Command(BaseCommand):
             for number in (1, 2)
         ]
 
+        # the job has no approved proof: with approval required, no list can be ordered
+        ordered = [None, None] if settings.PROOF_APPROVAL_REQUIRED else design_lists
+
         def order(number: int, *lines, design_list=None):
             made, _ = order_create(
                 user=user,
@@ -109,9 +114,9 @@ class Command(BaseCommand):
             )
             return made.pk
 
-        pending = order(1, (0, 1), design_list=design_lists[0])
+        pending = order(1, (0, 1), design_list=ordered[0])
         paid = order(2, (1, 2))
-        shipped = order(3, (1, 1), (2, 1), design_list=design_lists[1])
+        shipped = order(3, (1, 1), (2, 1), design_list=ordered[1])
         completed = order(4, (0, 1))
         cancelled = order(5, (2, 1))
         for order_id in (paid, shipped, completed):
