@@ -10,7 +10,7 @@ from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
 
 from core.error_codes import codes_for
-from core.inputs import NO_NUL, NOT_BLANK
+from core.inputs import NO_NUL, NOT_BLANK, Object
 from core.throttles import throttled_operations
 
 # What DRF's ProhibitNullCharactersValidator allows, as an ECMA pattern.
@@ -123,6 +123,8 @@ class InputsSchema(OpenApiSerializerExtension):
         schema.setdefault("properties", {}).update(inputs.schemas())
         if inputs.required_names() and not getattr(self.target, "partial", False):
             schema["required"] = [*schema.get("required", []), *inputs.required_names()]
+        if isinstance(inputs, Object):  # a JSON object of exactly its fields
+            schema["additionalProperties"] = False
         return schema
 
 

@@ -159,9 +159,10 @@ def proof_get(*, token: str) -> Proof:
 @transaction.atomic
 def proof_send(*, job_id: str, caller: Identity, body) -> tuple[Proof, ProofVersion]:
     """The job `job_id` sent as a proof: the next version of the proof one of the jobs it
-    descends from is a version of, else a new proof (its settings from `body`). 404/403/409
+    descends from is a version of (a note given replaces its note), else a new proof (its
+    settings from `body`). 404/403/409
     for a job not found, not the caller's, not finished; 409 for a job already sent."""
-    settings_ = PROOF_SEND.parse(body)
+    given = _settings(PROOF_SEND.parse(body))
     job = job_for_proof(job_id=job_id, caller=caller)
     sent = ProofVersion.objects.filter(job_id=job.job_id, proof__revoked_at=None).first()
     if sent is not None:
@@ -177,13 +178,13 @@ def proof_send(*, job_id: str, caller: Identity, body) -> tuple[Proof, ProofVers
     }
     proof = next((by_job[a] for a in job.ancestors if a in by_job), None)
     if proof is None:
-        proof = Proof.objects.create(job_id=job.job_id, owner=job.owner, **_settings(settings_))
+        proof = Proof.objects.create(job_id=job.job_id, owner=job.owner, **given)
         number = 1
     else:
         proof = Proof.objects.select_for_update().get(pk=proof.pk)
         number = proof.versions.aggregate(last=Max("version"))["last"] + 1
-        if settings_["note"]:
-            proof.note = settings_["note"]
+        if given["note"]:
+            proof.note = given["note"]
             proof.save(update_fields=["note"])
     version = ProofVersion.objects.create(
         proof=proof, version=number, job_id=job.job_id, changes=job.changes
@@ -192,11 +193,12 @@ def proof_send(*, job_id: str, caller: Identity, body) -> tuple[Proof, ProofVers
 
 
 def _settings(given: dict) -> dict:
+    """A new proof's settings: with two approvals, two different role labels, one for each."""
     needed, roles = given["approvals_needed"], [r.strip() for r in given["roles"]]
-    if roles and len(roles) != needed:
+    if (roles or needed > 1) and len(roles) != needed:
         raise InvalidInput(f"roles must hold {needed} label(s), one per approval needed", code=CODE)
-    if len(set(roles)) != len(roles):
-        raise InvalidInput("roles must be different labels", code=CODE)
+    if len(set(roles)) != len(roles) or "" in roles:
+        raise InvalidInput("roles must be different labels, none blank", code=CODE)
     return {"approvals_needed": needed, "roles": roles, "note": given["note"]}
 
 

@@ -43,6 +43,8 @@ def test_a_revision_sent_after_is_the_next_version_with_its_changes_by_name(jobs
     token = url.removeprefix("/proofs/")
     assert len(token) * 6 >= 128  # URL-safe base64: 6 bits a character
     assert _send(alice, job).json()["code"] == "proof_job_sent"
+    for refused in ({"approvals_needed": 2}, {"roles": ["a", "b"]}, {"approvals_needed": 3}):
+        assert _send(alice, revision, **refused).json()["code"] == "proof_invalid", refused
 
     again = _send(alice, revision)
     assert again.status_code == 201

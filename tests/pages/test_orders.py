@@ -232,6 +232,8 @@ def test_an_order_is_marked_paid_and_shipped_and_a_forbidden_move_is_explained(p
     thumbnail = page.locator(".design-thumbnail").first
     expect(thumbnail).to_have_attribute("src", f"/api/jobs/{shop.job}/tiles/0/0_0.jpg")
     wait_for_image(page, ".design-thumbnail")
+    # the job's item names the approval it was ordered by (docs/proofs.md)
+    expect(page.locator(".design-approval").first).to_contain_text("Approved: version 1 of proof")
     expect(page.get_by_role("link", name="SVG", exact=True).first).to_have_attribute(
         "href", f"/api/jobs/{shop.job}/files/svg"
     )

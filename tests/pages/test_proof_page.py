@@ -1,7 +1,7 @@
 """The proof page end to end (docs/proofs.md), in Chromium against the real service and
 worker: staff make a poster and send it as a proof; the customer, on a phone in English,
 finds their name, pins a misspelling to it and a missing name to a point, and asks for
-changes; staff make the comments one revision in one call and send it; version 2, on a
+changes; staff, in the studio, make the comments one revision in one step and send it; version 2, on a
 desktop in Chinese, says what changed and shows the revision's proof image; the customer
 approves it by keyboard alone, ticking the terms; a design list, an order, its payment
 (staff's mark-paid) and its production follow, the files recording the approval's hashes;
@@ -9,6 +9,7 @@ a revision made afterwards leaves the order's files byte for byte. axe-core find
 serious or critical violation on the proof page at both sizes in both languages."""
 
 import hashlib
+import re
 import time
 
 import httpx
@@ -18,6 +19,7 @@ from playwright.sync_api import expect
 from tests.commerce.clients import SHENZHEN, Api
 from tests.commerce.conftest import identity_platform_server  # noqa: F401
 from tests.names import write_names
+from tests.pages.staff import staff_sign_in
 from tests.pages.test_accessibility import AXE, LANGUAGES, VIEWPORTS, _focus_by_tab, serious
 from tests.processes import Service, staff_headers
 
@@ -126,12 +128,27 @@ def test_a_customer_comments_asks_for_changes_and_approves_the_revision_that_is_
     decisions = httpx.get(f"{service.url}/api/proofs/{token}").json()["decisions"]
     assert [d["decision"] for d in decisions] == ["changes"]
 
-    # staff: the comments one revision, in one call; finished, it is version 2
-    made = staff.call("POST", f"/api/proofs/{token}/revision")
-    assert made.status_code == 201, made.text
-    revision = made.json()["job_id"]
-    _finished(service, revision)
-    assert staff.call("POST", f"/api/jobs/{revision}/proofs").json()["version"] == 2
+    # staff, in the studio: the comments listed, made one revision in one step, which sent
+    # as a proof is version 2
+    studio = browser.new_context(base_url=service.url, viewport=VIEWPORTS["desktop"])
+    page = studio.new_page()
+    page.goto("/")
+    staff_sign_in(page)
+    page.goto(f"/?job={job}")
+    expect(page.locator("#job-status")).to_have_text("success")
+    page.locator("#proof-tool summary").click()
+    expect(page.locator("#proof-tool-comments li")).to_have_count(2)
+    expect(page.locator("#proof-tool-comments")).to_contain_text("misspelt")
+    page.locator("#proof-revise").click()
+    expect(page).not_to_have_url(re.compile(f"job={job}"))
+    expect(page.locator("#job-status")).to_have_text("success", timeout=120_000)
+    revision = page.url.split("job=")[1]
+    page.locator("#proof-send").click()
+    expect(page.locator("#proof-link")).to_contain_text(f"/proofs/{token}")
+    studio.close()
+    assert (
+        httpx.get(f"{service.url}/api/proofs/{token}").json()["versions"][-1]["job_id"] == revision
+    )
 
     # v2, on a desktop in Chinese: what changed, the proof image; approved by keyboard alone
     desktop = _context(browser, service, "desktop", "zh")

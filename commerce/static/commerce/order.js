@@ -84,6 +84,14 @@ function design(item) {
     links.append(link(`${api}/files/png`, "PNG"), " ", link(`${api}/files/svg`, "SVG"), " ",
       link(`${api}/files/svg_stroke`, gettext("SVG outline")), " ", link(`${api}/files/pdf`, gettext("print PDF")), " ",
       link(`/jobs/${item.jobId}/find`, gettext("lookup page")));
+    // the approval the item was ordered by (docs/proofs.md)
+    const approval = document.createElement("p");
+    approval.className = "design-approval";
+    approval.textContent = item.approval
+      ? interpolate(gettext("Approved: version %(version)s of proof %(proof)s, %(at)s"),
+        { version: item.approval.version, proof: item.approval.proofId, at: item.approval.approvedAt }, true)
+      : gettext("No approval recorded");
+    text.append(approval);
   } else {
     const api = `/api/projects/${item.projectId}`;
     staffFetch(`${api}/render.png`).then((response) => response.blob())

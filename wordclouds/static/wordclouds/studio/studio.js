@@ -4,6 +4,7 @@ import { JobForm } from "./job-form.js";
 import { showPastJobs } from "./past-jobs.js";
 import { JobProgress } from "./progress.js";
 import { JobResult } from "./result.js";
+import { ProofTool } from "./proof.js";
 import { Reviser } from "./revise.js";
 import { staffGate, staffSignOut } from "/static/staff-session.js";
 
@@ -16,6 +17,7 @@ const progress = new JobProgress({
     if (job.status === "success") {
       result.show(job);
       reviser.show(job);
+      proofTool.show(job);
     }
     showPastJobs(pastJobs, { current });
   },
@@ -35,6 +37,7 @@ function go(jobId) {
 
 new JobForm(document.getElementById("job-form"), { onSubmitted: go });
 const reviser = new Reviser({ onSubmitted: go, onOpen: go });
+const proofTool = new ProofTool({ onSubmitted: go });
 
 window.addEventListener("popstate", () => {
   const jobId = new URLSearchParams(window.location.search).get("job");
