@@ -2,14 +2,16 @@
 its proof's approved newest version, recording the approval; the files of a paid order are
 written only when the job's wordcloud.svg and positions.db still have the approved SHA-256,
 which they record. Every way into production is tried — the admin's mark-paid action, the
-API's mark-paid, and a retry by the admin's action or the API — for a job ordered without
+API's mark-paid, the payment platform's word, and a retry by the admin's action or the API — for a job ordered without
 an approval (the setting was off then) and for one whose files changed after approval:
 each preparation fails with its sentence and not a file is written."""
 
 import pytest
+from django.conf import settings
 from rest_framework.test import APIClient
 
-from commerce.models import Order, Preparation, Product
+from commerce.models import Order, Payment, PaymentEvent, Preparation, Product
+from commerce.payments.ledger import transaction_apply
 from commerce.services.orders import order_mark_paid
 from commerce.services.production import preparation_run
 from tests.commerce.factories import make_address
@@ -110,6 +112,18 @@ def _api_mark_paid(admin_client, staff, order_id):
     assert staff.post(f"/api/orders/{order_id}/mark-paid").status_code == 200
 
 
+def _platform_paid(admin_client, staff, order_id):
+    """The payment platform's verified word that the order's WeChat payment succeeded."""
+    order = Order.objects.get(pk=order_id)
+    payment = Payment.objects.create(order=order, out_trade_no=f"P{order_id}_gate",
+                                     amount=order.total_amount)  # fmt: skip
+    record = {"appid": settings.IDENTITY_APP_ID, "mchid": settings.WECHATPAY_MCH_ID,
+              "out_trade_no": payment.out_trade_no, "transaction_id": f"4200{order_id}",
+              "trade_state": "SUCCESS", "amount": {"total": order.total_amount, "currency": "CNY"}}  # fmt: skip
+    transaction_apply(record=record, kind=PaymentEvent.Kind.NOTIFY)
+    assert Order.objects.get(pk=order_id).status == "PAID"
+
+
 def _failed_once(order_id) -> Preparation:
     order_mark_paid(order_id=order_id)
     _run_queued(order_id)
@@ -133,6 +147,7 @@ def _api_retry(admin_client, staff, order_id):
 WAYS_IN = {
     "admin mark paid": _admin_mark_paid,
     "API mark paid": _api_mark_paid,
+    "platform payment": _platform_paid,
     "admin retry": _admin_retry,
     "API retry": _api_retry,
 }
@@ -143,6 +158,7 @@ WAYS_IN = {
 def test_no_way_into_production_writes_a_file_of_an_unapproved_or_changed_job(
     folders, alice, staff, admin_client, settings, media_root, case, way_in
 ):
+    settings.IDENTITY_APP_ID, settings.WECHATPAY_MCH_ID = "wx-test-app", "1900000109"
     job = job_from(folders[0], owner=str(alice.user.pk))
     if case == "ordered unapproved":
         settings.PROOF_APPROVAL_REQUIRED = False  # ordered while none was needed

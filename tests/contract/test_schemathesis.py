@@ -168,6 +168,11 @@ def _real(case, world: World) -> None:
             item[key] = designs[key]
     if case.operation.path == "/api/orders" and body.get("items"):
         body["items"] = body["items"][:1]  # each product once; there is one
+    if case.operation.path == "/api/jobs/{job_id}/proofs" and (
+        body.get("roles") or body.get("approvals_needed") == 2
+    ):
+        # one different role label per approval needed: a rule across fields
+        body["roles"] = [f"role {k}" for k in range(body.get("approvals_needed") or 1)]
 
 
 def _within_the_canvas(body: dict) -> None:
