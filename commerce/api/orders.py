@@ -14,6 +14,7 @@ from commerce.api.serializers import (
     OrderPageOut,
 )
 from commerce.auth import request_caller, request_user
+from commerce.inputs import order_read
 from commerce.selectors import order_get, order_list
 from commerce.services.orders import (
     order_cancel,
@@ -69,14 +70,7 @@ class OrderListView(JsonApiView):
     )
     def post(self, request):
         user = request_user(request)
-        fields = valid_input(OrderCreateIn, request.data)
-        order, created = order_create(
-            user=user,
-            address_id=fields["addressId"],
-            items=fields["items"],
-            design_list_id=fields.get("designListId"),
-            request_id=fields.get("requestId"),
-        )
+        order, created = order_create(user=user, **order_read(request.data))
         return Response(
             OrderOut(order).data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK
         )
