@@ -1,4 +1,4 @@
-"""The commerce API's request bodies, declared once in the service's language of inputs
+"""The commerce API's request bodies and list queries, declared once in the service's language of inputs
 (core/inputs.py): each body's fields, bounds and refusals, from which the views read it, the
 schema (commerce/api/serializers.py names each body's component) and docs/commerce.md's
 tables come. Every refusal is a 400 `invalid_field`; a body refuses unknown keys, so a client
@@ -8,11 +8,12 @@ its own value on a create and keeps the stored one on an update."""
 import dataclasses
 from collections.abc import Mapping
 
-from commerce.models import Product
+from commerce.models import Order, Payment, Product
 from core.inputs import (
     Boolean,
     Choice,
     Field,
+    Inputs,
     Items,
     Nullable,
     Number,
@@ -73,13 +74,14 @@ BELOW = "{name}: Ensure this value is greater than or equal to {low}."
 ABOVE = "{name}: Ensure this value is less than or equal to {high}."
 
 
-def _id(name: str, attribute: str, description: str) -> Number:
+def _id(name: str, attribute: str, description: str, **declared) -> Number:
     """A record's id: the database's signed 64-bit integers from 1."""
     return Number(
         name,
         description,
         code=CODE,
         attribute=attribute,
+        **declared,
         low=1,
         high=MAX_ID,
         integer=True,
@@ -313,3 +315,100 @@ def order_read(body) -> dict:
     if len({line["product_id"] for line in lines}) != len(lines):
         raise Refused("items must name each productId once", CODE)
     return {**fields, "items": lines}
+
+
+# ---- the lists' queries ------------------------------------------------------------------
+
+MAX_PAGE = 10**9  # keeps the offset within the database's 64-bit integers
+PAGE = Number(
+    "page",
+    "the page, from 1",
+    code=CODE,
+    low=1,
+    high=MAX_PAGE,
+    integer=True,
+    not_number="{name} must be an integer of at least 1",
+    below="{name} must be an integer of at least 1",
+    above="{name} must be at most {high}",
+)
+PAGE_SIZE = Number(
+    "pageSize",
+    "orders or payments a page",
+    code=CODE,
+    attribute="page_size",
+    low=1,
+    high=100,
+    integer=True,
+    **said_alike("{name} must be an integer from 1 to {high}"),
+)
+
+
+@dataclasses.dataclass(frozen=True)
+class OrderQuery:
+    page: int = 1
+    page_size: int = 20
+    status: str | None = None
+    payment_status: str | None = None
+    search: str | None = None
+
+
+ORDER_QUERY = Inputs(
+    OrderQuery,
+    (
+        PAGE,
+        PAGE_SIZE,
+        Choice(
+            "status",
+            "orders in this status",
+            code=CODE,
+            choices=tuple(Order.Status.values),
+            absent="every status",
+        ),
+        Choice(
+            "paymentStatus",
+            "orders with a payment in this status",
+            code=CODE,
+            attribute="payment_status",
+            choices=tuple(Payment.Status.values),
+            absent="any or no payment",
+        ),
+        # the staff page's search box
+        Text(
+            "search",
+            "an order's id, or part of a requestId (any case)",
+            code=CODE,
+            high=64,
+            too_long_code=CODE,
+            nul="{name}: Null characters are not allowed.",
+            nul_code=CODE,
+            absent="every order",
+        ),
+    ),
+    once=True,
+)
+
+
+@dataclasses.dataclass(frozen=True)
+class PaymentQuery:
+    page: int = 1
+    page_size: int = 20
+    needs_attention: bool | None = None
+    order_id: int | None = None
+
+
+PAYMENT_QUERY = Inputs(
+    PaymentQuery,
+    (
+        PAGE,
+        PAGE_SIZE,
+        Boolean(
+            "needsAttention",
+            "payments that need staff's attention (true) or not (false)",
+            code=CODE,
+            attribute="needs_attention",
+            absent="both",
+        ),
+        _id("orderId", "order_id", "the order's payments", absent="every order's"),
+    ),
+    once=True,
+)

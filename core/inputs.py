@@ -773,6 +773,9 @@ class Inputs:
     fields: tuple[Field, ...]
     text: bool = True
     prefix: str = ""
+    # each parameter at most once: one given twice in a query (a QueryDict) is refused, as
+    # the schema's single values say, not read as its last value
+    once: bool = False
 
     def __post_init__(self):
         declared = {f.name for f in dataclasses.fields(self.values) if f.init and f.compare}
@@ -798,6 +801,10 @@ class Inputs:
         when not as declared); absent or null (or, from a query, empty): the default. The
         first bad value (in the declared order) is refused."""
         text = self.text if text is None else text
+        if self.once and hasattr(given, "getlist"):
+            repeated = [name for name in self.names if len(given.getlist(name)) > 1]
+            if repeated:
+                raise Refused(f"{repeated[0]} must be given once", "parameter_repeated")
         values = {}
         for field in self.fields:
             where = self.prefix + field.name

@@ -9,12 +9,11 @@ from rest_framework.response import Response
 from commerce.api.products import NO_TOKEN
 from commerce.api.serializers import (
     OrderCreateIn,
-    OrderListQuery,
     OrderOut,
     OrderPageOut,
 )
 from commerce.auth import request_caller, request_user
-from commerce.inputs import order_read
+from commerce.inputs import ORDER_QUERY, order_read
 from commerce.selectors import order_get, order_list
 from commerce.services.orders import (
     order_cancel,
@@ -23,14 +22,14 @@ from commerce.services.orders import (
     order_mark_paid,
     order_ship,
 )
+from core.inputs_schema import query_parameters
 from core.schema import error
-from core.serializers import valid_input
 from core.views import JsonApiView
 
 
 class OrderListView(JsonApiView):
     @extend_schema(
-        parameters=[OrderListQuery],
+        parameters=query_parameters(ORDER_QUERY),
         responses={200: OrderPageOut},
         tags=["commerce"],
         summary="Orders, newest first",
@@ -38,14 +37,14 @@ class OrderListView(JsonApiView):
     )
     def get(self, request):
         caller = request_caller(request)
-        query = valid_input(OrderListQuery, request.query_params)
+        query = ORDER_QUERY.parse(request.query_params)
         orders = order_list(
             caller=caller,
-            status=query.get("status"),
-            search=query.get("search", ""),
-            payment_status=query.get("paymentStatus", ""),
+            status=query.status,
+            search=query.search or "",
+            payment_status=query.payment_status or "",
         )
-        page, size = query["page"], query["pageSize"]
+        page, size = query.page, query.page_size
         return Response(
             OrderPageOut(
                 {

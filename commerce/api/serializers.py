@@ -10,7 +10,6 @@ from commerce.inputs import (
     ADDRESS_BODY,
     CODE_BODY,
     DESIGN_LIST_BODY,
-    MAX_ID,
     ORDER_BODY,
     PRODUCT_BODY,
 )
@@ -168,54 +167,6 @@ class OrderCreateIn(WithInputs):
     inputs = ORDER_BODY
 
 
-class PageQuery(serializers.Serializer):
-    # The upper bound keeps the offset within the database's 64-bit integers.
-    page = serializers.IntegerField(
-        min_value=1,
-        max_value=10**9,
-        default=1,
-        error_messages={
-            "invalid": "must be an integer of at least 1",
-            "min_value": "must be an integer of at least 1",
-            "max_value": "must be at most 1000000000",
-        },
-    )
-    pageSize = serializers.IntegerField(
-        min_value=1,
-        max_value=100,
-        default=20,
-        error_messages={
-            key: "must be an integer from 1 to 100" for key in ("invalid", "min_value", "max_value")
-        },
-    )
-
-
-def _choices(values, **kwargs) -> serializers.ChoiceField:
-    """An optional filter; empty means every value, as when the parameter is absent."""
-    return serializers.ChoiceField(
-        choices=values,
-        required=False,
-        allow_blank=True,
-        error_messages={"invalid_choice": "must be one of " + ", ".join(values)},
-        **kwargs,
-    )
-
-
-class OrderListQuery(PageQuery):
-    status = _choices(Order.Status.values)
-    paymentStatus = _choices(
-        Payment.Status.values, help_text="orders with a payment in this status"
-    )
-    # The staff page's search box: an order id, or part of a requestId.
-    search = serializers.CharField(
-        required=False,
-        allow_blank=True,
-        max_length=64,
-        trim_whitespace=True,
-        error_messages={"max_length": "must be at most 64 characters"},
-    )
-
-
 class OrderItemOut(serializers.ModelSerializer):
     productId = serializers.IntegerField(source="product_id")
     productName = serializers.CharField(source="product_name")
@@ -355,11 +306,6 @@ class PaymentOut(serializers.ModelSerializer):
             "refunds",
             "events",
         ]
-
-
-class PaymentListQuery(PageQuery):
-    needsAttention = serializers.BooleanField(required=False, allow_null=True, default=None)
-    orderId = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
 
 
 class PaymentPageOut(serializers.Serializer):

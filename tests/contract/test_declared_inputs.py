@@ -14,7 +14,15 @@ import pytest
 from django.core.files.uploadedfile import UploadedFile
 from drf_spectacular.generators import SchemaGenerator
 
-from commerce.inputs import ADDRESS_BODY, CODE_BODY, DESIGN_LIST_BODY, ORDER_BODY, PRODUCT_BODY
+from commerce.inputs import (
+    ADDRESS_BODY,
+    CODE_BODY,
+    DESIGN_LIST_BODY,
+    ORDER_BODY,
+    ORDER_QUERY,
+    PAYMENT_QUERY,
+    PRODUCT_BODY,
+)
 from core.inputs import (
     MB,
     NOT_BLANK,
@@ -160,6 +168,8 @@ DECLARATIONS = [
     (DESIGN_LIST_BODY, _body("DesignListInRequest"), SENT(DESIGN_LIST_BODY), "commerce.md"),
     (DESIGN_LIST_BODY, _body("PatchedDesignListInRequest"), SENT(DESIGN_LIST_BODY), "commerce.md"),
     (ORDER_BODY, _body("OrderCreateInRequest"), SENT(ORDER_BODY), "commerce.md"),
+    (ORDER_QUERY, _query("/api/orders"), QUERY(ORDER_QUERY), "commerce.md"),
+    (PAYMENT_QUERY, _query("/api/payments"), QUERY(PAYMENT_QUERY), "commerce.md"),
     (FONT_FORM, _body("FontUploadRequest"), FORM(FONT_FORM), "assets.md"),
     (ASSET_FORM, _body("AssetUploadRequest"), FORM(ASSET_FORM), "assets.md"),
     (ASSET_IMPORT_FORM, _body("AssetImportRequest"), FORM(ASSET_IMPORT_FORM), "assets.md"),
@@ -178,6 +188,8 @@ MARKERS = {
     ADDRESS_BODY: "commerce.inputs.ADDRESS_BODY",
     DESIGN_LIST_BODY: "commerce.inputs.DESIGN_LIST_BODY",
     ORDER_BODY: "commerce.inputs.ORDER_BODY",
+    ORDER_QUERY: "commerce.inputs.ORDER_QUERY",
+    PAYMENT_QUERY: "commerce.inputs.PAYMENT_QUERY",
     FONT_FORM: "wordclouds.services.fonts.FONT_FORM",
     ASSET_FORM: "wordclouds.services.assets.ASSET_FORM",
     ASSET_IMPORT_FORM: "wordclouds.services.assets.ASSET_IMPORT_FORM",
