@@ -5,19 +5,9 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.names import sample_names, write_names
-from tests.processes import Service
 
 pytestmark = pytest.mark.e2e
-
-
-@pytest.fixture(scope="module")
-def service(tmp_path_factory, database_template, static_root):
-    """This module's service (the pages' `page` takes it): the web server alone."""
-    folder = tmp_path_factory.mktemp("queue-service")
-    service = Service(folder, database_template, STATIC_ROOT=static_root, DEBUG="0")
-    service.start(worker=False)
-    yield service
-    service.stop()
+WORKER = False  # this module's service: the web server alone (tests/pages/conftest.py)
 
 
 def test_the_studio_without_signing_in_shows_how_many_jobs_wait_ahead(page, service, tmp_path):
