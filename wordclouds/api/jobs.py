@@ -19,6 +19,7 @@ from wordclouds.serializers.jobs import (
     JobCreateSerializer,
     JobDetailSerializer,
     JobListQuerySerializer,
+    JobReadSerializer,
     JobResultSerializer,
     JobStatusSerializer,
 )
@@ -78,7 +79,7 @@ def jobs(request):
     return Response(JobStatusSerializer(views, many=True).data)
 
 
-@extend_schema(methods=["GET"], responses={200: JobStatusSerializer, 404: NOT_FOUND})
+@extend_schema(methods=["GET"], responses={200: JobReadSerializer, 404: NOT_FOUND})
 @extend_schema(
     methods=["DELETE"],
     responses={
@@ -96,7 +97,7 @@ def job_status(request, job_id: str):
     if request.method == "DELETE":
         job_delete(job_id=job_id, caller=request_identity(request))
         return Response(status=status.HTTP_204_NO_CONTENT)
-    return Response(JobStatusSerializer(job_get(job_id)).data)
+    return Response(JobReadSerializer(job_get(job_id)).data)
 
 
 @extend_schema(

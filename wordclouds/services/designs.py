@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 from django.db import models
 
+from core.access import owner_refusal
 from core.errors import InvalidInput, NotFound
 from core.identity import Identity
 from wordclouds import engine, storage
@@ -67,20 +68,31 @@ __all__ = [
 ]
 
 
-def designs_check(items: list[dict]) -> None:
-    """Every item names a project or a job that exists; 400 naming the first that does not.
-    Inside the caller's transaction."""
+def designs_check(items: list[dict], caller: Identity) -> None:
+    """Every item names a project or a job that exists and that `caller` holds (their own;
+    staff: any); 400 naming the first that does not, the same whether it does not exist or is
+    another's (or no one's), so that a list tells nothing of others' designs. Inside the
+    caller's transaction."""
     for item in items:
-        if "projectId" in item and not Project.objects.filter(pk=item["projectId"]).exists():
-            raise InvalidInput(f"unknown projectId: {item['projectId']}", code="project_unknown")
+        if "projectId" in item:
+            unknown = InvalidInput(
+                f"unknown projectId: {item['projectId']}", code="project_unknown"
+            )
+            project = Project.objects.filter(pk=item["projectId"]).first()
+            if project is None or owner_refusal(caller, project.owner, hidden=unknown):
+                raise unknown
         if "jobId" in item:
+            unknown = InvalidInput(f"unknown jobId: {item['jobId']}", code="job_unknown")
             # Locked until the caller commits: retention, which checks a job again under this
             # lock before it deletes it, then sees the list (or the list sees it gone).
             Job.objects.select_for_update().filter(pk=item["jobId"]).first()
             try:
-                job_get(item["jobId"])
+                job = job_get(item["jobId"])
             except NotFound:
-                raise InvalidInput(f"unknown jobId: {item['jobId']}", code="job_unknown") from None
+                raise unknown from None
+            # a finished folder without a record belongs to no one: staff's alone
+            if owner_refusal(caller, job.record.owner if job.record else "", hidden=unknown):
+                raise unknown
 
 
 @dataclass(frozen=True)
