@@ -136,15 +136,15 @@ def test_bad_items_are_400_and_create_nothing(alice, project, items, detail):
 @pytest.mark.parametrize(
     "method, suffix", [("get", ""), ("patch", ""), ("put", ""), ("delete", ""), ("post", "/submit")]
 )
-def test_another_users_list_is_403_and_unchanged(alice, bob, method, suffix):
+def test_another_users_list_is_404_and_unchanged(alice, bob, method, suffix):
     theirs = make_design_list(bob.user)
 
     response = getattr(alice, method)(
         f"/api/design-lists/{theirs.pk}{suffix}", {"name": "mine now"}, format="json"
     )
 
-    assert response.status_code == 403
-    assert refusal(response) == "design list belongs to another user"
+    assert response.status_code == 404
+    assert refusal(response) == "design list not found"
     theirs.refresh_from_db()
     assert (theirs.name, theirs.status) == ("Class of 2026", "DRAFT")
 
