@@ -45,6 +45,7 @@ from wordclouds.services.assets import ASSET_FORM, ASSET_IMPORT_FORM
 from wordclouds.services.custom_svg import CUSTOM_SVG
 from wordclouds.services.fonts import FONT_FORM
 from wordclouds.services.job_inputs import JOB_FORM
+from wordclouds.services.jobs import JOB_LIST_QUERY
 from wordclouds.services.line_spacing import LINE_SPACING
 from wordclouds.services.projects import PROJECT_FORM
 
@@ -170,6 +171,7 @@ DECLARATIONS = [
     (ORDER_BODY, _body("OrderCreateInRequest"), SENT(ORDER_BODY), "commerce.md"),
     (ORDER_QUERY, _query("/api/orders"), QUERY(ORDER_QUERY), "commerce.md"),
     (PAYMENT_QUERY, _query("/api/payments"), QUERY(PAYMENT_QUERY), "commerce.md"),
+    (JOB_LIST_QUERY, _query("/api/jobs"), QUERY(JOB_LIST_QUERY), "api.md"),
     (FONT_FORM, _body("FontUploadRequest"), FORM(FONT_FORM), "assets.md"),
     (ASSET_FORM, _body("AssetUploadRequest"), FORM(ASSET_FORM), "assets.md"),
     (ASSET_IMPORT_FORM, _body("AssetImportRequest"), FORM(ASSET_IMPORT_FORM), "assets.md"),
@@ -190,6 +192,7 @@ MARKERS = {
     ORDER_BODY: "commerce.inputs.ORDER_BODY",
     ORDER_QUERY: "commerce.inputs.ORDER_QUERY",
     PAYMENT_QUERY: "commerce.inputs.PAYMENT_QUERY",
+    JOB_LIST_QUERY: "wordclouds.services.jobs.JOB_LIST_QUERY",
     FONT_FORM: "wordclouds.services.fonts.FONT_FORM",
     ASSET_FORM: "wordclouds.services.assets.ASSET_FORM",
     ASSET_IMPORT_FORM: "wordclouds.services.assets.ASSET_IMPORT_FORM",

@@ -79,13 +79,3 @@ class JobCreateSerializer(WithInputs):
     service checks the form with."""
 
     inputs = JOB_FORM
-
-
-class JobListQuerySerializer(serializers.Serializer):
-    status = serializers.ChoiceField(
-        choices=["queued", "running", "success", "failed"],
-        required=False,
-        allow_blank=True,
-        help_text="empty: every status",
-    )
-    limit = serializers.IntegerField(min_value=1, max_value=1000, default=100)
