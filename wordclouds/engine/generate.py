@@ -13,7 +13,7 @@ from .errors import InputError, LayoutError
 from .fonts import default_font_path, fallback_fonts
 from .layout import WordShapes
 from .mask import load_mask, without
-from .metrics import box_coverage, contrast_figures, script_counts
+from .metrics import box_coverage, contrast_figures, neighbour_color_figures, script_counts
 from .names import read_names
 from .neighbours import reading_neighbours
 from .params import check_shapes, parse_params
@@ -173,7 +173,7 @@ def _write_files(out_dir: Path, run, font_path, face, smallest, report) -> dict:
         write_database(out_dir, lambda path: write_positions(path, placements, colors, meta))
         with atomic(out_dir / INKS) as inks:  # what a revision stamps the words from
             write_inks(inks, range(1, len(placements) + 1), [p.ink for p in placements])
-        metrics = _metrics(run, colors, len(neighbours), font_path, face, smallest)
+        metrics = _metrics(run, colors, neighbours, font_path, face, smallest)
         png.result()
     return metrics
 
@@ -195,7 +195,7 @@ def _meta(mask, seed, config, font_path, face) -> dict:
     }
 
 
-def _metrics(run, colors, neighbours: int, font_path, face, smallest) -> dict:
+def _metrics(run, colors, neighbours, font_path, face, smallest) -> dict:
     """metrics.json's figures of the run, but its stage times."""
     names, placements, shapes, mask, config, seed = run
     sizes = [p.font_size for p in placements]
@@ -218,7 +218,8 @@ def _metrics(run, colors, neighbours: int, font_path, face, smallest) -> dict:
         "canvas": {"width": mask.width, "height": mask.height},
         "font": {"file": font_path.name, "family": face.family, "face": face.index},
         "scripts": script_counts(names, placements, shapes),
-        "reading_neighbours": neighbours,
+        "reading_neighbours": len(neighbours),
         **({"print": print_figures(config, mask.width, mask.height, sizes)} if smallest else {}),
         **contrast_figures(colors, config),
+        **neighbour_color_figures(colors, neighbours, config),
     }
