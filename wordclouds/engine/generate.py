@@ -65,6 +65,7 @@ def generate(
     font_path=None,
     progress=None,
     shop_sizes=(),
+    mask_font_path=None,
 ) -> dict:
     """Make a word cloud and write wordcloud.png, wordcloud.svg, wordcloud-stroke.svg,
     positions.db and metrics.json into ``out_dir`` (each written under a temporary name and
@@ -75,12 +76,14 @@ def generate(
     percent that never decreases. Raises :class:`InputError` for bad input and
     :class:`LayoutError` when not every name fits; with a printed size, its sentence names
     the smallest A size or of the shop's ``shop_sizes`` (name, width mm or None, height mm
-    or None) that would hold them.
+    or None) that would hold them. ``mask_font_path`` is MASK_TEXT's font (MASK_FONT_ID's
+    file; default ``font_path``, else the bundled font).
     """
     report = Progress(progress, STAGES)
     report.begin("reading_names", "reading names")
     config = parse_params(params)
-    names, mask = _names_and_mask(names_path, mask_path, config, report)
+    text_font = mask_font_path or font_path
+    names, mask = _names_and_mask(names_path, (mask_path, text_font), config, report)
 
     report.begin("loading_font", "loading the font")
     font_path = Path(font_path) if font_path else default_font_path()
@@ -115,13 +118,17 @@ def generate(
     return metrics
 
 
-def _names_and_mask(names_path, mask_path, config, report):
-    """The names read and the shape prepared, the shape in a second thread while this one
-    reads the names: Pillow's decoding and scaling and numpy release the GIL, so on two
-    cores they overlap. A bad names file is still reported before a bad mask."""
+def _names_and_mask(names_path, mask_files, config, report):
+    """The names read and the shape prepared (``mask_files``: the mask image and the text
+    font, either None), the shape in a second thread while this one reads the names:
+    Pillow's decoding and scaling and numpy release the GIL, so on two cores they overlap.
+    A bad names file is still reported before a bad mask."""
+    mask_path, text_font = mask_files
     missing_mask = config.mode == "IMAGE" and not mask_path
     with ThreadPoolExecutor(max_workers=1) as helper:
-        shape = None if missing_mask else helper.submit(load_mask, mask_path, params=config)
+        shape = None
+        if not missing_mask:
+            shape = helper.submit(load_mask, mask_path, params=config, text_font=text_font)
         names = read_names(
             names_path,
             column=config.data_col_index,

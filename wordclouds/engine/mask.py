@@ -9,6 +9,7 @@ from PIL import Image
 
 from .errors import InputError
 from .params import DEFAULT_CANVAS, MAX_CANVAS_PIXELS, Params, check_canvas, fit_canvas
+from .text_mask import TextShape, text_shape
 
 UNREADABLE = "mask_image is not a readable image"
 
@@ -16,10 +17,12 @@ UNREADABLE = "mask_image is not a readable image"
 @dataclass
 class Mask:
     """``inside[y, x]`` is True where words may draw; ``colors`` is the mask image's RGB at
-    canvas size when COLOR_FROM_MASK needs it (else None)."""
+    canvas size when COLOR_FROM_MASK needs it (else None); ``letters`` the text's outlines
+    in MODE=TEXT (else None)."""
 
     inside: np.ndarray
     colors: np.ndarray | None
+    letters: "TextShape | None" = None  # MODE=TEXT: the letters' outlines
 
     @property
     def width(self) -> int:
@@ -66,22 +69,31 @@ def canvas_size(params: Params, image: Image.Image | None) -> tuple[int, int]:
     return fit_canvas(image.width, image.height)
 
 
-def load_mask(path, *, params: Params | None = None) -> Mask:
+def load_mask(path, *, params: Params | None = None, text_font=None) -> Mask:
     """Build the drawable shape for ``params`` (MODE, WIDTH, HEIGHT, MASK_THRESHOLD,
-    COLOR_FROM_MASK).
+    COLOR_FROM_MASK; MASK_TEXT drawn in the font file ``text_font`` for MODE=TEXT, see
+    text_mask.py).
 
     With ``path`` the image is scaled to fit the canvas, keeping its aspect, centred; a pixel
     is inside when its alpha is at least 128 and its luminance is below MASK_THRESHOLD. In
-    RECT mode the whole canvas is inside and the image only supplies colours. Raises
+    RECT mode the whole canvas is inside and the image only supplies colours; in TEXT mode
+    the pixels the letters' outlines cover whole are inside, and an image only supplies
+    colours. Raises
     :class:`InputError` for an unreadable image, one over 50 megapixels, or no drawable area.
     """
     params = params or Params(mode="IMAGE" if path else "RECT")
+    if params.mask_text is not None and params.mode != "TEXT":
+        raise InputError("params.MASK_TEXT needs MODE TEXT (or no MODE)")
     image = open_mask_image(path) if path else None
-    width, height = canvas_size(params, image)
+    letters = text_shape(params, text_font) if params.mode == "TEXT" else None
+    width, height = letters.size if letters else canvas_size(params, image)
     check_canvas(params, width, height)
-    inside = np.ones((height, width), dtype=bool)
+    labels = letters.labels() if letters else None
+    inside = labels >= 0 if letters else np.ones((height, width), dtype=bool)
+    if letters and not inside.any():
+        raise InputError("params.MASK_TEXT's letters are too thin to draw in at this canvas size")
     if image is None:
-        return Mask(inside, None)
+        return Mask(inside, None, letters)
     scale = min(width / image.width, height / image.height)
     fitted = (max(1, round(image.width * scale)), max(1, round(image.height * scale)))
     left, top = (width - fitted[0]) // 2, (height - fitted[1]) // 2
@@ -101,7 +113,7 @@ def load_mask(path, *, params: Params | None = None) -> Mask:
     if params.color_from_mask:
         colors = np.full((height, width, 3), 255, dtype=np.uint8)
         colors[window] = np.asarray(image.convert("RGB").resize(fitted, Image.Resampling.BILINEAR))
-    return Mask(inside, colors)
+    return Mask(inside, colors, letters)
 
 
 def keep_out_pixels(shapes, height: int, width: int) -> np.ndarray:
@@ -127,4 +139,5 @@ def without(mask: Mask, shapes) -> Mask:
     """``mask`` with the keep-out ``shapes`` cut out of its inside."""
     if not shapes:
         return mask
-    return Mask(mask.inside & ~keep_out_pixels(shapes, mask.height, mask.width), mask.colors)
+    inside = mask.inside & ~keep_out_pixels(shapes, mask.height, mask.width)
+    return Mask(inside, mask.colors, mask.letters)

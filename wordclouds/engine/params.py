@@ -8,7 +8,18 @@ Every numeric key has a finite range, so the work of a job stays bounded whateve
 import math
 from dataclasses import dataclass, field
 
-from core.inputs import Boolean, Choice, Color, Inputs, Items, Number, Object, Refused, said_alike
+from core.inputs import (
+    Boolean,
+    Choice,
+    Color,
+    Inputs,
+    Items,
+    Number,
+    Object,
+    Refused,
+    Text,
+    said_alike,
+)
 
 from .errors import InputError
 
@@ -31,6 +42,7 @@ DEFAULT_PALETTE = (
     "#C666EA",
 )
 MAX_PALETTE = 256
+MAX_MASK_TEXT = 24  # characters of MASK_TEXT, a line break counting as one
 LOCALES = ("zh-Hans", "zh-Hant", "ja", "ko")
 SHOWN_KEY_CHARS = 40  # a detail text never echoes more of an unknown key than this
 MAX_KEEP_OUT = 20  # keep-out shapes of a job or a revision
@@ -112,8 +124,40 @@ KEYS = (
         Choice,
         "MODE",
         "mode",
-        "RECT fills the WIDTH×HEIGHT rectangle; IMAGE fills the shape of mask_image.",
-        choices=("RECT", "IMAGE"),
+        "RECT fills the WIDTH×HEIGHT rectangle; IMAGE fills the shape of mask_image; TEXT "
+        "fills the letters of MASK_TEXT (a mask_image then only gives colours, as in RECT).",
+        choices=("RECT", "IMAGE", "TEXT"),
+        absent="TEXT with MASK_TEXT, else RECT",
+    ),
+    _key(
+        Text,
+        "MASK_TEXT",
+        "mask_text",
+        "The text whose letters are the shape (MODE=TEXT): 1 to 24 characters of any script "
+        "the mask font draws, lines broken by \\n; the letters' outlines are the shape "
+        "exactly, counters included (docs/engine.md, Text as the mask).",
+        high=MAX_MASK_TEXT,
+        empty="{name} must not be empty",
+        meaning="a text of 1 to 24 characters, a line break counting as one",
+        absent="none",
+    ),
+    _key(
+        Text,
+        "MASK_FONT_ID",
+        "mask_font_id",
+        "The font MASK_TEXT is drawn in: an uploaded font's id, or __default__ (the bundled "
+        "Noto Sans CJK).",
+        high=64,
+        meaning="a font id",
+        absent="the job's font",
+    ),
+    _key(
+        Number,
+        "MASK_TEXT_SPACING",
+        "mask_text_spacing",
+        "Space added between MASK_TEXT's letters, in em of the text.",
+        0,
+        2,
     ),
     _key("integer", "WIDTH", "width", _SIDE.format("width"), 64, MAX_CANVAS_SIDE, absent=_CANVAS),
     _key(
@@ -309,6 +353,9 @@ class Params:
     """The validated job configuration; ``None`` means the engine chooses."""
 
     mode: str = "RECT"
+    mask_text: str | None = None
+    mask_font_id: str | None = None
+    mask_text_spacing: float = 0.05
     width: int | None = None
     height: int | None = None
     data_col_index: int = 0
@@ -371,6 +418,8 @@ def parse_params(raw: dict) -> Params:
         raise InputError(
             f"params.HEIGHT must be such that WIDTH×HEIGHT is at most {MAX_CANVAS_PIXELS:,}"
         )
+    if "mask_text" in values:
+        values.setdefault("mode", "TEXT")
     params = Params(**values, raw=dict(raw))
     if params.weight_col_index is not None and params.weight_col_index == params.data_col_index:
         raise InputError("params.WEIGHT_COL_INDEX must differ from DATA_COL_INDEX")

@@ -182,10 +182,14 @@ def _word_id(word_id: int, where: str, ids) -> int:
     return word_id
 
 
-def check_edits(edits: dict, *, parent_dir, mask_path=None, font_path=None) -> dict:
+def check_edits(
+    edits: dict, *, parent_dir, mask_path=None, font_path=None, mask_font_path=None
+) -> dict:
     """The edits of a revision, checked against the parent's files and normalised; raises
     :class:`InputError` naming the first problem (see docs/engine.md for the rules)."""
-    return _checked(edits, Parent(parent_dir), mask_path, font_path)
+    parent = Parent(parent_dir)
+    parent.text_font = mask_font_path
+    return _checked(edits, parent, mask_path, font_path)
 
 
 def _checked(edits, parent: Parent, mask_path, font_path) -> dict:
