@@ -113,4 +113,6 @@ def _compare_colors(findings: Findings, a: Word, b: Word) -> None:
     normal, deutan = (float(d[0, 1]) for d in differences([a.color, b.color]))
     findings.least = (min(findings.least[0], normal), min(findings.least[1], deutan))
     if normal < LEAST_DIFFERENCE or deutan < LEAST_DEUTAN_DIFFERENCE:
-        findings.alike.append((a.name, b.name, a.color, b.color, round(normal, 1)))
+        findings.alike.append(
+            (a.name, b.name, a.color, b.color, round(normal, 1), a.number, b.number)
+        )

@@ -11,17 +11,18 @@ from pathlib import Path
 from .artifacts import ARTIFACTS, atomic, write_database, write_metrics
 from .errors import InputError, LayoutError
 from .fonts import default_font_path, fallback_fonts
+from .groups import across_groups, group_colors, group_figures, place_groups
 from .layout import WordShapes
 from .mask import load_mask, without
 from .metrics import box_coverage, contrast_figures, neighbour_color_figures, script_counts
 from .names import read_names
 from .neighbours import reading_neighbours
-from .params import check_shapes, parse_params
+from .params import check_groups, check_shapes, parse_params
 from .planning import place_words
 from .positions import write_positions
 from .print_size import fitting_sheet, print_figures, smallest_px
 from .progress import Progress
-from .render import render_png, word_colors, write_svgs
+from .render import readable_palette, render_png, word_colors, write_svgs
 from .restamp import INKS, write_inks
 from .shaping import check_drawable
 
@@ -82,6 +83,7 @@ def generate(
     report = Progress(progress, STAGES)
     report.begin("reading_names", "reading names")
     config = parse_params(params)
+    check_groups(config)
     text_font = mask_font_path or font_path
     names, mask = _names_and_mask(names_path, (mask_path, text_font), config, report)
 
@@ -94,8 +96,22 @@ def generate(
     shapes = WordShapes(typeface, config.vertical_style, config.locale)
     check_shapes(config.keep_out, "params.KEEP_OUT", mask.width, mask.height)
     config, smallest = _printable(config, mask)
+    placements, grouped = _placed(names, shapes, mask, config, seed, (smallest, shop_sizes), report)
+    run = (names, placements, shapes, mask, config, seed, grouped)
+    report.begin("rendering", f"drawing {len(placements)} words")
+    metrics = _write_files(Path(out_dir), run, font_path, typeface.primary, smallest, report)
+    write_metrics(Path(out_dir), metrics, report)
+    return metrics
+
+
+def _placed(names, shapes, mask, config, seed, printed, report):
+    """The placements (spreadsheet order) and, with groups, each group's region and names
+    (groups.place_groups; else None); a printed size's failure names the size that fits
+    (``printed``: the smallest px of the printed size, or None, and the shop's sizes)."""
+    smallest, shop_sizes = printed
+    place = place_groups if config.group_col_index is not None else place_words
     try:
-        placements = place_words(
+        placed = place(
             names,
             shapes,
             without(mask, config.keep_out),
@@ -109,13 +125,9 @@ def generate(
         raise LayoutError(
             _too_small_sentence(error, names, shapes, mask, config, shop_sizes)
         ) from None
+    placements, grouped = placed if config.group_col_index is not None else (placed, None)
     placements.sort(key=lambda p: (p.name.row, p.repetition))
-
-    report.begin("rendering", f"drawing {len(placements)} words")
-    run = (names, placements, shapes, mask, config, seed)
-    metrics = _write_files(Path(out_dir), run, font_path, typeface.primary, smallest, report)
-    write_metrics(Path(out_dir), metrics, report)
-    return metrics
+    return placements, grouped
 
 
 def _names_and_mask(names_path, mask_files, config, report):
@@ -134,6 +146,7 @@ def _names_and_mask(names_path, mask_files, config, report):
             column=config.data_col_index,
             skip_rows=config.skip_rows,
             weight_column=config.weight_col_index,
+            group_column=config.group_col_index,
         )
         report.begin("preparing_mask", f"read {len(names)} names; preparing the shape")
         if missing_mask:
@@ -158,13 +171,17 @@ def _write_files(out_dir: Path, run, font_path, face, smallest, report) -> dict:
     never held whole; the metrics but the stage times. The PNG is painted in a second
     thread while this one writes the SVGs and the database: its compiled painting and zlib
     release the GIL, so on two cores the two overlap."""
-    names, placements, shapes, mask, config, seed = run
+    names, placements, shapes, mask, config, seed, grouped = run
     neighbours = reading_neighbours(
         [p.ink_box for p in placements],
         [p.font_size for p in placements],
         [p.vertical for p in placements],
     )
-    colors = word_colors(placements, config, mask, seed, neighbours)
+    if grouped is None:
+        colors = word_colors(placements, config, mask, seed, neighbours)
+    else:  # a group is one colour: neighbours of two groups are told apart by it
+        by_group = group_colors(list(grouped), config, readable_palette(config))
+        colors = [by_group[p.name.group] for p in placements]
     out_dir.mkdir(parents=True, exist_ok=True)
     size = (mask.width, mask.height)
     with ThreadPoolExecutor(max_workers=1) as painter:
@@ -204,7 +221,7 @@ def _meta(mask, seed, config, font_path, face) -> dict:
 
 def _metrics(run, colors, neighbours, font_path, face, smallest) -> dict:
     """metrics.json's figures of the run, but its stage times."""
-    names, placements, shapes, mask, config, seed = run
+    names, placements, shapes, mask, config, seed, grouped = run
     sizes = [p.font_size for p in placements]
     weights = [name.weight for name in names]
     return {
@@ -228,5 +245,8 @@ def _metrics(run, colors, neighbours, font_path, face, smallest) -> dict:
         "reading_neighbours": len(neighbours),
         **({"print": print_figures(config, mask.width, mask.height, sizes)} if smallest else {}),
         **contrast_figures(colors, config),
-        **neighbour_color_figures(colors, neighbours, config),
+        **neighbour_color_figures(
+            colors, across_groups(neighbours, placements) if grouped else neighbours, config
+        ),
+        **({"groups": group_figures(grouped, placements, colors)} if grouped else {}),
     }

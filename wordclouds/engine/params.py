@@ -100,6 +100,17 @@ SHAPE = Object(
     ),
 )
 SHAPES = 'shapes {"shape": "rect" or "ellipse", "x", "y", "width", "height"} in canvas px'
+MAX_GROUPS = 24  # groups of a list (a letter each at most: MASK_TEXT's 24 characters)
+GROUP_COLOR = Object(
+    "group colour",
+    "",
+    code=CODE,
+    words='{"group", "color": "#RRGGBB"}',
+    fields=(
+        Text("group", "", code=CODE, high=100, empty="{name} must not be empty"),
+        Color("color", "", code=CODE),
+    ),
+)
 
 
 def check_shapes(shapes, where: str, width: int, height: int) -> None:
@@ -182,6 +193,27 @@ KEYS = (
         0,
         _COLUMNS,
         absent="none: every name weight 1, duplicates repeated",
+    ),
+    _key(
+        "integer",
+        "GROUP_COL_INDEX",
+        "group_col_index",
+        "0-based column of each name's group (a class, a department), not DATA_COL_INDEX: "
+        "each group is placed in its own region of the shape, in one colour (docs/engine.md, "
+        "Groups).",
+        0,
+        _COLUMNS,
+        absent="none: no groups",
+    ),
+    _key(
+        Items,
+        "GROUP_COLORS",
+        "group_colors",
+        "A group's colour, kept as given; the other groups take palette colours in order.",
+        item=GROUP_COLOR,
+        high=MAX_GROUPS,
+        item_words='{"group", "color": "#RRGGBB"} objects',
+        absent="none",
     ),
     _key(
         Number,
@@ -361,6 +393,8 @@ class Params:
     data_col_index: int = 0
     skip_rows: int = 1
     weight_col_index: int | None = None
+    group_col_index: int | None = None
+    group_colors: tuple = ()
     relative_scaling: float = 0.5
     locale: str = "zh-Hans"
     seed: int | None = None
@@ -423,12 +457,21 @@ def parse_params(raw: dict) -> Params:
     params = Params(**values, raw=dict(raw))
     if params.weight_col_index is not None and params.weight_col_index == params.data_col_index:
         raise InputError("params.WEIGHT_COL_INDEX must differ from DATA_COL_INDEX")
+    if params.group_col_index is not None and params.group_col_index == params.data_col_index:
+        raise InputError("params.GROUP_COL_INDEX must differ from DATA_COL_INDEX")
     low, high = params.min_font_size, params.max_font_size
     if low is not None and high is not None and high < low:
         raise InputError("params.MAX_FONT_SIZE must be at least MIN_FONT_SIZE")
     if params.mode == "RECT" or (width and height):
         check_canvas(params, width or DEFAULT_CANVAS, height or DEFAULT_CANVAS)
     return params
+
+
+def check_groups(params: Params) -> None:
+    """Raise :class:`InputError` when GROUP_COLORS comes without GROUP_COL_INDEX (a check of
+    two keys together, made where a job is checked and run)."""
+    if params.group_colors and params.group_col_index is None:
+        raise InputError("params.GROUP_COLORS needs GROUP_COL_INDEX")
 
 
 def check_canvas(params: Params, width: int, height: int) -> None:

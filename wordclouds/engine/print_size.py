@@ -152,6 +152,7 @@ def print_size_advice(
         column=config.data_col_index,
         skip_rows=config.skip_rows,
         weight_column=config.weight_col_index,
+        group_column=config.group_col_index,
     )
     mask = load_mask(mask_path, params=config)
     typeface = check_drawable(names, font_path, config.locale)

@@ -18,7 +18,7 @@ from core.inputs import NOT_BLANK, Form, JsonText, Pattern, Upload
 from core.isolated import run_heavy
 from wordclouds import engine, storage
 from wordclouds.engine.names import MAX_NAME_LENGTH, MAX_NAMES
-from wordclouds.engine.params import params_schema
+from wordclouds.engine.params import check_groups, params_schema
 from wordclouds.models import Font
 from wordclouds.services.fonts import DEFAULT_FONT_ID, font_glyphs_check, font_upload
 
@@ -158,6 +158,7 @@ def job_inputs_staged(*, folder: Path, **uploads: Unpack[JobUploads]) -> StagedI
     font_id = uploads.get("font_id") or ""
     raw_params = JOB_FORM.read("params", params) or {}
     parsed = _engine_call(engine.parse_params, raw_params, code="params_invalid")
+    _engine_call(check_groups, parsed, code="params_invalid")
     name_list_upload_check(name_list)
     if mask_image is None and parsed.mode == "IMAGE":
         raise InvalidInput("mask_image is required when MODE=IMAGE", code="mask_image_required")

@@ -1,0 +1,180 @@
+"""Groups in their own regions (docs/engine.md, Groups), over layouts of a fixed generator
+(text masks in a Latin and the CJK font, a heart image, the rectangle; 1 to 12 groups;
+seeds), measured from wordcloud.svg's outlines: every name placed, every outline inside its
+group's region polygon (MASK_TEXT's letters, or the strip of columns), no ink outside the
+mask, NAME_GAP held, neighbours of two groups in colours that do not read as one, and each
+group one colour (GROUP_COLORS' where given)."""
+
+import random
+
+import numpy as np
+import openpyxl
+import pytest
+import shapely
+from PIL import Image
+
+from tests.names import latin_names
+from wordclouds.engine import InputError, LayoutError, generate, load_mask, parse_params
+from wordclouds.engine.fonts import fallback_fonts
+from wordclouds.engine.positions import read_words
+from wordclouds.engine.render import svg_outlines
+
+from .name_gap_rule import measure
+from .test_layout_rules import cjk_names, heart_mask
+from .test_text_mask import outline_polygon
+
+CASES = 20
+TEXTS = {"latin": ("2026", "LOVE", "B8", "HI 26"), "cjk": ("毕业快乐", "口田", "三年二班")}
+
+
+def cases():
+    rng = random.Random(41)
+    found = []
+    for index in range(CASES):
+        kind = ("latin", "cjk", "heart", "rect")[index % 4]
+        text = rng.choice(TEXTS[kind]) if kind in TEXTS else None
+        letters = len(text.replace(" ", "")) if text else 12
+        found.append(
+            {
+                "index": index,
+                "kind": kind,
+                "text": text,
+                "groups": rng.randint(1, min(12, letters)),
+                "seed": rng.randrange(1, 10_000),
+                "colored": rng.random() < 0.4,
+            }
+        )
+    return found
+
+
+def _list(path, case, rng):
+    """Names with their group in column 1 (groups in a shuffled order of rows)."""
+    count = 30 * case["groups"] if case["text"] else 16 * case["groups"]
+    names = cjk_names(count, rng) if case["kind"] == "cjk" else latin_names(count, case["seed"])
+    groups = [f"G{k % case['groups']}" for k in range(count)]
+    rng.shuffle(groups)
+    workbook = openpyxl.Workbook()
+    workbook.active.append(["name", "group"])
+    for name, group in zip(names, groups, strict=True):
+        workbook.active.append([name, group])
+    workbook.save(path)
+    return dict(enumerate(groups, start=2))  # spreadsheet row: group
+
+
+def _params(case, tmp_path):
+    params = {"SEED": case["seed"], "GROUP_COL_INDEX": 1}
+    if case["colored"]:
+        params["GROUP_COLORS"] = [{"group": "G0", "color": "#EE7733"}]
+    mask = None
+    if case["text"]:
+        params.update(MASK_TEXT=case["text"], WIDTH=1000)
+    elif case["kind"] == "heart":
+        mask = tmp_path / "heart.png"
+        heart_mask(mask, 520)
+        params["MODE"] = "IMAGE"
+    else:
+        params.update(WIDTH=560, HEIGHT=420)
+    return params, mask
+
+
+def _region_polygons(params, mask_path, text_font, metrics):
+    """Each group's region as the polygon its words must lie in: its letters' outlines, or
+    its strip's columns across the canvas."""
+    mask = load_mask(mask_path, params=parse_params(params), text_font=text_font)
+    polygons = {}
+    for group, figures in metrics["groups"].items():
+        kind, _, numbers = figures["region"].partition(" ")
+        if kind == "letter":
+            letters = mask.letters.polygons()
+            polygons[group] = shapely.union_all([letters[int(k)] for k in numbers.split(", ")])
+        else:
+            polygons[group] = None  # strips: measured by columns below
+    return mask, polygons
+
+
+@pytest.mark.parametrize("case", cases(), ids=lambda c: f"{c['index']}-{c['kind']}-{c['groups']}")
+def test_every_group_stays_in_its_region(case, tmp_path):
+    rng = random.Random(case["seed"])
+    groups_by_row = _list(tmp_path / "names.xlsx", case, rng)
+    params, mask_path = _params(case, tmp_path)
+    out = tmp_path / "out"
+
+    # Latin texts in a Latin font (Noto Sans, the chain's first), CJK ones in the bundled CJK
+    text_font = fallback_fonts()[0][0] if case["kind"] == "latin" else None
+    metrics = generate(
+        names_path=tmp_path / "names.xlsx",
+        out_dir=out,
+        params=params,
+        mask_path=mask_path,
+        mask_font_path=text_font,
+    )
+
+    assert metrics["names_placed"] == metrics["names_read"] == len(groups_by_row)
+    mask, polygons = _region_polygons(params, mask_path, text_font, metrics)
+    words = read_words(out / "positions.db", ["id", "row", "color"])
+    group_of = {w["id"]: groups_by_row[w["row"]] for w in words}
+    colours = {g: {w["color"] for w in words if group_of[w["id"]] == g} for g in polygons}
+    assert all(len(c) == 1 for c in colours.values())  # each group one colour
+    if case["colored"]:
+        assert colours["G0"] == {"#EE7733"}
+    strips = _strip_columns(metrics, mask.height)
+    outside = []
+    for word_id, d in svg_outlines((out / "wordcloud.svg").read_text()).items():
+        group = group_of[word_id]
+        outline = outline_polygon(d)
+        region = polygons[group] if polygons[group] is not None else strips[group]
+        if not region.buffer(0.1).contains(outline):  # the SVG's 0.1 px rounding
+            outside.append((word_id, group))
+    assert outside == []
+    if mask_path is not None:
+        pixels = np.asarray(Image.open(out / "wordcloud.png").convert("RGB"))
+        assert np.count_nonzero((pixels != 255).any(axis=2) & ~mask.inside) == 0
+    found = measure(out, 0.3)
+    assert found.close == []
+    assert [p for p in found.alike if group_of[p[-2]] != group_of[p[-1]]] == []
+    assert len(metrics["groups"]) == case["groups"]
+
+
+def _strip_columns(metrics, height):
+    """Each strip group's polygon: its columns across the canvas (the mask's own edge is
+    checked on the PNG's pixels)."""
+    return {
+        group: shapely.box(figures["columns"][0], 0, figures["columns"][1], height)
+        for group, figures in metrics["groups"].items()
+        if "columns" in figures
+    }
+
+
+def test_bad_groups_are_refused_naming_the_problem(tmp_path):
+    rng = random.Random(3)
+    case = {"kind": "latin", "text": "AB", "groups": 3, "seed": 3}
+    _list(tmp_path / "names.xlsx", case, rng)
+    with pytest.raises(InputError) as refused:
+        generate(
+            names_path=tmp_path / "names.xlsx",
+            out_dir=tmp_path / "out",
+            params={"MASK_TEXT": "AB", "WIDTH": 600, "GROUP_COL_INDEX": 1},
+        )
+    assert str(refused.value) == (
+        "name_list has 3 groups but MASK_TEXT has only 2 letters to put them in; give fewer "
+        "groups or a longer text"
+    )
+    bad = {"GROUP_COL_INDEX": 1, "GROUP_COLORS": [{"group": "G9", "color": "#112233"}]}
+    with pytest.raises(InputError) as refused:
+        generate(names_path=tmp_path / "names.xlsx", out_dir=tmp_path / "o2", params=bad)
+    assert str(refused.value) == 'params.GROUP_COLORS names a group the list does not have: "G9"'
+    with pytest.raises(InputError) as refused:
+        parse_params({"GROUP_COL_INDEX": 0})
+    assert str(refused.value) == "params.GROUP_COL_INDEX must differ from DATA_COL_INDEX"
+
+
+def test_a_region_too_small_names_the_group_and_the_size_that_would_fit(tmp_path):
+    rng = random.Random(5)
+    case = {"kind": "latin", "text": "AB", "groups": 2, "seed": 5}
+    _list(tmp_path / "names.xlsx", {**case, "groups": 2}, rng)
+    params = {"MASK_TEXT": "AB", "WIDTH": 300, "GROUP_COL_INDEX": 1, "MIN_FONT_SIZE": 9}
+    with pytest.raises(LayoutError) as failed:
+        generate(names_path=tmp_path / "names.xlsx", out_dir=tmp_path / "out", params=params)
+    sentence = str(failed.value)
+    assert sentence.startswith('group "G') and "does not fit its region (letter " in sentence
+    assert "its names would fit at about " in sentence and "(MIN_FONT_SIZE 9 px)" in sentence

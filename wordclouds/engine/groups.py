@@ -1,0 +1,233 @@
+"""Groups in their own regions (GROUP_COL_INDEX, docs/engine.md, Groups): each group of
+names gets a region of the shape (MASK_TEXT's letters, or a strip of the shape in proportion
+to its names' ink) and one colour, and is laid out alone inside it."""
+
+import math
+import statistics
+from dataclasses import dataclass
+
+import numpy as np
+
+from .colors import alike
+from .errors import InputError, LayoutError
+from .layout import DEFAULT_MIN_FONT_SIZE
+from .mask import Mask
+from .metrics import box_coverage
+from .params import MAX_GROUPS, Params
+from .planning import place_words
+from .print_size import MOST_CROWDING
+
+
+@dataclass
+class Region:
+    """A group's part of the shape: its pixels and what it is, in words and for the
+    metrics (``letters``: MASK_TEXT's letter indexes, or None for a strip)."""
+
+    inside: np.ndarray
+    letters: list[int] | None
+    strip: int | None
+    columns: tuple[int, int] | None = None  # a strip's first and last column + 1
+
+    def described(self) -> str:
+        if self.letters is not None:
+            return "letter " + ", ".join(str(k) for k in self.letters)
+        return f"strip {self.strip}"
+
+
+def group_order(names) -> list[str]:
+    """The groups in spreadsheet order (of each group's first row); InputError when there
+    are more than MAX_GROUPS."""
+    groups = list(dict.fromkeys(name.group for name in sorted(names, key=lambda n: n.row)))
+    if len(groups) > MAX_GROUPS:
+        raise InputError(
+            f"name_list has {len(groups)} groups in column GROUP_COL_INDEX; at most "
+            f"{MAX_GROUPS} are allowed"
+        )
+    return groups
+
+
+def _ink(names, shapes) -> float:
+    """The area the names take at 1 px (their horizontal ink boxes)."""
+    total = 0.0
+    for name in names:
+        left, top, right, bottom = shapes.get(name.text, False)[0].bounds
+        total += (right - left) * (bottom - top)
+    return total
+
+
+def _shares(weights, count: int) -> list[int]:
+    """``count`` items shared out in proportion to ``weights``, each at least one (largest
+    remainders)."""
+    weights = np.asarray(weights, dtype=float)
+    extra = count - len(weights)
+    exact = weights / weights.sum() * extra
+    shares = np.floor(exact).astype(int)
+    for k in np.argsort(-(exact - shares), kind="stable")[: extra - shares.sum()]:
+        shares[k] += 1
+    return (shares + 1).tolist()
+
+
+def regions(mask: Mask, groups, inks, band: int) -> list[Region]:
+    """One region per group: with a text mask, runs of letters in reading order (groups in
+    spreadsheet order, in proportion to their ink, each at least one letter); otherwise
+    strips of columns left to right whose shares of the shape follow the groups' ink. Each
+    region loses the pixels within ``band`` px of another's, so no two groups' words meet."""
+    if mask.letters is not None:
+        labels = mask.letters.labels()
+        letters = len(mask.letters.texts)
+        if len(groups) > letters:
+            raise InputError(
+                f"name_list has {len(groups)} groups but MASK_TEXT has only {letters} letters "
+                "to put them in; give fewer groups or a longer text"
+            )
+        bounds = np.cumsum([0] + _shares(inks, letters))
+        owner = np.full(letters + 1, -1, dtype=np.int16)
+        for k in range(len(groups)):
+            owner[bounds[k] : bounds[k + 1]] = k
+        owned = np.where(mask.inside, owner[labels], -1)
+        spans = [list(range(bounds[k], bounds[k + 1])) for k in range(len(groups))]
+    else:
+        owned = _strips(mask.inside, np.asarray(inks, dtype=float))
+        spans = [None] * len(groups)
+    owned = _banded(owned, band)
+    found = []
+    for k in range(len(groups)):
+        inside = owned == k
+        columns = np.flatnonzero(inside.any(axis=0))
+        extent = (int(columns[0]), int(columns[-1]) + 1) if columns.size else (0, 0)
+        strip = None if spans[k] else k
+        found.append(Region(inside, spans[k], strip, None if spans[k] else extent))
+    return found
+
+
+def _strips(inside: np.ndarray, inks: np.ndarray) -> np.ndarray:
+    """Per pixel the index of the column strip it lies in: strips of the shape's pixels, left
+    to right, cut where the running pixel count reaches each group's running share of ink."""
+    per_column = np.count_nonzero(inside, axis=0).cumsum()
+    cuts = per_column[-1] * np.cumsum(inks)[:-1] / inks.sum()
+    column_owner = np.searchsorted(cuts, per_column - 0.5 * np.diff(per_column, prepend=0))
+    return np.where(inside, column_owner[None, :].astype(np.int16), -1)
+
+
+def _banded(owned: np.ndarray, band: int) -> np.ndarray:
+    """``owned`` with every pixel within ``band`` px (a square around it) of a pixel of
+    another region made -1."""
+    high = owned.copy()
+    low = np.where(owned < 0, np.iinfo(np.int16).max, owned).astype(np.int16)
+    for axis in (0, 1):
+        high, low = _spread(high, band, axis, np.maximum), _spread(low, band, axis, np.minimum)
+    mixed = (high != low) & (low != np.iinfo(np.int16).max)
+    return np.where(mixed, -1, owned)
+
+
+def _spread(values: np.ndarray, reach: int, axis: int, pick) -> np.ndarray:
+    """The ``pick`` (np.maximum or np.minimum) of ``values`` over ``reach`` px either side
+    along ``axis``."""
+    out = values.copy()
+    for step in range(1, reach + 1):
+        for shift in (step, -step):
+            moved = np.roll(values, shift, axis=axis)
+            edge = [slice(None)] * 2
+            edge[axis] = slice(0, shift) if shift > 0 else slice(shift, None)
+            moved[tuple(edge)] = values[tuple(edge)]
+            out = pick(out, moved)
+    return out
+
+
+def group_band(params: Params) -> int:
+    """The px kept free between two regions: twice MARGIN and one, so that words of two
+    groups keep MARGIN across it and, with the name-gap pad each keeps from its region's
+    edge, NAME_GAP beside each other (docs/engine.md, Groups)."""
+    return math.ceil(2 * params.margin) + 1
+
+
+def place_groups(names, shapes, mask: Mask, params: Params, seed: int, report):
+    """Every group laid out alone in its region (planning.place_words on the region as the
+    shape); returns the placements and, per group, (its region, its names). A group that
+    does not fit fails with a sentence naming it and the size that would fit."""
+    groups = group_order(names)
+    members = {g: [n for n in names if n.group == g] for g in groups}
+    inks = [_ink(members[g], shapes) for g in groups]
+    found = regions(mask, groups, inks, group_band(params))
+    placements = []
+    for k, (group, region) in enumerate(zip(groups, found, strict=True)):
+        shape = Mask(mask.inside & region.inside, mask.colors, mask.letters)
+        if not shape.inside.any():
+            raise LayoutError(f'group "{group}" has no room in its region ({region.described()})')
+        try:
+            placements += place_words(
+                members[group],
+                shapes,
+                shape,
+                params,
+                seed,
+                report=lambda done, total, message, k=k: report(
+                    k * total + done,
+                    len(groups) * total,
+                    f"group {k + 1} of {len(groups)}: " + message,
+                ),
+            )
+        except LayoutError as error:
+            raise LayoutError(
+                _too_small(group, region, members[group], shapes, shape, params, error)
+            ) from None
+    return placements, {g: (r, members[g]) for g, r in zip(groups, found, strict=True)}
+
+
+def _too_small(group, region, names, shapes, shape, params, error) -> str:
+    """Why a group's names did not fit its region, and the smallest name size at which
+    they would (the size at which they crowd the region to MOST_CROWDING)."""
+    least = params.min_font_size or DEFAULT_MIN_FONT_SIZE
+    ink = _ink(names, shapes)
+    fitting = math.sqrt(MOST_CROWDING * shape.area / ink) if ink else least
+    return (
+        f'group "{group}" does not fit its region ({region.described()}, {shape.area:,} px): '
+        f"{str(error).split(';')[0]}; its names would fit at about {fitting:.1f} px "
+        f"(MIN_FONT_SIZE {least:g} px), or give it a larger region"
+    )
+
+
+def across_groups(pairs, placements):
+    """The neighbour ``pairs`` (index pairs into ``placements``) whose words are of two
+    groups: within a group one colour is the point."""
+    pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
+    group = np.array([p.name.group for p in placements], dtype=object)
+    return pairs[group[pairs[:, 0]] != group[pairs[:, 1]]] if len(pairs) else pairs
+
+
+def group_figures(grouped: dict, placements, colors) -> dict:
+    """metrics.json's ``groups``: per group its names, names placed, region, the region's
+    box coverage, its font sizes and colour (and a strip's columns, first and last + 1)."""
+    figures = {}
+    for group, (region, names) in grouped.items():
+        own = [(p, c) for p, c in zip(placements, colors, strict=True) if p.name.group == group]
+        sizes = [p.font_size for p, _ in own]
+        figures[group] = {
+            "names": len(names),
+            "placed": len({p.name.row for p, _ in own}),
+            "region": region.described(),
+            "box_coverage": box_coverage((p.box for p, _ in own), region.inside),
+            "font_size": {"min": min(sizes), "median": statistics.median(sizes), "max": max(sizes)},
+            "color": own[0][1],
+            **({"columns": list(region.columns)} if region.columns else {}),
+        }
+    return figures
+
+
+def group_colors(groups, params: Params, palette: list[str]) -> dict[str, str]:
+    """Each group's colour: GROUP_COLORS' as given, the others the palette's in order,
+    skipping colours that read as one taken before (colors.alike) while any is left."""
+    given = {entry["group"]: entry["color"] for entry in params.group_colors}
+    unknown = [g for g in given if g not in groups]
+    if unknown:
+        raise InputError(
+            f'params.GROUP_COLORS names a group the list does not have: "{unknown[0]}"'
+        )
+    chosen = dict(given)
+    for group in groups:
+        if group in chosen:
+            continue
+        taken = list(chosen.values())
+        free = [c for c in palette if not taken or not alike([c, *taken])[0, 1:].any()]
+        chosen[group] = free[0] if free else palette[len(chosen) % len(palette)]
+    return {g: chosen[g] for g in groups}
