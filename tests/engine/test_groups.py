@@ -178,3 +178,14 @@ def test_a_region_too_small_names_the_group_and_the_size_that_would_fit(tmp_path
     sentence = str(failed.value)
     assert sentence.startswith('group "G') and "does not fit its region (letter " in sentence
     assert "its names would fit at about " in sentence and "(MIN_FONT_SIZE 9 px)" in sentence
+
+
+def test_positions_db_keeps_each_word_s_group(tmp_path):
+    rng = random.Random(7)
+    groups_by_row = _list(
+        tmp_path / "names.xlsx", {"kind": "rect", "text": None, "groups": 3, "seed": 7}, rng
+    )
+    params = {"WIDTH": 500, "HEIGHT": 400, "GROUP_COL_INDEX": 1, "SEED": 7}
+    generate(names_path=tmp_path / "names.xlsx", out_dir=tmp_path / "out", params=params)
+    words = read_words(tmp_path / "out" / "positions.db", ["row", "group"])
+    assert [w["group"] for w in words] == [groups_by_row[w["row"]] for w in words]

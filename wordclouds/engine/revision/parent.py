@@ -79,7 +79,7 @@ class Parent:
         """Each word as a :class:`Placement` by id, with no outline: only the words that
         move are shaped again (:func:`shaped`)."""
         at = self.column
-        name_of = itemgetter(at["name"], at["row"], at["weight"])
+        name_of = itemgetter(at["name"], at["row"], at["weight"], at["group"])
         ink_of = itemgetter(at["ink_x"], at["ink_y"], at["ink_width"], at["ink_height"])
         box_of = itemgetter(at["box_x"], at["box_y"], at["box_width"], at["box_height"])
         rest_of = itemgetter(at["repetition"], at["font_size"], at["orientation"])
