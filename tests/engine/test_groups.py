@@ -16,6 +16,7 @@ from PIL import Image
 from tests.names import latin_names
 from wordclouds.engine import InputError, LayoutError, generate, load_mask, parse_params
 from wordclouds.engine.fonts import fallback_fonts
+from wordclouds.engine.params import check_groups
 from wordclouds.engine.positions import read_words
 from wordclouds.engine.render import svg_outlines
 
@@ -189,3 +190,59 @@ def test_positions_db_keeps_each_word_s_group(tmp_path):
     generate(names_path=tmp_path / "names.xlsx", out_dir=tmp_path / "out", params=params)
     words = read_words(tmp_path / "out" / "positions.db", ["row", "group"])
     assert [w["group"] for w in words] == [groups_by_row[w["row"]] for w in words]
+
+
+@pytest.mark.parametrize(
+    ("regions", "detail"),
+    [
+        (
+            [{"group": "G0", "letters": [0, 3]}, {"group": "G1", "letters": [1, 2]}],
+            None,
+        ),
+        (
+            [{"group": "G0", "letters": [0, 1]}, {"group": "G9", "letters": [2, 3]}],
+            'params.GROUP_REGIONS[1] names a group the list does not have: "G9"',
+        ),
+        (
+            [{"group": "G0", "letters": [0, 1]}, {"group": "G1", "letters": [1, 2, 3]}],
+            'params.GROUP_REGIONS[1].letters gives letter 1 to "G1", which "G0" has already',
+        ),
+        (
+            [{"group": "G0", "letters": [0, 7]}, {"group": "G1", "letters": [1]}],
+            "params.GROUP_REGIONS[0].letters names letter 7; MASK_TEXT has 4 letters (0–3)",
+        ),
+        (
+            [{"group": "G0", "letters": [0, 1, 2]}],
+            'params.GROUP_REGIONS gives group "G1" no letters',
+        ),
+        (
+            [{"group": "G0", "letters": [0]}, {"group": "G1", "letters": [1, 2]}],
+            "params.GROUP_REGIONS leaves letter 3 to no group: a region without names",
+        ),
+    ],
+)
+def test_group_regions_choose_the_letters(tmp_path, regions, detail):
+    rng = random.Random(9)
+    _list(tmp_path / "names.xlsx", {"kind": "latin", "text": "2026", "groups": 2, "seed": 9}, rng)
+    params = {"MASK_TEXT": "2026", "WIDTH": 900, "GROUP_COL_INDEX": 1, "GROUP_REGIONS": regions}
+    run = lambda: generate(  # noqa: E731
+        names_path=tmp_path / "names.xlsx", out_dir=tmp_path / "out", params=params
+    )
+    if detail:
+        with pytest.raises(InputError) as refused:
+            run()
+        assert str(refused.value) == detail
+        return
+    metrics = run()
+    assert metrics["groups"]["G0"]["region"] == "letter 0, 3"
+    assert metrics["groups"]["G1"]["region"] == "letter 1, 2"
+
+
+def test_group_regions_need_a_text_mask():
+    with pytest.raises(InputError) as refused:
+        check_groups(
+            parse_params({"GROUP_COL_INDEX": 1, "GROUP_REGIONS": [{"group": "A", "letters": [0]}]})
+        )
+    assert (
+        str(refused.value) == "params.GROUP_REGIONS needs MASK_TEXT (its letters are the regions)"
+    )

@@ -67,11 +67,47 @@ def _shares(weights, count: int) -> list[int]:
     return (shares + 1).tolist()
 
 
-def regions(mask: Mask, groups, inks, band: int) -> list[Region]:
+def _given_letters(groups, letters: int, given) -> list[list[int]]:
+    """GROUP_REGIONS' letters per group (in ``groups``' order), checked: every group listed
+    once, no unknown group, every letter below ``letters`` and in one group only."""
+    found, owner = {}, {}
+    for k, entry in enumerate(given):
+        where = f"params.GROUP_REGIONS[{k}]"
+        if entry["group"] not in groups:
+            raise InputError(f'{where} names a group the list does not have: "{entry["group"]}"')
+        if entry["group"] in found:
+            raise InputError(f'{where} lists group "{entry["group"]}" a second time')
+        for letter in entry["letters"]:
+            letter = int(letter)
+            if letter >= letters:
+                raise InputError(
+                    f"{where}.letters names letter {letter}; MASK_TEXT has {letters} letters "
+                    f"(0–{letters - 1})"
+                )
+            if letter in owner:
+                raise InputError(
+                    f'{where}.letters gives letter {letter} to "{entry["group"]}", which '
+                    f'"{owner[letter]}" has already'
+                )
+            owner[letter] = entry["group"]
+        found[entry["group"]] = sorted({int(letter) for letter in entry["letters"]})
+    missing = [g for g in groups if g not in found]
+    if missing:
+        raise InputError(f'params.GROUP_REGIONS gives group "{missing[0]}" no letters')
+    empty = [k for k in range(letters) if k not in owner]
+    if empty:
+        raise InputError(
+            f"params.GROUP_REGIONS leaves letter {empty[0]} to no group: a region without names"
+        )
+    return [found[g] for g in groups]
+
+
+def regions(mask: Mask, groups, inks, band: int, given=()) -> list[Region]:
     """One region per group: with a text mask, runs of letters in reading order (groups in
     spreadsheet order, in proportion to their ink, each at least one letter); otherwise
     strips of columns left to right whose shares of the shape follow the groups' ink. Each
-    region loses the pixels within ``band`` px of another's, so no two groups' words meet."""
+    region loses the pixels within ``band`` px of another's, so no two groups' words meet.
+    ``given``: GROUP_REGIONS, each group's letters."""
     if mask.letters is not None:
         labels = mask.letters.labels()
         letters = len(mask.letters.texts)
@@ -80,12 +116,15 @@ def regions(mask: Mask, groups, inks, band: int) -> list[Region]:
                 f"name_list has {len(groups)} groups but MASK_TEXT has only {letters} letters "
                 "to put them in; give fewer groups or a longer text"
             )
-        bounds = np.cumsum([0] + _shares(inks, letters))
+        if given:
+            spans = _given_letters(groups, letters, given)
+        else:
+            bounds = np.cumsum([0] + _shares(inks, letters))
+            spans = [list(range(bounds[k], bounds[k + 1])) for k in range(len(groups))]
         owner = np.full(letters + 1, -1, dtype=np.int16)
-        for k in range(len(groups)):
-            owner[bounds[k] : bounds[k + 1]] = k
+        for k, span in enumerate(spans):
+            owner[span] = k
         owned = np.where(mask.inside, owner[labels], -1)
-        spans = [list(range(bounds[k], bounds[k + 1])) for k in range(len(groups))]
     else:
         owned = _strips(mask.inside, np.asarray(inks, dtype=float))
         spans = [None] * len(groups)
@@ -148,7 +187,7 @@ def place_groups(names, shapes, mask: Mask, params: Params, seed: int, report):
     groups = group_order(names)
     members = {g: [n for n in names if n.group == g] for g in groups}
     inks = [_ink(members[g], shapes) for g in groups]
-    found = regions(mask, groups, inks, group_band(params))
+    found = regions(mask, groups, inks, group_band(params), params.group_regions)
     placements = []
     for k, (group, region) in enumerate(zip(groups, found, strict=True)):
         shape = Mask(mask.inside & region.inside, mask.colors, mask.letters)

@@ -100,6 +100,26 @@ SHAPE = Object(
     ),
 )
 SHAPES = 'shapes {"shape": "rect" or "ellipse", "x", "y", "width", "height"} in canvas px'
+GROUP_REGION = Object(
+    "group region",
+    "",
+    code=CODE,
+    words='{"group", "letters": [letter indexes]}',
+    fields=(
+        Text("group", "", code=CODE, high=100, empty="{name} must not be empty"),
+        Items(
+            "letters",
+            "",
+            code=CODE,
+            item=Number(
+                "letter", "", code=CODE, low=0, high=23, integer=True, **said_alike(ACCEPTED)
+            ),
+            low=1,
+            high=24,
+            item_words="letter indexes from 0 to 23",
+        ),
+    ),
+)
 MAX_GROUPS = 24  # groups of a list (a letter each at most: MASK_TEXT's 24 characters)
 GROUP_COLOR = Object(
     "group colour",
@@ -214,6 +234,17 @@ KEYS = (
         high=MAX_GROUPS,
         item_words='{"group", "color": "#RRGGBB"} objects',
         absent="none",
+    ),
+    _key(
+        Items,
+        "GROUP_REGIONS",
+        "group_regions",
+        "With MASK_TEXT, which letters (0-based, in reading order) each group fills; every "
+        "group listed, no letter twice.",
+        item=GROUP_REGION,
+        high=MAX_GROUPS,
+        item_words='{"group", "letters": [letter indexes]} objects',
+        absent="the letters in reading order, groups in spreadsheet order",
     ),
     _key(
         Number,
@@ -395,6 +426,7 @@ class Params:
     weight_col_index: int | None = None
     group_col_index: int | None = None
     group_colors: tuple = ()
+    group_regions: tuple = ()
     relative_scaling: float = 0.5
     locale: str = "zh-Hans"
     seed: int | None = None
@@ -468,10 +500,17 @@ def parse_params(raw: dict) -> Params:
 
 
 def check_groups(params: Params) -> None:
-    """Raise :class:`InputError` when GROUP_COLORS comes without GROUP_COL_INDEX (a check of
-    two keys together, made where a job is checked and run)."""
-    if params.group_colors and params.group_col_index is None:
-        raise InputError("params.GROUP_COLORS needs GROUP_COL_INDEX")
+    """Raise :class:`InputError` when GROUP_COLORS or GROUP_REGIONS come without
+    GROUP_COL_INDEX, or GROUP_REGIONS without MASK_TEXT (checks of keys together, made where
+    a job is checked and run)."""
+    for key, given in (
+        ("GROUP_COLORS", params.group_colors),
+        ("GROUP_REGIONS", params.group_regions),
+    ):
+        if given and params.group_col_index is None:
+            raise InputError(f"params.{key} needs GROUP_COL_INDEX")
+    if params.group_regions and params.mode != "TEXT":
+        raise InputError("params.GROUP_REGIONS needs MASK_TEXT (its letters are the regions)")
 
 
 def check_canvas(params: Params, width: int, height: int) -> None:
