@@ -14,7 +14,14 @@ import shapely
 from PIL import Image
 
 from tests.names import latin_names
-from wordclouds.engine import InputError, LayoutError, generate, load_mask, parse_params
+from wordclouds.engine import (
+    InputError,
+    LayoutError,
+    generate,
+    load_mask,
+    parse_params,
+    path_contours,
+)
 from wordclouds.engine.fonts import fallback_fonts
 from wordclouds.engine.params import check_groups
 from wordclouds.engine.positions import read_words
@@ -246,3 +253,42 @@ def test_group_regions_need_a_text_mask():
     assert (
         str(refused.value) == "params.GROUP_REGIONS needs MASK_TEXT (its letters are the regions)"
     )
+
+
+def test_a_mask_image_s_flat_colours_are_the_regions(tmp_path):
+    mask_path = tmp_path / "two.png"
+    heart_mask(mask_path, 420)
+    image = np.asarray(Image.open(mask_path).convert("RGB")).copy()
+    heart = (image < 128).all(axis=2)
+    left = np.zeros_like(heart)
+    left[:, : image.shape[1] * 2 // 5] = True
+    image[heart & left], image[heart & ~left] = (200, 30, 30), (30, 30, 200)  # red, then blue
+    Image.fromarray(image).save(mask_path)
+    groups_by_row = _list(
+        tmp_path / "names.xlsx",
+        {"kind": "rect", "text": None, "groups": 2, "seed": 11},
+        random.Random(11),
+    )
+    params = {"MODE": "IMAGE", "GROUP_COL_INDEX": 1, "SEED": 11}
+    metrics = generate(
+        names_path=tmp_path / "names.xlsx",
+        out_dir=tmp_path / "out",
+        params=params,
+        mask_path=mask_path,
+    )
+    assert metrics["names_placed"] == len(groups_by_row)
+    first = next(iter(metrics["groups"]))  # the group of the first row: the left colour
+    assert metrics["groups"][first]["region"] == "colour #C81E1E"
+    mask = load_mask(mask_path, params=parse_params(params))
+    labels, colors = mask.flat
+    words = read_words(tmp_path / "out" / "positions.db", ["id", "row"])
+    group_of = {w["id"]: groups_by_row[w["row"]] for w in words}
+    wrong = []
+    for word_id, d in svg_outlines((tmp_path / "out" / "wordcloud.svg").read_text()).items():
+        colour = metrics["groups"][group_of[word_id]]["region"].removeprefix("colour ")
+        for contour in path_contours(d, 0.05):
+            x, y = np.clip(contour.astype(int), 0, [mask.width - 1, mask.height - 1]).T
+            if (labels[y, x] != colors.index(colour)).any():
+                wrong.append(word_id)
+                break
+    assert wrong == []

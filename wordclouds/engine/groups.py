@@ -27,10 +27,13 @@ class Region:
     letters: list[int] | None
     strip: int | None
     columns: tuple[int, int] | None = None  # a strip's first and last column + 1
+    colors: list[str] | None = None  # a mask image's flat colours
 
     def described(self) -> str:
         if self.letters is not None:
             return "letter " + ", ".join(str(k) for k in self.letters)
+        if self.colors is not None:
+            return "colour " + ", ".join(self.colors)
         return f"strip {self.strip}"
 
 
@@ -125,6 +128,8 @@ def regions(mask: Mask, groups, inks, band: int, given=()) -> list[Region]:
         for k, span in enumerate(spans):
             owner[span] = k
         owned = np.where(mask.inside, owner[labels], -1)
+    elif mask.flat is not None:
+        return _color_regions(mask, groups, inks, band)
     else:
         owned = _strips(mask.inside, np.asarray(inks, dtype=float))
         spans = [None] * len(groups)
@@ -137,6 +142,28 @@ def regions(mask: Mask, groups, inks, band: int, given=()) -> list[Region]:
         strip = None if spans[k] else k
         found.append(Region(inside, spans[k], strip, None if spans[k] else extent))
     return found
+
+
+def _color_regions(mask: Mask, groups, inks, band: int) -> list[Region]:
+    """A mask image's flat colours as regions, left to right (by the colour's mean column),
+    each group a run of them in proportion to its ink (at least one)."""
+    labels, colors = mask.flat
+    labels = np.where(mask.inside, labels, -1)
+    if len(groups) > len(colors):
+        raise InputError(
+            f"name_list has {len(groups)} groups but mask_image has only {len(colors)} flat "
+            "colours to put them in; give fewer groups or a mask of more colours"
+        )
+    order = sorted(range(len(colors)), key=lambda c: float(np.mean(np.nonzero(labels == c)[1])))
+    bounds = np.cumsum([0] + _shares(inks, len(colors)))
+    owner = np.full(len(colors) + 1, -1, dtype=np.int16)
+    spans = []
+    for k in range(len(groups)):
+        span = order[bounds[k] : bounds[k + 1]]
+        owner[span] = k
+        spans.append([colors[c] for c in span])
+    owned = _banded(np.where(labels >= 0, owner[labels], -1), band)
+    return [Region(owned == k, None, None, None, spans[k]) for k in range(len(groups))]
 
 
 def _strips(inside: np.ndarray, inks: np.ndarray) -> np.ndarray:

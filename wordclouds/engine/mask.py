@@ -23,6 +23,9 @@ class Mask:
     inside: np.ndarray
     colors: np.ndarray | None
     letters: "TextShape | None" = None  # MODE=TEXT: the letters' outlines
+    # With groups and a mask image of several flat colours: per pixel the index of its
+    # colour (-1 outside), and the colours (#RRGGBB).
+    flat: tuple[np.ndarray, list[str]] | None = None
 
     @property
     def width(self) -> int:
@@ -113,7 +116,36 @@ def load_mask(path, *, params: Params | None = None, text_font=None) -> Mask:
     if params.color_from_mask:
         colors = np.full((height, width, 3), 255, dtype=np.uint8)
         colors[window] = np.asarray(image.convert("RGB").resize(fitted, Image.Resampling.BILINEAR))
-    return Mask(inside, colors, letters)
+    flat = None
+    if params.group_col_index is not None and params.mode == "IMAGE":
+        rgb = np.zeros((height, width, 3), dtype=np.uint8)
+        rgb[window] = np.asarray(image.convert("RGB").resize(fitted, Image.Resampling.NEAREST))
+        flat = flat_colors(rgb, inside)
+    return Mask(inside, colors, letters, flat)
+
+
+FLAT_SHARE = 0.02  # a colour is a flat region when it covers this share of the shape or more
+
+
+def flat_colors(rgb: np.ndarray, inside: np.ndarray):
+    """The mask image's flat colours as regions: the exact colours covering FLAT_SHARE of the
+    shape's pixels or more, every inside pixel given the nearest of them (anti-aliased edges
+    join a neighbour); None when there are fewer than two."""
+    pixels = rgb[inside].astype(np.int64)
+    codes, counts = np.unique(pixels @ np.array([65536, 256, 1]), return_counts=True)
+    kept = codes[counts >= FLAT_SHARE * len(pixels)]
+    if len(kept) < 2:
+        return None
+    centres = np.column_stack((kept >> 16, (kept >> 8) & 255, kept & 255))
+    nearest = np.zeros(len(pixels), dtype=np.int16)
+    best = np.full(len(pixels), np.iinfo(np.int64).max)
+    for k, centre in enumerate(centres):  # one colour at a time: memory of one distance
+        distance = ((pixels - centre) ** 2).sum(axis=1)
+        nearer = distance < best
+        nearest[nearer], best[nearer] = k, distance[nearer]
+    labels = np.full(inside.shape, -1, dtype=np.int16)
+    labels[inside] = nearest
+    return labels, ["#{:02X}{:02X}{:02X}".format(*c) for c in centres]
 
 
 def keep_out_pixels(shapes, height: int, width: int) -> np.ndarray:
@@ -140,4 +172,4 @@ def without(mask: Mask, shapes) -> Mask:
     if not shapes:
         return mask
     inside = mask.inside & ~keep_out_pixels(shapes, mask.height, mask.width)
-    return Mask(inside, mask.colors, mask.letters)
+    return Mask(inside, mask.colors, mask.letters, mask.flat)
