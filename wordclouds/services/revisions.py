@@ -238,5 +238,5 @@ def proof_key(*, job_id: str) -> str:
 
 def job_words(*, job_id: str) -> list[dict]:
     """Every word of a finished job: its id (the ``w<id>`` path of the SVGs), name,
-    centre, size, colour, orientation and box, in id order."""
-    return read_words(artifact_path(job_id, "db"), PLACED_COLUMNS)
+    centre, size, colour, orientation, box and group ("" without groups), in id order."""
+    return read_words(artifact_path(job_id, "db"), (*PLACED_COLUMNS, "group"))
