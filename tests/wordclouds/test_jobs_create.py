@@ -243,6 +243,64 @@ def test_font_id_may_name_the_default_or_an_uploaded_font(post_job, tiny_font, m
         assert Job.objects.get(id=response.json()["job_id"]).font_id == font_id
 
 
+def grouped_list(groups: list[str]) -> io.BytesIO:
+    workbook = openpyxl.Workbook()
+    workbook.active.append(["name", "class"])
+    for k, group in enumerate(groups):
+        workbook.active.append([f"Name {k}", group])
+    content = io.BytesIO()
+    workbook.save(content)
+    return named("names.xlsx", content.getvalue())
+
+
+@pytest.mark.parametrize(
+    "params, groups, detail",
+    [
+        ({"GROUP_COL_INDEX": 1}, None, "name_list row 2 has no group in column 1"),
+        (
+            {"GROUP_COL_INDEX": 1, "GROUP_COLORS": [{"group": "9班", "color": "#112233"}]},
+            ["1班", "2班"],
+            'params.GROUP_COLORS names a group the list does not have: "9班"',
+        ),
+        (
+            {"GROUP_COL_INDEX": 1, "MASK_TEXT": "AB"},
+            ["1班", "2班", "3班"],
+            "name_list has 3 groups but MASK_TEXT has only 2 letters to put them in; give "
+            "fewer groups or a longer text",
+        ),
+        (
+            {
+                "GROUP_COL_INDEX": 1,
+                "MASK_TEXT": "AB",
+                "GROUP_REGIONS": [
+                    {"group": "1班", "letters": [0]},
+                    {"group": "7班", "letters": [1]},
+                ],
+            },
+            ["1班", "2班"],
+            'params.GROUP_REGIONS[1] names a group the list does not have: "7班"',
+        ),
+        (
+            {"GROUP_COLORS": [{"group": "1班", "color": "#112233"}]},
+            ["1班"],
+            "params.GROUP_COLORS needs GROUP_COL_INDEX",
+        ),
+        (
+            {"GROUP_COL_INDEX": 1, "GROUP_REGIONS": [{"group": "1班", "letters": [0]}]},
+            ["1班"],
+            "params.GROUP_REGIONS needs MASK_TEXT (its letters are the regions)",
+        ),
+    ],
+)
+def test_bad_groups_are_400_naming_the_problem(post_job, media_root, params, groups, detail):
+    name_list = grouped_list(groups) if groups else "default"
+    response, callbacks = post_job(params=params, name_list=name_list)
+
+    assert (response.status_code, refusal(response)) == (400, detail)
+    assert callbacks == []
+    assert_nothing_created(media_root)
+
+
 def test_a_text_mask_in_an_uploaded_font_is_checked_against_that_font(
     post_job, tiny_font, media_root
 ):

@@ -49,6 +49,42 @@ def group_order(names) -> list[str]:
     return groups
 
 
+def check_groups_fit(names, mask: Mask, params: Params) -> None:
+    """The checks of groups that need the names and the shape but no layout, made before a
+    job exists (the API) and again when it runs: at most MAX_GROUPS, GROUP_COLORS naming
+    groups of the list, no more groups than letters or flat colours, GROUP_REGIONS valid;
+    each an :class:`InputError` naming the problem."""
+    if params.group_col_index is None:
+        return
+    groups = group_order(names)
+    _given_colors(groups, params)
+    if mask.letters is not None:
+        letters = len(mask.letters.texts)
+        if params.group_regions:
+            _given_letters(groups, letters, params.group_regions)
+        elif len(groups) > letters:
+            raise InputError(
+                f"name_list has {len(groups)} groups but MASK_TEXT has only {letters} letters "
+                "to put them in; give fewer groups or a longer text"
+            )
+    elif mask.flat is not None and len(groups) > len(mask.flat[1]):
+        raise InputError(
+            f"name_list has {len(groups)} groups but mask_image has only {len(mask.flat[1])} "
+            "flat colours to put them in; give fewer groups or a mask of more colours"
+        )
+
+
+def _given_colors(groups, params: Params) -> dict[str, str]:
+    """GROUP_COLORS as {group: colour}; InputError for a group the list does not have."""
+    given = {entry["group"]: entry["color"] for entry in params.group_colors}
+    unknown = [g for g in given if g not in groups]
+    if unknown:
+        raise InputError(
+            f'params.GROUP_COLORS names a group the list does not have: "{unknown[0]}"'
+        )
+    return given
+
+
 def _ink(names, shapes) -> float:
     """The area the names take at 1 px (their horizontal ink boxes)."""
     total = 0.0
@@ -114,11 +150,6 @@ def regions(mask: Mask, groups, inks, band: int, given=()) -> list[Region]:
     if mask.letters is not None:
         labels = mask.letters.labels()
         letters = len(mask.letters.texts)
-        if len(groups) > letters:
-            raise InputError(
-                f"name_list has {len(groups)} groups but MASK_TEXT has only {letters} letters "
-                "to put them in; give fewer groups or a longer text"
-            )
         if given:
             spans = _given_letters(groups, letters, given)
         else:
@@ -149,11 +180,6 @@ def _color_regions(mask: Mask, groups, inks, band: int) -> list[Region]:
     each group a run of them in proportion to its ink (at least one)."""
     labels, colors = mask.flat
     labels = np.where(mask.inside, labels, -1)
-    if len(groups) > len(colors):
-        raise InputError(
-            f"name_list has {len(groups)} groups but mask_image has only {len(colors)} flat "
-            "colours to put them in; give fewer groups or a mask of more colours"
-        )
     order = sorted(range(len(colors)), key=lambda c: float(np.mean(np.nonzero(labels == c)[1])))
     bounds = np.cumsum([0] + _shares(inks, len(colors)))
     owner = np.full(len(colors) + 1, -1, dtype=np.int16)
@@ -211,6 +237,7 @@ def place_groups(names, shapes, mask: Mask, params: Params, seed: int, report):
     """Every group laid out alone in its region (planning.place_words on the region as the
     shape); returns the placements and, per group, (its region, its names). A group that
     does not fit fails with a sentence naming it and the size that would fit."""
+    check_groups_fit(names, mask, params)
     groups = group_order(names)
     members = {g: [n for n in names if n.group == g] for g in groups}
     inks = [_ink(members[g], shapes) for g in groups]
@@ -283,13 +310,7 @@ def group_figures(grouped: dict, placements, colors) -> dict:
 def group_colors(groups, params: Params, palette: list[str]) -> dict[str, str]:
     """Each group's colour: GROUP_COLORS' as given, the others the palette's in order,
     skipping colours that read as one taken before (colors.alike) while any is left."""
-    given = {entry["group"]: entry["color"] for entry in params.group_colors}
-    unknown = [g for g in given if g not in groups]
-    if unknown:
-        raise InputError(
-            f'params.GROUP_COLORS names a group the list does not have: "{unknown[0]}"'
-        )
-    chosen = dict(given)
+    chosen = dict(_given_colors(groups, params))
     for group in groups:
         if group in chosen:
             continue

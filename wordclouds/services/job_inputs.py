@@ -17,6 +17,7 @@ from core.errors import InvalidInput, TooLarge
 from core.inputs import NOT_BLANK, Form, JsonText, Pattern, Upload
 from core.isolated import run_heavy
 from wordclouds import engine, storage
+from wordclouds.engine.groups import check_groups_fit
 from wordclouds.engine.names import MAX_NAME_LENGTH, MAX_NAMES
 from wordclouds.engine.params import check_groups, params_schema
 from wordclouds.models import Font
@@ -236,6 +237,11 @@ def contents_check(staged: StagedInputs) -> Contents:
     typeface = _engine_call(
         engine.check_drawable, names, staged.font_path, code="names_not_drawable"
     )
+    if staged.parsed.group_col_index is not None:  # the groups against the list and shape
+        shape = mask or _engine_call(
+            engine.load_mask, None, params=staged.parsed, code="params_invalid"
+        )
+        _engine_call(check_groups_fit, names, shape, staged.parsed, code="params_invalid")
     return Contents(names=names, mask=mask, typeface=typeface)
 
 
@@ -301,6 +307,7 @@ def names_read(names_path: Path, parsed) -> list:
         column=parsed.data_col_index,
         skip_rows=parsed.skip_rows,
         weight_column=parsed.weight_col_index,
+        group_column=parsed.group_col_index,
         code="name_list_invalid",
     )
 
