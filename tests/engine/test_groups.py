@@ -17,10 +17,12 @@ from tests.names import latin_names
 from wordclouds.engine import (
     InputError,
     LayoutError,
+    check_edits,
     generate,
     load_mask,
     parse_params,
     path_contours,
+    revise,
 )
 from wordclouds.engine.fonts import fallback_fonts
 from wordclouds.engine.params import check_groups
@@ -292,3 +294,57 @@ def test_a_mask_image_s_flat_colours_are_the_regions(tmp_path):
                 wrong.append(word_id)
                 break
     assert wrong == []
+
+
+def test_a_revision_puts_added_names_in_their_group_s_letters(tmp_path):
+    rng = random.Random(21)
+    groups_by_row = _list(
+        tmp_path / "names.xlsx", {"kind": "latin", "text": "2026", "groups": 4, "seed": 21}, rng
+    )
+    params = {"MASK_TEXT": "2026", "WIDTH": 1100, "GROUP_COL_INDEX": 1, "SEED": 21}
+    parent = tmp_path / "parent"
+    metrics = generate(names_path=tmp_path / "names.xlsx", out_dir=parent, params=params)
+    assert metrics["names_placed"] == len(groups_by_row)
+    added = [{"name": f"Added {k}", "group": f"G{k % 2}"} for k in range(6)]
+
+    revised = revise(parent_dir=parent, out_dir=tmp_path / "child", edits={"add": added})
+
+    ids = revised["changes"]["added"]
+    assert len(ids) == 6
+    words = {
+        w["id"]: w for w in read_words(tmp_path / "child" / "positions.db", ["id", "name", "group"])
+    }
+    letters = load_mask(None, params=parse_params(params)).letters.polygons()
+    outlines = svg_outlines((tmp_path / "child" / "wordcloud.svg").read_text())
+    for word_id, entry in zip(ids, added, strict=True):
+        assert (words[word_id]["name"], words[word_id]["group"]) == (entry["name"], entry["group"])
+        region = metrics["groups"][entry["group"]]["region"].removeprefix("letter ")
+        shape = shapely.union_all([letters[int(k)] for k in region.split(", ")]).buffer(0.1)
+        assert shape.contains(outline_polygon(outlines[word_id])), entry
+    # the parent's words keep their groups
+    assert all(words[i]["group"] == groups_by_row[row] for i, row in _rows(parent).items())
+
+
+def _rows(folder):
+    return {w["id"]: w["row"] for w in read_words(folder / "positions.db", ["id", "row"])}
+
+
+@pytest.mark.parametrize(
+    ("grouped", "entry", "detail"),
+    [
+        (True, {"name": "Anna"}, "add[0].group is required: the poster has groups"),
+        (True, {"name": "Anna", "group": "G7"}, 'add[0].group is not a group of the poster: "G7"'),
+        (False, {"name": "Anna", "group": "G0"}, "add[0].group: the poster has no groups"),
+    ],
+)
+def test_an_added_name_s_group_is_checked(tmp_path, grouped, entry, detail):
+    _list(
+        tmp_path / "names.xlsx",
+        {"kind": "rect", "text": None, "groups": 2, "seed": 4},
+        random.Random(4),
+    )
+    params = {"WIDTH": 400, "HEIGHT": 300, "SEED": 4, **({"GROUP_COL_INDEX": 1} if grouped else {})}
+    generate(names_path=tmp_path / "names.xlsx", out_dir=tmp_path / "parent", params=params)
+    with pytest.raises(InputError) as refused:
+        check_edits({"add": [entry]}, parent_dir=tmp_path / "parent")
+    assert str(refused.value) == detail

@@ -11,7 +11,7 @@ from pathlib import Path
 from .artifacts import ARTIFACTS, atomic, write_database, write_metrics
 from .errors import InputError, LayoutError
 from .fonts import default_font_path, fallback_fonts
-from .groups import across_groups, group_colors, group_figures, place_groups
+from .groups import across_groups, group_colors, group_figures, place_groups, region_specs
 from .layout import WordShapes
 from .mask import load_mask, without
 from .metrics import box_coverage, contrast_figures, neighbour_color_figures, script_counts
@@ -194,6 +194,8 @@ def _write_files(out_dir: Path, run, font_path, face, smallest, report) -> dict:
 
         report.begin("writing_artifacts", "writing files")
         meta = _meta(mask, seed, config, font_path, face)
+        if grouped is not None:  # where a revision puts a group's added names
+            meta["groups"] = region_specs(grouped)
         write_database(out_dir, lambda path: write_positions(path, placements, colors, meta))
         with atomic(out_dir / INKS) as inks:  # what a revision stamps the words from
             write_inks(inks, range(1, len(placements) + 1), [p.ink for p in placements])

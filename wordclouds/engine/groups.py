@@ -37,6 +37,40 @@ class Region:
         return f"strip {self.strip}"
 
 
+def region_specs(grouped: dict) -> list[dict]:
+    """positions.db's ``meta.groups``: per group (in order) its region as letters, flat
+    colours or a strip's columns, from which :func:`stored_regions` draws it again."""
+    specs = []
+    for group, (region, _) in grouped.items():
+        if region.letters is not None:
+            specs.append({"group": group, "letters": region.letters})
+        elif region.colors is not None:
+            specs.append({"group": group, "colors": region.colors})
+        else:
+            specs.append({"group": group, "columns": list(region.columns)})
+    return specs
+
+
+def stored_regions(mask: Mask, specs: list[dict], band: int) -> dict[str, np.ndarray]:
+    """Each group's pixels from ``meta.groups`` (:func:`region_specs`) and the same shape:
+    a letter's or a flat colour's pixels as when laid out, a strip's columns (its pixels
+    after the band, so within the first layout's strip), banded again."""
+    owned = np.full(mask.inside.shape, -1, dtype=np.int16)
+    letters = mask.letters.labels() if mask.letters is not None else None
+    for k, spec in enumerate(specs):
+        if "letters" in spec and letters is not None:
+            owned[np.isin(letters, spec["letters"])] = k
+        elif "colors" in spec and mask.flat is not None:
+            labels, colors = mask.flat
+            indexes = [colors.index(c) for c in spec["colors"] if c in colors]
+            owned[np.isin(labels, indexes)] = k
+        elif "columns" in spec:
+            owned[:, spec["columns"][0] : spec["columns"][1]] = k
+    owned[~mask.inside] = -1
+    owned = _banded(owned, band)
+    return {spec["group"]: owned == k for k, spec in enumerate(specs)}
+
+
 def group_order(names) -> list[str]:
     """The groups in spreadsheet order (of each group's first row); InputError when there
     are more than MAX_GROUPS."""

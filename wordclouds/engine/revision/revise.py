@@ -126,7 +126,10 @@ def _edited(parent: Parent, clean: dict, shapes, before: dict) -> Edited:
     next_row = max((p.name.row for p in placements.values()), default=0) + 1
     plan = size_plan(parent)
     added = [
-        (Name(entry["name"], next_row + k, entry["weight"]), plan(entry["weight"]))
+        (
+            Name(entry["name"], next_row + k, entry["weight"], entry["group"] or ""),
+            plan(entry["weight"]),
+        )
         for k, entry in enumerate(clean["add"])
     ]
     return Edited(before, placements, pinned, renamed, added, removed)
