@@ -27,6 +27,7 @@ from wordclouds.engine import (
 from wordclouds.engine.fonts import fallback_fonts
 from wordclouds.engine.params import check_groups
 from wordclouds.engine.positions import read_words
+from wordclouds.engine.print_size import print_size_advice
 from wordclouds.engine.render import svg_outlines
 
 from .name_gap_rule import measure
@@ -348,3 +349,23 @@ def test_an_added_name_s_group_is_checked(tmp_path, grouped, entry, detail):
     with pytest.raises(InputError) as refused:
         check_edits({"add": [entry]}, parent_dir=tmp_path / "parent")
     assert str(refused.value) == detail
+
+
+def test_the_size_advice_weighs_each_group_in_its_region(tmp_path):
+    names = latin_names(100, 8)
+    workbook = openpyxl.Workbook()
+    workbook.active.append(["name", "group"])
+    for k, name in enumerate(names):  # 90 names in one letter, 10 in the other
+        workbook.active.append([name, "G0" if k < 90 else "G1"])
+    workbook.save(tmp_path / "names.xlsx")
+    params = {"MASK_TEXT": "HH", "WIDTH": 800, "PRINT_WIDTH_MM": 300}
+    alone = print_size_advice(names_path=tmp_path / "names.xlsx", params=params)
+    grouped = print_size_advice(
+        names_path=tmp_path / "names.xlsx", params={**params, "GROUP_COL_INDEX": 1}
+    )
+    # the crowded letter holds 90% of the ink in half the shape: names about √(0.5/0.9) as large
+    ratio = (
+        grouped["printed"]["expected_smallest_name_pt"]
+        / alone["printed"]["expected_smallest_name_pt"]
+    )
+    assert 0.65 < ratio < 0.8

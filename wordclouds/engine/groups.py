@@ -14,8 +14,7 @@ from .layout import DEFAULT_MIN_FONT_SIZE
 from .mask import Mask
 from .metrics import box_coverage
 from .params import MAX_GROUPS, Params
-from .planning import place_words
-from .print_size import MOST_CROWDING
+from .planning import MOST_CROWDING, place_words
 
 
 @dataclass
