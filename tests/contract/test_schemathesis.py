@@ -179,7 +179,8 @@ def _within_the_canvas(body: dict) -> None:
     """The params rules a schema cannot state: WIDTH×HEIGHT at most 50 MP, font sizes within
     the canvas's smaller side (at least 48 px with the test mask), a mask for IMAGE, and the
     names where the test file has them (column 0 after one header row), any weight column
-    beside them (empty there: every weight 1)."""
+    beside them (empty there: every weight 1), no groups (the list has no group column) and
+    a text mask the bundled font draws."""
     params = body["params"]
     # Keep-out shapes must lie on the canvas, which depends on the mask: none in the examples.
     params.pop("KEEP_OUT", None)
@@ -198,6 +199,15 @@ def _within_the_canvas(body: dict) -> None:
         params["MIN_FONT_SIZE"] = min(params["MIN_FONT_SIZE"], params["MAX_FONT_SIZE"])
     if params.get("MODE") == "IMAGE":
         body["mask_image"] = mask_png_bytes()
+    # The test list has no group column; a text mask is one the bundled font draws.
+    for key in ("GROUP_COL_INDEX", "GROUP_COLORS", "GROUP_REGIONS"):
+        params.pop(key, None)
+    if params.get("MODE", "TEXT" if "MASK_TEXT" in params else None) == "TEXT":
+        params.update(MASK_TEXT="AB", MASK_FONT_ID=DEFAULT_FONT_ID)  # not the uploaded font
+    else:
+        params.pop("MASK_TEXT", None)
+    if "MASK_FONT_ID" in params:
+        params["MASK_FONT_ID"] = DEFAULT_FONT_ID
 
 
 # Every operation is called twice: with staff's token (so every positive case reaches the

@@ -40,7 +40,7 @@ from wordclouds.selectors import (
 )
 from wordclouds.services.custom_svg import CUSTOM_SVG, custom_svg_options, custom_svg_render
 from wordclouds.services.job_erasure import job_needed_by_register  # noqa: F401 (the face)
-from wordclouds.services.jobs import job_create, job_input_key
+from wordclouds.services.jobs import job_create, job_font_path, job_input_key, job_mask_font_path
 from wordclouds.services.projects import (
     project_render,
     project_uses_register,  # noqa: F401 (the face)
@@ -178,10 +178,14 @@ def project_svg(*, project_id: str, caller: Identity | None = None) -> bytes:
 
 
 def job_mask(*, job_id: str) -> np.ndarray | None:
-    """The drawable shape of a job drawn in a mask (`inside[y, x]` at canvas size, as the
-    engine made it), or None: a rectangle (no mask, or a job folder without a record).
-    404 `job not found`."""
+    """The drawable shape of a job drawn in a mask or in MASK_TEXT's letters (`inside[y, x]`
+    at canvas size, as the engine made it), or None: a rectangle (no mask, or a job folder
+    without a record). 404 `job not found`."""
     job = job_get(job_id).record
+    if job is not None and job.params.get("MASK_TEXT") is not None:
+        font = job_mask_font_path(job) or job_font_path(job)
+        params = engine.parse_params(job.params)
+        return engine.load_mask(None, params=params, text_font=font).inside
     if job is None or not job.mask_image:
         return None
     params = engine.parse_params(job.params)
@@ -214,6 +218,13 @@ def job_print_figures(*, job_id: str) -> tuple[float, float, list[float], list[f
     width, height = canvas_size(db_path)
     sizes = [size for (size,) in read_word_rows(db_path, ("font_size",))]
     return width, height, sizes, strokes, metrics.get("ink_box_coverage", 0.0)
+
+
+def job_word_groups(*, job_id: str) -> dict[int, str]:
+    """Each word's group of a finished job (id → group, "" without groups: GROUP_COL_INDEX),
+    for the files that draw each group as its own layer; 404 as job_artifact."""
+    job_artifact(job_id=job_id, kind="metrics")  # 404 for an unknown or unfinished job
+    return dict(read_word_rows(artifact_path(job_id, "db"), ("id", "group")))
 
 
 STROKE_WIDTH = re.compile(rb'stroke-width="([0-9.eE+-]+)"')

@@ -112,6 +112,18 @@ def job_font_path(job: Job, *, worker: bool = False) -> Path | None:
     return path
 
 
+def job_mask_font_path(job: Job, *, worker: bool = False) -> Path | None:
+    """A local file of the job's MASK_FONT_ID (the font MASK_TEXT is drawn in), or None when
+    it gives none (the job's font draws it). FontGone when that font no longer exists."""
+    font_id = (job.params or {}).get("MASK_FONT_ID")
+    if not font_id:
+        return None
+    path = font_id_path(font_id, worker=worker)
+    if path is None:
+        raise FontGone
+    return path
+
+
 def job_create(*, owner: str = "", client: str | None = None, **uploads: Unpack[JobUploads]) -> Job:
     """Check the inputs in a scratch folder, store them under the job's keys, create the
     queued job (`owner`'s: core.identity's `owner_key`, '' for none; asked for by `client`:
