@@ -3,7 +3,10 @@
 For each case and SEED 1..20 (or --seeds A B): one engine run, measured from the outlines in
 its wordcloud.svg by tests/engine/name_gap_rule.py (the same measurement as the tests):
 reading-direction neighbour pairs, pairs closer than NAME_GAP em of the smaller, pairs of one
-colour, names placed, box coverage and the run's seconds. Cases:
+colour, pairs of similar size (within 1.5×) whose colours read as one (CIEDE2000 under 15,
+or under 10 seen with deuteranopia) and the least CIEDE2000 of such a pair (normal,
+deuteranopia), the metrics' least_neighbour_difference, names placed, box coverage and the
+run's seconds. Cases:
 - heart: names_3000.xlsx (DATA_COL_INDEX 1) in heart.png at 2000×2000, the benchmark case;
 - latin300: 300 Latin names (First Last) at 1600×1000, no mask;
 - latin3000: 3,000 Latin names at 2000×2000, no mask.
@@ -59,8 +62,8 @@ def main():
         for case, (names, mask, params) in cases(scratch).items():
             if args.only and case != args.only:
                 continue
-            totals = {"runs": 0, "pairs": 0, "close": 0, "same": 0, "unplaced": 0}
-            coverage = []
+            totals = {"runs": 0, "pairs": 0, "close": 0, "same": 0, "alike": 0, "unplaced": 0}
+            coverage, least = [], [(float("inf"), float("inf"))]
             for seed in range(args.seeds[0], args.seeds[1] + 1):
                 out = scratch / f"{case}-{seed}"
                 metrics = generate(
@@ -70,8 +73,11 @@ def main():
                 unplaced = metrics["names_read"] - metrics["names_placed"]
                 print(
                     f"{case} seed {seed}: {found.pairs} pairs, {len(found.close)} closer than "
-                    f"{GAP} em, {len(found.same_color)} of one colour, {unplaced} not placed, "
-                    f"box coverage {metrics['box_coverage']}, {metrics['total_seconds']} s",
+                    f"{GAP} em, {len(found.same_color)} of one colour, {len(found.alike)} "
+                    f"similar-size alike, least ΔE00 {found.least[0]:.1f} (deuteranopia "
+                    f"{found.least[1]:.1f}), metrics {metrics.get('least_neighbour_difference')}, "
+                    f"{unplaced} not placed, box coverage {metrics['box_coverage']}, "
+                    f"{metrics['total_seconds']} s",
                     flush=True,
                 )
                 for finding in (found.close + found.same_color)[: args.show]:
@@ -80,12 +86,16 @@ def main():
                 totals["pairs"] += found.pairs
                 totals["close"] += len(found.close)
                 totals["same"] += len(found.same_color)
+                totals["alike"] += len(found.alike)
+                least.append(found.least)
                 totals["unplaced"] += unplaced
                 coverage.append(metrics["box_coverage"])
             print(
                 f"{case}: {totals['runs']} seeds, {totals['pairs']} pairs, {totals['close']} "
-                f"closer than {GAP} em, {totals['same']} of one colour, {totals['unplaced']} "
-                f"names not placed, box coverage {min(coverage)}–{max(coverage)}",
+                f"closer than {GAP} em, {totals['same']} of one colour, {totals['alike']} "
+                f"similar-size alike, least ΔE00 {min(n for n, _ in least):.1f} (deuteranopia "
+                f"{min(d for _, d in least):.1f}), {totals['unplaced']} names not placed, box "
+                f"coverage {min(coverage)}–{max(coverage)}",
                 flush=True,
             )
 

@@ -17,7 +17,7 @@ from commerce.models import (
     Product,
     Refund,
 )
-from core.errors import Forbidden, NotFound
+from core.errors import NotFound
 
 
 def product_list(*, include_inactive: bool = False) -> QuerySet[Product]:
@@ -50,13 +50,13 @@ def design_list_list(*, caller: Caller) -> QuerySet[DesignList]:
 
 
 def _visible_to(caller: Caller, records: QuerySet, pk: int):
-    """The record with this pk: 404 when there is none, 403 when it is another user's."""
+    """The record with this pk: 404 when there is none, and the same 404 when it is another
+    user's, so that a customer's ids tell nothing of others' (docs/security.md)."""
+    if not caller.is_admin:
+        records = records.filter(user=caller.user)
     record = records.filter(pk=pk).first()
-    subject = records.model._meta.verbose_name
     if record is None:
-        raise NotFound(f"{subject} not found", code="record_not_found")
-    if not caller.is_admin and record.user_id != caller.user.pk:
-        raise Forbidden(f"{subject} belongs to another user", code="belongs_to_another_user")
+        raise NotFound(f"{records.model._meta.verbose_name} not found", code="record_not_found")
     return record
 
 

@@ -127,7 +127,6 @@ CODES: tuple[ErrorCode, ...] = (
     E("access_undeclared", 403, "this route declares no access", "此地址尚未声明访问权限。"),
     E("job_in_order", 409, "job 0123… is needed by order 12", "该任务仍被订单使用，不能删除。", ("/api/jobs",)),
     E("job_not_finished", 409, "job 0123… is running; a job is deleted once it has finished", "任务尚未完成，完成后才能删除。", ("/api/jobs",)),
-    E("belongs_to_another_user", 403, "order belongs to another user", "该资源属于其他用户。", COMMERCE),
     E("wrong_status", 409, "order cannot be cancelled in status paid", "当前状态下不能执行此操作。", COMMERCE),
     # Admin login.
     E("password_required", 400, "password is required", "请输入密码。", ("/api/login",)),

@@ -78,6 +78,11 @@ def token_identity(authorization: str) -> Identity | None:
     user_id = customer_token_user_id(token)
     if user_id is None:
         return Identity(Kind.ANYONE, token_refused=True)
+    return customer_identity(user_id)
+
+
+def customer_identity(user_id: int) -> Identity:
+    """The customer whose EndUser id is `user_id` (a service acting for one, as commerce's)."""
     return Identity(Kind.CUSTOMER, user_id=user_id)
 
 

@@ -110,16 +110,6 @@ class Field:
     def _templates(self) -> tuple[str, ...]:
         raise NotImplementedError
 
-    def rows(self) -> list[dict[str, str]]:
-        """The docs' table of a lone field (a JSON body's field its serializer reads with it)."""
-        return [
-            {
-                "name": self.name,
-                "accepted": self.accepted(),
-                "error (400)": " / ".join(f"`{s}`" for s in self.refusals()),
-            }
-        ]
-
     def _sentence(self, template: str, where: str | None = None) -> str:
         shown = {key: number_shown(v) for key, v in vars(self).items() if _is_number(v)}
         # {key} and {count} are the client's: put in after the sentence is made
@@ -301,32 +291,42 @@ def Color(name: str, description: str, **declared) -> Pattern:  # noqa: N802 (a 
 
 @dataclasses.dataclass(frozen=True)
 class Text(Field):
-    """A text (of a form: trimmed by the form), refused when it holds a NUL character (which
-    PostgreSQL cannot store) or is longer than `high` characters (None: any length)."""
+    """A text (of a form: trimmed by the form; of a JSON body: trimmed when `trim`), refused
+    when it holds a NUL character (which PostgreSQL cannot store), a lone surrogate (when
+    `surrogate` says so: UTF-8 cannot hold one) or is longer than `high` characters as sent
+    (None: any length)."""
 
     high: int | None = None
     not_text: str = "{name} must be a string"
     nul: str = "{name} must not contain NUL characters"
+    nul_code: str = "text_contains_nul"
     too_long: str = "{name} must be at most {high} characters"
-    empty: str = ""  # set: the empty text is refused with it
+    too_long_code: str = "text_too_long"
+    empty: str = ""  # set: the empty text (once trimmed) is refused with it
     meaning: str = ""
+    trim: bool = False  # white space at either end dropped, as str.strip() drops it
+    surrogate: str = ""  # set: a lone surrogate is refused with it
 
     def parse(self, value, where=None):
         if not isinstance(value, str):
             raise self._refused(self.not_text, where)
+        sent, value = value, value.strip() if self.trim else value
         if self.empty and not value:
             raise self._refused(self.empty, where)
         if "\x00" in value:
-            raise self._refused(self.nul, where, "text_contains_nul")
-        if self.high is not None and len(value) > self.high:
-            raise self._refused(self.too_long, where, "text_too_long")
+            raise self._refused(self.nul, where, self.nul_code)
+        if self.surrogate and any("\ud800" <= c <= "\udfff" for c in value):
+            raise self._refused(self.surrogate, where)
+        if self.high is not None and len(sent) > self.high:
+            raise self._refused(self.too_long, where, self.too_long_code)
         return value
 
     def schema(self) -> dict:
         low = {"minLength": 1} if self.empty else {}
         high = {"maxLength": self.high} if self.high is not None else {}
-        # a form's text refused when blank says so (the form trims it)
-        return {"type": "string", "pattern": NOT_BLANK if self.missing else NO_NUL, **low, **high}
+        # a text refused when blank once trimmed (by the form, or by itself) says so
+        blank_refused = self.missing or self.trim and self.empty
+        return {"type": "string", "pattern": NOT_BLANK if blank_refused else NO_NUL, **low, **high}
 
     def accepted(self) -> str:
         return self.meaning or (
@@ -334,11 +334,44 @@ class Text(Field):
         )
 
     def _refusing(self):
-        long = ((self.too_long, "text_too_long"),) if self.high is not None else ()
-        return (*super()._refusing(), (self.nul, "text_contains_nul"), *long)
+        long = ((self.too_long, self.too_long_code),) if self.high is not None else ()
+        surrogate = ((self.surrogate, self.code),) if self.surrogate else ()
+        return (*super()._refusing(), (self.nul, self.nul_code), *surrogate, *long)
 
     def _templates(self):
         return (self.not_text, *((self.empty,) if self.empty else ()))
+
+
+@dataclasses.dataclass(frozen=True)
+class Nullable(Field):
+    """The field `value`, or null (None) where null means something (no print size)."""
+
+    value: Field | None = None
+
+    def parse(self, value, where=None):
+        return None if value is None else self.value.parse(value, where)
+
+    def schema(self) -> dict:
+        return {**self.value.schema(), "nullable": True}
+
+    def accepted(self) -> str:
+        return f"{self.value.accepted()}, or null"
+
+    def _templates(self):
+        return ()
+
+    def refusals(self, where=None):
+        return self.value.refusals(where)
+
+    def refused_with(self, code, where=None):
+        return self.value.refused_with(code, where)
+
+
+def nullable(field: Field) -> Nullable:
+    """`field`, or null: named, described and kept (its attribute) as `field` is."""
+    return Nullable(
+        field.name, field.description, code=field.code, attribute=field.attribute, value=field
+    )
 
 
 @dataclasses.dataclass(frozen=True)
@@ -413,12 +446,17 @@ class Object(Field):
     missing_key: str = ""  # "{name}.{key} is required"
     optional: tuple[tuple[str, object], ...] = ()
     missing_first: bool = False  # every key's presence checked before any value
+    # A request body a service writes from: read into the fields sent, by attribute, an
+    # absent optional one left out (the service keeps or sets its own value); null is a
+    # field not sent, refused with `missing_key` (but for a Nullable field), and a
+    # `partial` read (a PATCH's) requires no field.
+    sent_only: bool = False
 
     @property
     def listed(self) -> str:
         return ", ".join(field.name for field in self.fields)
 
-    def parse(self, value, where=None):
+    def parse(self, value, where=None, *, partial: bool = False):
         names, optional = [field.name for field in self.fields], dict(self.optional)
         if not isinstance(value, dict) or not self.unknown and sorted(value) != sorted(names):
             raise self._refused(self.refusal, where)
@@ -427,6 +465,8 @@ class Object(Field):
         if extra:
             detail = self._sentence(self.unknown, where).replace("{key}", str(extra[0])[:40])
             raise Refused(detail, self.code)
+        if self.sent_only:
+            return self._sent(value, where, partial)
         required = [f.name for f in self.fields if f.name not in optional]
         missing = [key for key in required if key not in value] if self.missing_first else []
         parsed = {}
@@ -441,6 +481,20 @@ class Object(Field):
                 parsed[field.name] = field.parse(value[field.name], self._within(name, field))
             else:
                 parsed[field.name] = optional[field.name]
+        return parsed
+
+    def _sent(self, value: dict, where: str | None, partial: bool) -> dict:
+        """The fields sent (`sent_only`), by attribute, each read in the declared order."""
+        parsed = {}
+        for field in self.fields:
+            sent = value.get(field.name)
+            if sent is None and not (field.name in value and isinstance(field, Nullable)):
+                if field.name in value or not partial and field.name not in dict(self.optional):
+                    detail = self._sentence(self.missing_key, where)
+                    raise Refused(detail.replace("{key}", field.name), self.code)
+                continue
+            within = self._within(where or self.name, field)
+            parsed[field.attribute or field.name] = field.parse(sent, within)
         return parsed
 
     @staticmethod
@@ -478,6 +532,7 @@ class Object(Field):
                     if optional.get(field.name) is not None
                     else {}
                 ),
+                **({"description": field.description} if field.description else {}),
             }
             for field in self.fields
         }
@@ -718,6 +773,9 @@ class Inputs:
     fields: tuple[Field, ...]
     text: bool = True
     prefix: str = ""
+    # each parameter at most once: one given twice in a query (a QueryDict) is refused, as
+    # the schema's single values say, not read as its last value
+    once: bool = False
 
     def __post_init__(self):
         declared = {f.name for f in dataclasses.fields(self.values) if f.init and f.compare}
@@ -743,6 +801,10 @@ class Inputs:
         when not as declared); absent or null (or, from a query, empty): the default. The
         first bad value (in the declared order) is refused."""
         text = self.text if text is None else text
+        if self.once and hasattr(given, "getlist"):
+            repeated = [name for name in self.names if len(given.getlist(name)) > 1]
+            if repeated:
+                raise Refused(f"{repeated[0]} must be given once", "parameter_repeated")
         values = {}
         for field in self.fields:
             where = self.prefix + field.name

@@ -99,17 +99,6 @@ class AutoSchema(SpectacularAutoSchema):
             schema.update(alternatives[0])
 
 
-class StrictInputSchema(OpenApiSerializerExtension):
-    """Inputs that refuse unknown keys say so: `additionalProperties: false`."""
-
-    target_class = "core.serializers.StrictInput"
-    match_subclasses = True
-
-    def map_serializer(self, auto_schema, direction):
-        schema = auto_schema._map_serializer(self.target, direction, bypass_extensions=True)
-        return {**schema, "additionalProperties": False}
-
-
 class InputsSchema(OpenApiSerializerExtension):
     """A body with declared inputs: its serializer's fields, and the options' schemas from
     their declaration (core/inputs.py)."""
@@ -121,6 +110,8 @@ class InputsSchema(OpenApiSerializerExtension):
         schema = auto_schema._map_serializer(self.target, direction, bypass_extensions=True)
         inputs = self.target.inputs
         schema.setdefault("properties", {}).update(inputs.schemas())
+        if isinstance(inputs, Object):  # a JSON object of exactly its fields
+            schema["additionalProperties"] = False
         if inputs.required_names() and not getattr(self.target, "partial", False):
             schema["required"] = [*schema.get("required", []), *inputs.required_names()]
         if isinstance(inputs, Object):  # a JSON object of exactly its fields

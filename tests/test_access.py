@@ -45,7 +45,6 @@ REFUSED_FOR_WHO = {
     "staff_only",
     "user_token_required",
     "not_owner",
-    "belongs_to_another_user",
     "access_undeclared",
     "csrf_failed",
 }

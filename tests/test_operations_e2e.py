@@ -21,6 +21,7 @@ from core.admin_token import admin_token_issue
 from tests.commerce.clients import SHENZHEN, Api, new_customer
 from tests.names import sample_names, write_names
 from tests.processes import Service
+from tests.waiting import wait_until
 
 pytestmark = [pytest.mark.e2e]
 JOBS, FAILURES, PAYMENTS = 4, 2, 2
@@ -155,7 +156,14 @@ def test_a_jobs_request_id_is_on_every_web_and_worker_line_about_it(services, tm
     # The job's lines, but the request lines of the polls that followed it (GET
     # /api/jobs/<id>: other requests, with ids of their own).
     web = [line for line in log_lines(first, "web", job_id) if line["logger"] != "core.requests"]
-    worker = log_lines(first, "worker", job_id) + log_lines(services[1], "worker", job_id)
+
+    # The worker writes "succeeded" just after the success's transaction, which a poll may see
+    # first (it did once, under load): wait a little for the line, never for the status.
+    def worker_lines():
+        return log_lines(first, "worker", job_id) + log_lines(services[1], "worker", job_id)
+
+    wait_until(lambda: any("succeeded" in line["message"] for line in worker_lines()), 10)
+    worker = worker_lines()
     assert any("queued" in line["message"] for line in web), web
     assert any("started" in line["message"] for line in worker), worker
     assert any("succeeded" in line["message"] for line in worker), worker

@@ -231,6 +231,16 @@ def _record_less_finished_jobs() -> list[JobView]:
     return [_view_of_directory(job_id) for job_id in ids if _is_finished_folder(job_id)]
 
 
+def job_queue_position(view: JobView) -> int | None:
+    """How many queued jobs wait ahead of a queued job (anyone's, created before it: the
+    queue's order); None unless it is queued. A count, naming no job: whoever holds the id
+    reads it (the studio without signing in, docs/api.md)."""
+    if view.status != Job.Status.QUEUED:
+        return None
+    ahead = Job.objects.filter(_shown_with_status(Job.Status.QUEUED), deleting=False)
+    return ahead.filter(created_at__lt=view.created_at).count()
+
+
 def _shown_with_status(status: str) -> Q:
     """The jobs a read shows with `status`: a stale job is failed, not running."""
     stale = Q(status=Job.Status.RUNNING, updated_at__lt=stale_cutoff())

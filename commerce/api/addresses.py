@@ -7,9 +7,9 @@ from rest_framework.response import Response
 
 from commerce.api.serializers import AddressIn, AddressOut
 from commerce.auth import request_user
+from commerce.inputs import ADDRESS_BODY
 from commerce.selectors import address_get, address_list
 from commerce.services.catalog import address_create, address_delete, address_update
-from core.serializers import valid_input
 from core.views import JsonApiView
 
 
@@ -21,7 +21,7 @@ class AddressListView(JsonApiView):
     @extend_schema(request=AddressIn, responses={201: AddressOut}, tags=["commerce"])
     def post(self, request):
         user = request_user(request)
-        address = address_create(user=user, fields=valid_input(AddressIn, request.data))
+        address = address_create(user=user, fields=ADDRESS_BODY.parse(request.data))
         return Response(AddressOut(address).data, status=status.HTTP_201_CREATED)
 
 
@@ -35,7 +35,7 @@ class AddressDetailView(JsonApiView):
     def _update(self, request, address_id: int, *, partial: bool):
         user = request_user(request)
         address_get(user=user, address_id=address_id)  # another's is 404 before its body's 400
-        changes = valid_input(AddressIn, request.data, partial=partial)
+        changes = ADDRESS_BODY.parse(request.data, partial=partial)
         return Response(
             AddressOut(address_update(user=user, address_id=address_id, changes=changes)).data
         )

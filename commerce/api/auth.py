@@ -6,10 +6,10 @@ from rest_framework.response import Response
 
 from commerce.api.serializers import CodeIn, LoginOut, OpenpidOut, PhoneOut
 from commerce.auth import request_user, user_token_issue
+from commerce.inputs import CODE_BODY
 from commerce.services.users import user_login, user_phone_set, user_plugin_openpid_set
 from core.errors import InvalidInput
 from core.schema import error
-from core.serializers import valid_input
 from core.throttles import failure_count
 from core.views import JsonApiView
 
@@ -29,7 +29,7 @@ class LoginView(JsonApiView):
         summary="Log an end user in with a mini-program code",
     )
     def post(self, request):
-        code = valid_input(CodeIn, request.data)["code"]
+        code = CODE_BODY.parse(request.data)["code"]
         try:
             user = user_login(code=code)
         except InvalidInput:  # the platform refused the code: a failed login
@@ -49,7 +49,7 @@ class PluginOpenpidView(JsonApiView):
     )
     def post(self, request):
         user = request_user(request)
-        code = valid_input(CodeIn, request.data)["code"]
+        code = CODE_BODY.parse(request.data)["code"]
         return Response(OpenpidOut(user_plugin_openpid_set(user=user, code=code)).data)
 
 
@@ -64,7 +64,7 @@ class PhoneView(JsonApiView):
     )
     def post(self, request):
         user = request_user(request)
-        code = valid_input(CodeIn, request.data)["code"]
+        code = CODE_BODY.parse(request.data)["code"]
         return Response(PhoneOut(user_phone_set(user=user, code=code)).data)
 
 

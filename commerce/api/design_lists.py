@@ -8,6 +8,7 @@ from rest_framework.response import Response
 
 from commerce.api.serializers import DesignListIn, DesignListOut
 from commerce.auth import Caller, request_caller, request_user
+from commerce.inputs import DESIGN_LIST_BODY
 from commerce.selectors import design_list_get, design_list_list
 from commerce.services.design_lists import (
     design_list_create,
@@ -16,7 +17,6 @@ from commerce.services.design_lists import (
     design_list_update,
 )
 from core.schema import error
-from core.serializers import valid_input
 from core.views import JsonApiView
 
 
@@ -30,9 +30,9 @@ class DesignListListView(JsonApiView):
     @extend_schema(request=DesignListIn, responses={201: DesignListOut}, tags=["commerce"])
     def post(self, request):
         user = request_user(request)
-        fields = valid_input(DesignListIn, request.data)
+        fields = DESIGN_LIST_BODY.parse(request.data)
         design_list = design_list_create(
-            user=user, name=fields["name"], items=fields.get("items", [])
+            user=user, name=fields["name"], items=list(fields.get("items", ()))
         )
         return Response(DesignListOut(design_list).data, status=status.HTTP_201_CREATED)
 
@@ -47,7 +47,9 @@ class DesignListDetailView(JsonApiView):
         user = request_user(request)
         # another's is refused before its body is read
         design_list_get(caller=Caller(user=user), design_list_id=design_list_id)
-        changes = valid_input(DesignListIn, request.data, partial=partial)
+        changes = DESIGN_LIST_BODY.parse(request.data, partial=partial)
+        if "items" in changes:
+            changes["items"] = list(changes["items"])
         design_list = design_list_update(user=user, design_list_id=design_list_id, changes=changes)
         return Response(DesignListOut(design_list).data)
 

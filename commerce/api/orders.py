@@ -9,11 +9,11 @@ from rest_framework.response import Response
 from commerce.api.products import NO_TOKEN
 from commerce.api.serializers import (
     OrderCreateIn,
-    OrderListQuery,
     OrderOut,
     OrderPageOut,
 )
 from commerce.auth import request_caller, request_user
+from commerce.inputs import ORDER_QUERY, order_read
 from commerce.selectors import order_get, order_list
 from commerce.services.orders import (
     order_cancel,
@@ -22,14 +22,14 @@ from commerce.services.orders import (
     order_mark_paid,
     order_ship,
 )
+from core.inputs_schema import query_parameters
 from core.schema import error
-from core.serializers import valid_input
 from core.views import JsonApiView
 
 
 class OrderListView(JsonApiView):
     @extend_schema(
-        parameters=[OrderListQuery],
+        parameters=query_parameters(ORDER_QUERY),
         responses={200: OrderPageOut},
         tags=["commerce"],
         summary="Orders, newest first",
@@ -37,14 +37,14 @@ class OrderListView(JsonApiView):
     )
     def get(self, request):
         caller = request_caller(request)
-        query = valid_input(OrderListQuery, request.query_params)
+        query = ORDER_QUERY.parse(request.query_params)
         orders = order_list(
             caller=caller,
-            status=query.get("status"),
-            search=query.get("search", ""),
-            payment_status=query.get("paymentStatus", ""),
+            status=query.status,
+            search=query.search or "",
+            payment_status=query.payment_status or "",
         )
-        page, size = query["page"], query["pageSize"]
+        page, size = query.page, query.page_size
         return Response(
             OrderPageOut(
                 {
@@ -69,14 +69,7 @@ class OrderListView(JsonApiView):
     )
     def post(self, request):
         user = request_user(request)
-        fields = valid_input(OrderCreateIn, request.data)
-        order, created = order_create(
-            user=user,
-            address_id=fields["addressId"],
-            items=fields["items"],
-            design_list_id=fields.get("designListId"),
-            request_id=fields.get("requestId"),
-        )
+        order, created = order_create(user=user, **order_read(request.data))
         return Response(
             OrderOut(order).data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK
         )

@@ -11,16 +11,16 @@ from rest_framework.views import APIView
 from commerce.api.products import NO_TOKEN
 from commerce.api.serializers import (
     OrderOut,
-    PaymentListQuery,
     PaymentPageOut,
     PayOut,
 )
 from commerce.auth import request_user
+from commerce.inputs import PAYMENT_QUERY
 from commerce.payments.services import notify_receive, payment_start, payment_sync
 from commerce.selectors import payment_list
 from core.errors import ServiceError, client_error
+from core.inputs_schema import query_parameters
 from core.schema import error
-from core.serializers import valid_input
 from core.views import JsonApiView
 
 # A notify is a few kilobytes; anything much larger is not one.
@@ -112,18 +112,16 @@ def _fail(code: int, message: str) -> Response:
 
 class PaymentListView(JsonApiView):
     @extend_schema(
-        parameters=[PaymentListQuery],
+        parameters=query_parameters(PAYMENT_QUERY),
         responses={200: PaymentPageOut, 401: NO_TOKEN},
         tags=["commerce"],
         summary="Payments with their refunds and events, newest first (admin token)",
         operation_id="payments_list",
     )
     def get(self, request):
-        query = valid_input(PaymentListQuery, request.query_params)
-        payments = payment_list(
-            needs_attention=query.get("needsAttention"), order_id=query.get("orderId")
-        )
-        page, size = query["page"], query["pageSize"]
+        query = PAYMENT_QUERY.parse(request.query_params)
+        payments = payment_list(needs_attention=query.needs_attention, order_id=query.order_id)
+        page, size = query.page, query.page_size
         return Response(
             PaymentPageOut(
                 {

@@ -7,11 +7,11 @@ from rest_framework import status
 from rest_framework.response import Response
 
 from commerce.api.serializers import ProductIn, ProductOut
+from commerce.inputs import PRODUCT_BODY
 from commerce.selectors import product_get, product_list
 from commerce.services.catalog import product_create, product_update
 from core.identity import request_identity
 from core.schema import error
-from core.serializers import valid_input
 from core.views import JsonApiView
 
 NO_TOKEN = error("`authentication required` / `invalid or expired token`")
@@ -33,7 +33,7 @@ class ProductListView(JsonApiView):
         tags=["commerce"],
     )
     def post(self, request):
-        product = product_create(**valid_input(ProductIn, request.data))
+        product = product_create(**PRODUCT_BODY.parse(request.data))
         return Response(ProductOut(product).data, status=status.HTTP_201_CREATED)
 
 
@@ -48,7 +48,7 @@ class ProductDetailView(JsonApiView):
         tags=["commerce"],
     )
     def patch(self, request, product_id: int):
-        changes = valid_input(ProductIn, request.data, partial=True)
+        changes = PRODUCT_BODY.parse(request.data, partial=True)
         return Response(ProductOut(product_update(product_id=product_id, changes=changes)).data)
 
 

@@ -1,13 +1,18 @@
-"""Input and output shapes of the commerce API (camelCase keys, money in fen, UTC times
-with a `Z` suffix). Inputs reject unknown keys, so a client cannot slip in a user id or an
-amount."""
-
-import dataclasses
-from collections.abc import Mapping
+"""The shapes of the commerce API (camelCase keys, money in fen, UTC times with a `Z`
+suffix): the request bodies' schema components, whose fields are declared in
+commerce/inputs.py (unknown keys refused, so a client cannot slip in a user id or an amount),
+and the answers."""
 
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from commerce.inputs import (
+    ADDRESS_BODY,
+    CODE_BODY,
+    DESIGN_LIST_BODY,
+    ORDER_BODY,
+    PRODUCT_BODY,
+)
 from commerce.models import (
     Address,
     DesignList,
@@ -20,26 +25,15 @@ from commerce.models import (
     Refund,
 )
 from commerce.selectors import order_payment
-from core.inputs import Field, Items, Number, Object, Text, said_alike
-from core.serializers import (
-    ID_WORDING,
-    MAX_ID,
-    StrictInput,
-    UtcDateTimeField,
-    id_field,
-)
-from exports.production import SIZE_MAX_MM, SIZE_MIN_MM
-
-MAX_QUANTITY = 999
-MAX_ORDER_LINES = 100
-MAX_DESIGN_ITEMS = 200
-
+from core.serializers import UtcDateTimeField, WithInputs
 
 # ---- identity platform -------------------------------------------------------------------
 
 
-class CodeIn(StrictInput):
-    code = serializers.CharField(max_length=256)
+class CodeIn(WithInputs):
+    """A mini-program code: CODE_BODY (commerce/inputs.py), which the views read."""
+
+    inputs = CODE_BODY
 
 
 class UserOut(serializers.ModelSerializer):
@@ -81,27 +75,10 @@ class PhoneOut(serializers.Serializer):
 # ---- products and addresses ----------------------------------------------------------------
 
 
-def _size(source: str, help_text: str) -> serializers.FloatField:
-    return serializers.FloatField(
-        source=source,
-        min_value=SIZE_MIN_MM,
-        max_value=SIZE_MAX_MM,
-        allow_null=True,
-        required=False,
-        help_text=help_text,
-    )
+class ProductIn(WithInputs):
+    """A product: PRODUCT_BODY (commerce/inputs.py), which the views read."""
 
-
-class ProductIn(StrictInput):
-    name = serializers.CharField(max_length=100)
-    description = serializers.CharField(allow_blank=True, required=False)
-    price = serializers.IntegerField(min_value=0, max_value=100_000_000, help_text="fen")
-    active = serializers.BooleanField(required=False)
-    kind = serializers.ChoiceField(
-        choices=Product.Kind.choices, required=False, help_text="print or engrave"
-    )
-    widthMm = _size("width_mm", "the poster's width in production, mm; null: no files")
-    heightMm = _size("height_mm", "its height, mm, when no width is set (it keeps its aspect)")
+    inputs = PRODUCT_BODY
 
 
 class ProductOut(serializers.ModelSerializer):
@@ -142,20 +119,10 @@ class PreparationOut(serializers.Serializer):
     preparedAt = UtcDateTimeField(source="prepared_at", allow_null=True)
 
 
-class AddressIn(StrictInput):
-    recipient = serializers.CharField(max_length=50)
-    # Not trimmed: the pattern is the whole rule (a digit at each end), as the schema says.
-    phone = serializers.RegexField(
-        r"^\+?[0-9][0-9 -]{1,18}[0-9]\Z",
-        max_length=20,
-        trim_whitespace=False,
-        error_messages={"invalid": "must be a phone number"},
-    )
-    province = serializers.CharField(max_length=50)
-    city = serializers.CharField(max_length=50)
-    district = serializers.CharField(max_length=50, allow_blank=True, required=False)
-    detail = serializers.CharField(max_length=200)
-    isDefault = serializers.BooleanField(source="is_default", required=False)
+class AddressIn(WithInputs):
+    """An address: ADDRESS_BODY (commerce/inputs.py), which the views read."""
+
+    inputs = ADDRESS_BODY
 
 
 class AddressOut(serializers.ModelSerializer):
@@ -169,125 +136,10 @@ class AddressOut(serializers.ModelSerializer):
 # ---- design lists ------------------------------------------------------------------------------
 
 
-# The items of a design list and the lines of an order, declared once (core/inputs.py): the
-# check in validate() and the schema of the field come from the same declaration.
-def _quantity(code: str = "invalid_field") -> Number:
-    sentence = f"{{name}} must be an integer from 1 to {MAX_QUANTITY}"
-    return Number(
-        "quantity",
-        "",
-        code=code,
-        low=1,
-        high=MAX_QUANTITY,
-        integer=True,
-        **said_alike(sentence),
-    )
+class DesignListIn(WithInputs):
+    """A design list: DESIGN_LIST_BODY (commerce/inputs.py), which the views read."""
 
-
-def _design_entry(design: str) -> Object:
-    return Object(
-        "item",
-        "",
-        code="invalid_field",
-        fields=(
-            Text(
-                design,
-                "",
-                code="invalid_field",
-                empty="{name} must be a non-empty string",
-                not_text="{name} must be a non-empty string",
-            ),  # fmt: skip
-            _quantity(),
-        ),
-        refusal="{name} must be an object",
-        unknown="{name} has an unknown field: {key}",
-        # the design's key is there (DesignItem); only the quantity can be missing
-        missing_key=f"{{name}}.{{key}} must be an integer from 1 to {MAX_QUANTITY}",
-    )
-
-
-@dataclasses.dataclass(frozen=True)
-class DesignItem(Field):
-    """A design list's item: an existing project's or job's id (exactly one), a quantity."""
-
-    refusal: str = "{name} must be an object"
-    one_design: str = "{name} needs exactly one of projectId or jobId"
-
-    def parse(self, value, where=None):
-        if not isinstance(value, Mapping):
-            raise self._refused(self.refusal, where)
-        designs = [key for key in DESIGNS if key in value]
-        if len(designs) != 1:
-            raise self._refused(self.one_design, where)
-        return DESIGNS[designs[0]].parse(dict(value), where)
-
-    def schema(self) -> dict:
-        return {"oneOf": [entry.schema() for entry in DESIGNS.values()]}
-
-    def accepted(self) -> str:
-        return "{projectId or jobId, quantity}"
-
-    def _templates(self):
-        return (self.refusal, self.one_design)
-
-    def refusals(self, where=None):
-        inner = (s for entry in DESIGNS.values() for s in entry.refusals(where))
-        return tuple(dict.fromkeys((*super().refusals(where), *inner)))
-
-
-DESIGNS = {design: _design_entry(design) for design in ("projectId", "jobId")}
-DESIGN_ITEMS = Items(
-    "items",
-    "designs by an existing projectId or jobId, each with a quantity",
-    code="invalid_field",
-    item=DesignItem("item", "", code="invalid_field"),
-    high=MAX_DESIGN_ITEMS,
-    refusal=f"{{name}} must be an array of at most {MAX_DESIGN_ITEMS} items",
-)
-ORDER_LINES = Items(
-    "items",
-    "order lines: each existing, active productId once, with a quantity",
-    code="invalid_field",
-    item=Object(
-        "line",
-        "",
-        code="invalid_field",
-        fields=(
-            Number(
-                "productId",
-                "",
-                code="invalid_field",
-                low=1,
-                high=MAX_ID,
-                integer=True,
-                **said_alike(f"{{name}} {ID_WORDING}"),
-            ),
-            _quantity(),
-        ),
-        refusal="{name} must be an object with productId and quantity",
-        words="{productId, quantity}",
-    ),
-    low=1,
-    high=MAX_ORDER_LINES,
-    refusal="{name} must be a non-empty array",
-    too_many=f"{{name}} must hold at most {MAX_ORDER_LINES} lines",
-)
-
-
-@extend_schema_field({**DESIGN_ITEMS.schema(), "description": DESIGN_ITEMS.description})
-class DesignItemsField(serializers.JSONField):
-    pass
-
-
-class DesignListIn(StrictInput):
-    name = serializers.CharField(max_length=100)
-    items = DesignItemsField(required=False)
-
-    # Item errors are raised from validate() so their text reads whole: `items[2].quantity ...`.
-    def validate(self, attrs):
-        if "items" in attrs:
-            attrs["items"] = list(DESIGN_ITEMS.parse(attrs["items"]))
-        return attrs
+    inputs = DESIGN_LIST_BODY
 
 
 class DesignListOut(serializers.ModelSerializer):
@@ -315,81 +167,10 @@ class DesignListOut(serializers.ModelSerializer):
 # ---- orders ------------------------------------------------------------------------------------
 
 
-@extend_schema_field({**ORDER_LINES.schema(), "description": ORDER_LINES.description})
-class OrderLinesField(serializers.JSONField):
-    pass
+class OrderCreateIn(WithInputs):
+    """An order: ORDER_BODY (commerce/inputs.py), which the view reads with order_read."""
 
-
-class OrderCreateIn(StrictInput):
-    addressId = id_field()
-    items = OrderLinesField()
-    designListId = id_field(required=False, allow_null=True)
-    requestId = serializers.CharField(max_length=64, required=False, allow_null=True)
-
-    def to_internal_value(self, data):
-        if isinstance(data, Mapping) and "totalAmount" in data:
-            raise serializers.ValidationError(
-                {"non_field_errors": ["totalAmount is computed by the server"]}
-            )
-        return super().to_internal_value(data)
-
-    def validate(self, attrs):
-        lines = [
-            {"product_id": line["productId"], "quantity": line["quantity"]}
-            for line in ORDER_LINES.parse(attrs["items"])
-        ]
-        if len({line["product_id"] for line in lines}) != len(lines):
-            raise serializers.ValidationError("items must name each productId once")
-        attrs["items"] = lines
-        return attrs
-
-
-class PageQuery(serializers.Serializer):
-    # The upper bound keeps the offset within the database's 64-bit integers.
-    page = serializers.IntegerField(
-        min_value=1,
-        max_value=10**9,
-        default=1,
-        error_messages={
-            "invalid": "must be an integer of at least 1",
-            "min_value": "must be an integer of at least 1",
-            "max_value": "must be at most 1000000000",
-        },
-    )
-    pageSize = serializers.IntegerField(
-        min_value=1,
-        max_value=100,
-        default=20,
-        error_messages={
-            key: "must be an integer from 1 to 100" for key in ("invalid", "min_value", "max_value")
-        },
-    )
-
-
-def _choices(values, **kwargs) -> serializers.ChoiceField:
-    """An optional filter; empty means every value, as when the parameter is absent."""
-    return serializers.ChoiceField(
-        choices=values,
-        required=False,
-        allow_blank=True,
-        error_messages={"invalid_choice": "must be one of " + ", ".join(values)},
-        **kwargs,
-    )
-
-
-class OrderListQuery(PageQuery):
-    status = _choices(Order.Status.values)
-    paymentStatus = _choices(
-        Payment.Status.values, help_text="orders with a payment in this status"
-    )
-    # The staff page's search box: an order id, or part of a requestId.
-    search = serializers.CharField(
-        required=False,
-        allow_blank=True,
-        max_length=64,
-        trim_whitespace=True,
-        error_messages={"max_length": "must be at most 64 characters"},
-    )
+    inputs = ORDER_BODY
 
 
 class OrderItemOut(serializers.ModelSerializer):
@@ -531,11 +312,6 @@ class PaymentOut(serializers.ModelSerializer):
             "refunds",
             "events",
         ]
-
-
-class PaymentListQuery(PageQuery):
-    needsAttention = serializers.BooleanField(required=False, allow_null=True, default=None)
-    orderId = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
 
 
 class PaymentPageOut(serializers.Serializer):

@@ -14,6 +14,7 @@ from commerce.models import DesignList, EndUser
 from commerce.selectors import design_list_get
 from commerce.services.proofs import approval_of
 from core.errors import Conflict, InvalidInput
+from core.identity import customer_identity
 from core.pipeline import allowed, move
 from wordclouds.services.designs import designs_check, projects_freeze
 
@@ -26,7 +27,7 @@ def _owned(*, user: EndUser, design_list_id: int) -> DesignList:
 
 @transaction.atomic
 def design_list_create(*, user: EndUser, name: str, items: list[dict]) -> DesignList:
-    designs_check(items)
+    designs_check(items, customer_identity(user.pk))
     return DesignList.objects.create(user=user, name=name, items=items)
 
 
@@ -39,7 +40,7 @@ def design_list_update(*, user: EndUser, design_list_id: int, changes: dict) -> 
             code="design_list_not_editable",
         )
     if "items" in changes:
-        designs_check(changes["items"])
+        designs_check(changes["items"], customer_identity(user.pk))
     for field, value in changes.items():
         setattr(design_list, field, value)
     design_list.save(update_fields=[*changes, "updated_at"])

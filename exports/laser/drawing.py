@@ -43,6 +43,20 @@ def word_paths(custom_svg: str) -> list[list[str]]:
     return [_PATH_DATA.findall(body) for _, body in _GROUP.findall(custom_svg)]
 
 
+def word_ids(custom_svg: str) -> list[int]:
+    """The id of each word group (`<g id="w<ID>">`) of a custom.svg, in order."""
+    return [int(word_id) for word_id, _ in _GROUP.findall(custom_svg)]
+
+
+LAYER_UNSAFE = re.compile(r'[<>/\\":;?*|=`]')  # what a DXF layer name may not hold
+
+
+def group_layer(group: str) -> str:
+    """The DXF layer of a group's names: ENGRAVE and the group's name, LAYER_UNSAFE
+    characters made _."""
+    return f"{ENGRAVE} {LAYER_UNSAFE.sub('_', group)}"
+
+
 def mask_outline(inside: np.ndarray | None, width: float, height: float):
     """The drawable shape's outline as a shapely geometry in canvas px: the union of the
     mask's pixel runs, its staircase simplified; the canvas rectangle without a mask."""
@@ -107,26 +121,30 @@ def _stroke(contours: list[np.ndarray]) -> float:
     return 2 * abs(area) / length if length else 0.0
 
 
-def dxf_document(drawn: Piece, *, hatch: bool) -> bytes:
+def dxf_document(drawn: Piece, *, hatch: bool, groups=None) -> bytes:
     """R2010 DXF in millimetres ($INSUNITS 4, $MEASUREMENT 1), y up: each word's contours
     as closed LWPOLYLINEs on ENGRAVE (with `hatch` a HATCH of them too, odd parity keeps the
-    holes), the cut outline on CUT in red."""
+    holes), the cut outline on CUT in red. With ``groups`` (each word's group, a poster with
+    groups) each group's names are on a layer of their own, `ENGRAVE <group>`."""
     document = ezdxf.new("R2010", units=4)
     document.header["$MEASUREMENT"] = 1
     document.header["$EXTMIN"] = (0, 0, 0)
     document.header["$EXTMAX"] = (drawn.width_mm, drawn.height_mm, 0)
-    document.layers.add(ENGRAVE, color=7)
+    layers = [group_layer(g) for g in groups] if groups and any(groups) else None
+    for name in dict.fromkeys(layers or [ENGRAVE]):
+        document.layers.add(name, color=7)
     document.layers.add(CUT, color=RED)
     space = document.modelspace()
 
     def flipped(points: np.ndarray) -> list:
         return np.column_stack([points[:, 0], drawn.height_mm - points[:, 1]]).tolist()
 
-    for contours in drawn.words:
+    for k, contours in enumerate(drawn.words):
+        layer = layers[k] if layers else ENGRAVE
         for points in contours:
-            space.add_lwpolyline(flipped(points), close=True, dxfattribs={"layer": ENGRAVE})
+            space.add_lwpolyline(flipped(points), close=True, dxfattribs={"layer": layer})
         if hatch and contours:
-            fill = space.add_hatch(dxfattribs={"layer": ENGRAVE})
+            fill = space.add_hatch(dxfattribs={"layer": layer})
             for points in contours:
                 fill.paths.add_polyline_path(flipped(points), is_closed=True)
     for ring in drawn.cut:

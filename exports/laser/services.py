@@ -10,9 +10,21 @@ from dataclasses import dataclass
 
 from core.inputs import Boolean, Choice, Inputs, Number
 from core.isolated import run_heavy
-from exports.laser.drawing import dxf_document, mask_outline, piece, svg_document, word_paths
+from exports.laser.drawing import (
+    dxf_document,
+    mask_outline,
+    piece,
+    svg_document,
+    word_ids,
+    word_paths,
+)
 from exports.pdf.options import SIZE_MAX_MM, SIZE_MIN_MM
-from wordclouds.services.designs import custom_svg_options, custom_svg_render, job_mask
+from wordclouds.services.designs import (
+    custom_svg_options,
+    custom_svg_render,
+    job_mask,
+    job_word_groups,
+)
 
 KINDS = {"dxf": ("image/vnd.dxf", "dxf"), "laser.svg": ("image/svg+xml", "laser.svg")}
 LASER_FILLS = ("fill", "line")  # the custom.svg fills drawn as closed outlines
@@ -88,15 +100,20 @@ def job_laser(*, job_id: str, kinds: tuple[str, ...], query: Mapping) -> list[La
     # Only the fill and its line options: no stroke (a second outline of each word).
     svg = custom_svg_render(job_id=job_id, options=custom_svg_options(line_fill))
     inside = job_mask(job_id=job_id)
+    by_id = job_word_groups(job_id=job_id)
+    groups = [by_id.get(word_id, "") for word_id in word_ids(svg)]
     return run_heavy(
         f"{' and '.join(kinds)} export", laser_files, svg, inside, options, kinds,
-        f"wordcloud-{job_id}",
+        f"wordcloud-{job_id}", groups,
     )  # fmt: skip
 
 
-def laser_files(svg: str, inside, options: LaserOptions, kinds, stem: str) -> list[LaserFile]:
+def laser_files(
+    svg: str, inside, options: LaserOptions, kinds, stem: str, groups=None
+) -> list[LaserFile]:
     """The laser files of a custom.svg document and the drawable shape (None: the canvas),
-    one per kind, from one drawing of the piece."""
+    one per kind, from one drawing of the piece; ``groups``: each word's group (the DXF
+    draws each group on its own layer)."""
     width, height = _canvas(svg)
     drawn = piece(
         word_paths(svg),
@@ -109,7 +126,7 @@ def laser_files(svg: str, inside, options: LaserOptions, kinds, stem: str) -> li
     made = []
     for kind in kinds:
         if kind == "dxf":
-            content = dxf_document(drawn, hatch=options.hatch)
+            content = dxf_document(drawn, hatch=options.hatch, groups=groups)
         else:
             content = svg_document(drawn, hairline=options.hairline)
         content_type, extension = KINDS[kind]

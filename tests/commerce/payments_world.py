@@ -18,6 +18,7 @@ from commerce.payments.standin import keys_ensure
 from tests.commerce.clients import Api
 from tests.commerce.conftest import APP_ID, APP_SECRET
 from tests.processes import BASE_DIR, Service, free_port
+from tests.waiting import wait_until
 
 MCH_ID = "1900000109"
 MCH_SERIAL = "5157F09EFDC096DE15EBE81A47057A72"
@@ -121,15 +122,6 @@ def reconcile(service: Service) -> str:
     )
     assert done.returncode == 0, done.stderr
     return done.stdout
-
-
-def wait_until(condition, timeout: float = 15, every: float = 0.1):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value or time.monotonic() > deadline:
-            return value
-        time.sleep(every)
 
 
 def listed_all(staff: Api, path: str) -> list[dict]:

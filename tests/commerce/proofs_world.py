@@ -11,6 +11,8 @@ from tests.wordclouds.conftest import jobs_root
 from wordclouds import engine
 from wordclouds.engine.positions import read_words
 from wordclouds.models import Job
+from wordclouds.selectors import artifact_urls
+from wordclouds.services.job_run import finished_artifacts
 
 NAMES = ["Anna Berg", "Chloé Martin", "Dmitri Ivanov", "Émile Roux", "李雷", "韩梅梅"]
 PARAMS = {"WIDTH": 480, "HEIGHT": 360, "SEED": 5}
@@ -42,6 +44,7 @@ def job_from(folder, *, owner: str, parent: Job | None = None) -> Job:
         id=job_id,
         name_list="names.xlsx",
         status=Job.Status.SUCCESS,
+        artifacts=artifact_urls(job_id, finished_artifacts(folder)),
         params=PARAMS,
         owner=owner,
         parent=parent,

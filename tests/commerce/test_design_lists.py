@@ -1,4 +1,5 @@
-"""Design lists: the owner's CRUD in DRAFT, submit, 403 for another user's list."""
+"""Design lists: the owner's CRUD in DRAFT, submit, 403 for another user's list; a list
+names only its owner's projects and jobs."""
 
 import pytest
 
@@ -10,16 +11,20 @@ from wordclouds.models import Job, Project, Template
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def project():
+def _project(owner: str = "") -> Project:
     return Project.objects.create(
-        name="Poster", template=Template.objects.first(), background_color="#FFFFFF"
+        name="Poster", template=Template.objects.first(), background_color="#FFFFFF", owner=owner
     )
 
 
 @pytest.fixture
-def job():
-    return Job.objects.create(name_list="names.xlsx")
+def project(alice):
+    return _project(owner=str(alice.user.pk))
+
+
+@pytest.fixture
+def job(alice):
+    return Job.objects.create(name_list="names.xlsx", owner=str(alice.user.pk))
 
 
 def test_create_edit_submit(alice, project, job, settings):
@@ -137,15 +142,15 @@ def test_bad_items_are_400_and_create_nothing(alice, project, items, detail):
 @pytest.mark.parametrize(
     "method, suffix", [("get", ""), ("patch", ""), ("put", ""), ("delete", ""), ("post", "/submit")]
 )
-def test_another_users_list_is_403_and_unchanged(alice, bob, method, suffix):
+def test_another_users_list_is_404_and_unchanged(alice, bob, method, suffix):
     theirs = make_design_list(bob.user)
 
     response = getattr(alice, method)(
         f"/api/design-lists/{theirs.pk}{suffix}", {"name": "mine now"}, format="json"
     )
 
-    assert response.status_code == 403
-    assert refusal(response) == "design list belongs to another user"
+    assert response.status_code == 404
+    assert refusal(response) == "design list not found"
     theirs.refresh_from_db()
     assert (theirs.name, theirs.status) == ("Class of 2026", "DRAFT")
 
@@ -164,3 +169,45 @@ def test_users_see_their_own_lists_and_staff_see_all(alice, bob, staff):
     assert [d["id"] for d in alice.get("/api/design-lists").json()] == [mine.pk]
     assert {d["id"] for d in staff.get("/api/design-lists").json()} == {mine.pk, theirs.pk}
     assert staff.get(f"/api/design-lists/{theirs.pk}").status_code == 200
+
+
+# Another customer's designs, and designs of no one's (made without a token, or by staff):
+# (kind, whose). A finished job folder without a record is no one's too (designs_check).
+OTHERS = [("projectId", "B"), ("jobId", "B"), ("projectId", "no one"), ("jobId", "no one")]
+
+
+@pytest.mark.parametrize(("kind", "whose"), OTHERS, ids=[f"{k} of {w}" for k, w in OTHERS])
+def test_a_list_naming_a_design_the_customer_does_not_hold_is_refused_as_an_unknown_one(
+    alice, bob, kind, whose
+):
+    owner = str(bob.user.pk) if whose == "B" else ""
+    if kind == "projectId":
+        design = _project(owner=owner).pk
+    else:
+        design = Job.objects.create(name_list="names.xlsx", owner=owner).pk
+    unknown = "0" * 32
+    mine = make_design_list(alice.user)
+
+    def answers(design_id: str) -> list:
+        items = [{kind: design_id, "quantity": 1}]
+        made = alice.post("/api/design-lists", {"name": "x", "items": items}, format="json")
+        edited = alice.patch(f"/api/design-lists/{mine.pk}", {"items": items}, format="json")
+        return [(r.status_code, r.json()) for r in (made, edited)]
+
+    # the same answer as for an id that names nothing, the id aside: nothing tells that it exists
+    refused = answers(design)
+    assert refused == [
+        (status, {**body, "detail": body["detail"].replace(unknown, design)})
+        for status, body in answers(unknown)
+    ]
+    assert refused[0] == (
+        400,
+        {"detail": f"unknown {kind}: {design}", "code": kind[:-2] + "_unknown"},
+    )
+    # and nothing is made or changed
+    assert list(DesignList.objects.values_list("pk", "items")) == [(mine.pk, [])]
+    # B names their own: the same design is accepted for its holder
+    if whose == "B":
+        items = [{kind: design, "quantity": 1}]
+        theirs = bob.post("/api/design-lists", {"name": "B's", "items": items}, format="json")
+        assert theirs.status_code == 201 and theirs.json()["items"] == items

@@ -198,15 +198,15 @@ def test_another_users_address_is_404(alice, bob, poster):
     assert refusal(response) == "address not found"
 
 
-def test_another_users_design_list_is_403_and_stays_as_it_was(alice, bob, home, poster):
+def test_another_users_design_list_is_404_and_stays_as_it_was(alice, bob, home, poster):
     theirs = make_design_list(bob.user)
 
     response = alice.post(
         "/api/orders", order_body(home, (poster, 1), designListId=theirs.pk), format="json"
     )
 
-    assert response.status_code == 403
-    assert refusal(response) == "design list belongs to another user"
+    assert response.status_code == 404
+    assert refusal(response) == "design list not found"
     theirs.refresh_from_db()
     assert theirs.status == "DRAFT"
     assert not Order.objects.exists() and not OrderItem.objects.exists()
@@ -313,8 +313,9 @@ def test_detail_owner_other_user_staff_unknown(alice, bob, staff):
     order = make_order(alice.user)
 
     assert alice.get(f"/api/orders/{order.pk}").status_code == 200
-    assert refusal(bob.get(f"/api/orders/{order.pk}")) == "order belongs to another user"
-    assert bob.get(f"/api/orders/{order.pk}").status_code == 403
+    # another user's order answers as an unknown one would: its id tells bob nothing
+    assert refusal(bob.get(f"/api/orders/{order.pk}")) == "order not found"
+    assert bob.get(f"/api/orders/{order.pk}").status_code == 404
     assert staff.get(f"/api/orders/{order.pk}").json()["id"] == order.pk
     assert alice.get(f"/api/orders/{order.pk + 100}").status_code == 404
     assert refusal(alice.get(f"/api/orders/{order.pk + 100}")) == "order not found"

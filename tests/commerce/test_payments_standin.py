@@ -13,8 +13,8 @@ import pytest
 
 from core.processes import kill_session
 from tests.commerce.clients import SHENZHEN, Api
-from tests.commerce.payments_world import wait_until
 from tests.processes import BASE_DIR, free_port
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.e2e
 

@@ -14,7 +14,15 @@ import pytest
 from django.core.files.uploadedfile import UploadedFile
 from drf_spectacular.generators import SchemaGenerator
 
-from commerce.api.serializers import DESIGN_ITEMS, ORDER_LINES
+from commerce.inputs import (
+    ADDRESS_BODY,
+    CODE_BODY,
+    DESIGN_LIST_BODY,
+    ORDER_BODY,
+    ORDER_QUERY,
+    PAYMENT_QUERY,
+    PRODUCT_BODY,
+)
 from commerce.services.proofs import PROOF_COMMENT, PROOF_DECISION, PROOF_SEND
 from core.inputs import (
     MB,
@@ -22,6 +30,7 @@ from core.inputs import (
     Form,
     Inputs,
     JsonText,
+    Nullable,
     Object,
     Refused,
     Upload,
@@ -37,6 +46,7 @@ from wordclouds.services.assets import ASSET_FORM, ASSET_IMPORT_FORM
 from wordclouds.services.custom_svg import CUSTOM_SVG
 from wordclouds.services.fonts import FONT_FORM
 from wordclouds.services.job_inputs import JOB_FORM
+from wordclouds.services.jobs import JOB_LIST_QUERY
 from wordclouds.services.line_spacing import LINE_SPACING
 from wordclouds.services.projects import PROJECT_FORM
 
@@ -113,9 +123,11 @@ def WITH(declaration: Object, **others):  # noqa: N802
     return lambda field, value: declaration.parse({**others, field.name: value})[field.name]
 
 
-def LONE(field, value):  # noqa: N802
-    """A lone field of a JSON body (its serializer reads the field with it)."""
-    return field.parse(value)
+def SENT(body: Object):  # noqa: N802
+    """A request body's field, sent alone (as a PATCH may send it)."""
+    return lambda field, value: body.parse({field.name: value}, partial=True)[
+        field.attribute or field.name
+    ]
 
 
 def _params(field, value):
@@ -155,9 +167,18 @@ DECLARATIONS = [
     (LINE_SPACING, _body("LineSpacingRequestRequest"), BODY(LINE_SPACING), "lookup.md"),
     (LINE_SPACING, _body("LineSpacingRequestRequest"), FORM_TEXT(LINE_SPACING), "lookup.md"),
     (EDITS, _body("RevisionFormRequest", "edits"), OBJECT(EDITS), "engine.md"),
-    (DESIGN_ITEMS, _body("DesignListInRequest"), LONE, "commerce.md"),
-    (ORDER_LINES, _body("OrderCreateInRequest"), LONE, "commerce.md"),
-    (PROOF_SEND, _body("ProofSendInRequest"), OBJECT(PROOF_SEND), "proofs.md"),
+    (CODE_BODY, _body("CodeInRequest"), SENT(CODE_BODY), "commerce.md"),
+    (PRODUCT_BODY, _body("ProductInRequest"), SENT(PRODUCT_BODY), "commerce.md"),
+    (PRODUCT_BODY, _body("PatchedProductInRequest"), SENT(PRODUCT_BODY), "commerce.md"),
+    (ADDRESS_BODY, _body("AddressInRequest"), SENT(ADDRESS_BODY), "commerce.md"),
+    (ADDRESS_BODY, _body("PatchedAddressInRequest"), SENT(ADDRESS_BODY), "commerce.md"),
+    (DESIGN_LIST_BODY, _body("DesignListInRequest"), SENT(DESIGN_LIST_BODY), "commerce.md"),
+    (DESIGN_LIST_BODY, _body("PatchedDesignListInRequest"), SENT(DESIGN_LIST_BODY), "commerce.md"),
+    (ORDER_BODY, _body("OrderCreateInRequest"), SENT(ORDER_BODY), "commerce.md"),
+    (ORDER_QUERY, _query("/api/orders"), QUERY(ORDER_QUERY), "commerce.md"),
+    (PAYMENT_QUERY, _query("/api/payments"), QUERY(PAYMENT_QUERY), "commerce.md"),
+    (JOB_LIST_QUERY, _query("/api/jobs"), QUERY(JOB_LIST_QUERY), "api.md"),
+    (PROOF_SEND, _body("ProofSendInRequest"), SENT(PROOF_SEND), "proofs.md"),
     (
         PROOF_COMMENT,
         _body("ProofCommentInRequest"),
@@ -183,8 +204,14 @@ MARKERS = {
     PROJECT_FORM: "wordclouds.services.projects.PROJECT_FORM",
     EDITS: "wordclouds.engine.revision.edits.EDITS",
     LINE_SPACING: "wordclouds.services.line_spacing.LINE_SPACING",
-    DESIGN_ITEMS: "commerce.api.serializers.DESIGN_ITEMS",
-    ORDER_LINES: "commerce.api.serializers.ORDER_LINES",
+    CODE_BODY: "commerce.inputs.CODE_BODY",
+    PRODUCT_BODY: "commerce.inputs.PRODUCT_BODY",
+    ADDRESS_BODY: "commerce.inputs.ADDRESS_BODY",
+    DESIGN_LIST_BODY: "commerce.inputs.DESIGN_LIST_BODY",
+    ORDER_BODY: "commerce.inputs.ORDER_BODY",
+    ORDER_QUERY: "commerce.inputs.ORDER_QUERY",
+    PAYMENT_QUERY: "commerce.inputs.PAYMENT_QUERY",
+    JOB_LIST_QUERY: "wordclouds.services.jobs.JOB_LIST_QUERY",
     PROOF_SEND: "commerce.services.proofs.PROOF_SEND",
     PROOF_COMMENT: "commerce.services.proofs.PROOF_COMMENT",
     PROOF_DECISION: "commerce.services.proofs.PROOF_DECISION",
@@ -326,7 +353,7 @@ def test_the_schema_the_parser_and_the_docs_agree_on_every_field(
 ):
     properties = served(schema)
     rows = _docs_rows(page, declaration)
-    fields = getattr(declaration, "fields", (declaration,))  # a lone field: its own table
+    fields = declaration.fields
     names = [field.name for field in fields]
     # every field is served (drf-spectacular sorts query parameters) and in the table, in the
     # declared order
@@ -341,8 +368,6 @@ def test_the_schema_the_parser_and_the_docs_agree_on_every_field(
             assert prop.get("default") == expected, name
             shown = "—" if default is None else _shown(expected)
             assert row["default"] == (field.absent or shown), name  # or what absent means
-        elif declaration is field:  # a lone field: absent, the serializer's business
-            assert "default" not in prop, name
         elif isinstance(declaration, Object) and name not in dict(declaration.optional):
             assert "default" not in prop and row["default"] == "required", name
         elif isinstance(declaration, Object):  # absent, its optional value
@@ -354,6 +379,9 @@ def test_the_schema_the_parser_and_the_docs_agree_on_every_field(
             assert "default" not in prop and row["required"] in ("yes", "no"), name
             if row["required"] == "no":
                 assert read(field, None) is None, name
+        # null, where the schema allows it, is read as null (none of the field)
+        if prop.get("nullable"):
+            assert isinstance(field, Nullable) and read(field, None) is None, name
         # the bounds and the type: each value the served schema allows is read as it is
         for value in _allowed(prop):
             parsed = read(field, value)

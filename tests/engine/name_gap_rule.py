@@ -2,6 +2,7 @@
 run's wordcloud.svg (not from the boxes the engine placed them by). A plain module, so the
 tests and bench/name_gaps.py measure the same way."""
 
+import math
 import re
 import sqlite3
 from dataclasses import dataclass, field
@@ -11,10 +12,12 @@ import numpy as np
 import shapely
 
 from wordclouds.engine import path_contours
+from wordclouds.engine.colors import LEAST_DEUTAN_DIFFERENCE, LEAST_DIFFERENCE, differences
 
 PATH = re.compile(r'<path id="w(\d+)" fill="(#[0-9A-F]{6})" d="([^"]*)"/>')
 # The SVG's coordinates are rounded to 0.1 px and its curves flattened here: 0.1 px of slack.
 SLACK = 0.1
+SIMILAR_SIZE = 1.5  # neighbours whose sizes are within this factor must look different
 
 
 @dataclass
@@ -32,11 +35,16 @@ class Word:
 @dataclass
 class Findings:
     """What a run breaks: reading-direction neighbour pairs closer than the gap (with their
-    distance and the least allowed) and pairs sharing a colour, out of ``pairs``."""
+    distance and the least allowed), pairs sharing a colour, and pairs of similar size
+    (within SIMILAR_SIZE) whose colours read as one (CIEDE2000 under LEAST_DIFFERENCE, or
+    under LEAST_DEUTAN_DIFFERENCE seen with deuteranopia), out of ``pairs``; ``least`` is
+    the least (CIEDE2000, deuteranopia) difference of a similar-size pair's colours."""
 
     pairs: int
     close: list = field(default_factory=list)
     same_color: list = field(default_factory=list)
+    alike: list = field(default_factory=list)
+    least: tuple = (math.inf, math.inf)
 
 
 def drawn_words(out) -> list[Word]:
@@ -95,4 +103,16 @@ def measure(out, name_gap: float) -> Findings:
             findings.close.append((a.name, b.name, round(distance, 2), round(least, 2)))
         if a.color == b.color:
             findings.same_color.append((a.name, b.name, a.color))
+        if max(a.size, b.size) <= SIMILAR_SIZE * min(a.size, b.size):
+            _compare_colors(findings, a, b)
     return findings
+
+
+def _compare_colors(findings: Findings, a: Word, b: Word) -> None:
+    """Record how far apart the colours of neighbours ``a`` and ``b`` are."""
+    normal, deutan = (float(d[0, 1]) for d in differences([a.color, b.color]))
+    findings.least = (min(findings.least[0], normal), min(findings.least[1], deutan))
+    if normal < LEAST_DIFFERENCE or deutan < LEAST_DEUTAN_DIFFERENCE:
+        findings.alike.append(
+            (a.name, b.name, a.color, b.color, round(normal, 1), a.number, b.number)
+        )

@@ -4,7 +4,8 @@ PREFER_HORIZONTAL, weights, N_REPETITIONS, palette), measured from the outlines 
 wordcloud.svg and the pixels of wordcloud.png:
 - reading-direction neighbours are at least NAME_GAP em of the smaller apart,
 - neighbours never share a colour (palettes of five and ten colours: see docs/engine.md
-  for smaller ones),
+  for smaller ones), and neighbours of similar size never have colours that read as one
+  (CIEDE2000 at least 15, and 10 under a deuteranopia simulation),
 - every name is placed,
 - no ink lies outside the shape.
 A failing layout is named by its index and parameters, so it reproduces alone."""
@@ -28,9 +29,10 @@ pytestmark = pytest.mark.backend
 LAYOUTS = 32
 SHAPES = ("heart", "holes", "thin", "rectangle")
 LISTS = ("latin", "cjk", "mixed")
-# A small palette. Fewer colours cannot always hold: a large name with small ones stacked
-# beside it, themselves in a row, can make four names each other's neighbours.
-FIVE_COLOURS = ["#1F4E79", "#C0392B", "#1E8449", "#7D3C98", "#AF601A"]
+# A small palette of colours far apart (colors.alike). Fewer colours cannot always hold: a
+# large name with small ones stacked beside it, themselves in a row, can make four names each
+# other's neighbours.
+FIVE_COLOURS = ["#123060", "#B40006", "#AE8A0C", "#0C6C48", "#C666EA"]
 SURNAMES = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘"
 GIVEN = "伟芳娜敏静丽强磊军洋勇艳杰娟涛明超秀霞平刚桂英华玉兰萍红鹏飞宇轩怡永建国"
 
@@ -155,6 +157,9 @@ def test_every_layout_keeps_its_promises(case, tmp_path):
         assert found.pairs >= metrics["placements"] / 10
     assert found.close == []
     assert found.same_color == []
+    assert found.alike == []
+    assert metrics["least_neighbour_difference"]["ciede2000"] >= 15
+    assert "palette_warning" not in metrics
     inside = load_mask(mask, params=parse_params(params)).inside if mask else None
     if inside is not None:
         pixels = np.asarray(Image.open(tmp_path / "out" / "wordcloud.png").convert("RGB"))

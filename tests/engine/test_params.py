@@ -39,7 +39,7 @@ def test_values_are_kept_and_colours_upper_cased():
         ({"SEED": 1.5}, "params.SEED must be an integer from 0 to 2^63-1"),
         ({"SEED": -1}, "params.SEED must be an integer from 0 to 2^63-1"),
         ({"SEED": 2**63}, "params.SEED must be an integer from 0 to 2^63-1"),
-        ({"MODE": "CIRCLE"}, "params.MODE must be RECT or IMAGE"),
+        ({"MODE": "CIRCLE"}, "params.MODE must be RECT, IMAGE or TEXT"),
         ({"WIDTH": 63}, "params.WIDTH must be an integer from 64 to 10000"),
         ({"HEIGHT": 10001}, "params.HEIGHT must be an integer from 64 to 10000"),
         ({"WIDTH": 10**400}, "params.WIDTH must be an integer from 64 to 10000"),

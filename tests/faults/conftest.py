@@ -1,7 +1,6 @@
 import os
 import signal
 import sys
-import time
 
 import httpx
 import pytest
@@ -67,16 +66,6 @@ def _ready_workers(log: str) -> list[str]:
     import re
 
     return re.findall(r"ready for work at (\d+)", log)
-
-
-def wait_until(condition, timeout: float, step: float = 0.2):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(step)
-    return condition()
 
 
 def alive(pid: int) -> bool:

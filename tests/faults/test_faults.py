@@ -10,8 +10,9 @@ import httpx
 import pytest
 
 from tests.errors import refusal
-from tests.faults.conftest import alive, healthy_with_heartbeat, wait_until
+from tests.faults.conftest import alive, healthy_with_heartbeat
 from tests.names import sample_names
+from tests.waiting import wait_until
 from wordclouds.services.jobs import STALE_ERROR
 
 pytestmark = [pytest.mark.e2e, pytest.mark.backend]
@@ -69,7 +70,7 @@ def test_a_killed_converter_answers_502_then_works_again(whole_service):
     meanwhile = export()
     assert meanwhile.status_code == 502
     assert refusal(meanwhile) == "converter unavailable"
-    assert wait_until(lambda: export().status_code == 200, 30, step=0.5)
+    assert wait_until(lambda: export().status_code == 200, 30, every=0.5)
 
 
 def test_a_restart_runs_queued_jobs_and_fails_running_ones(whole_service, names_xlsx):

@@ -38,11 +38,13 @@ def static_root(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def service(tmp_path_factory, database_template, static_root):
-    """One service per test module: web, worker and converter, DEBUG off (production mode)."""
+def service(request, tmp_path_factory, database_template, static_root):
+    """One service per test module: web, worker and converter, DEBUG off (production mode);
+    the web server alone for a module that sets `WORKER = False` (its jobs stay queued)."""
     folder = tmp_path_factory.mktemp("pages-service")
     service = Service(folder, database_template, STATIC_ROOT=static_root, DEBUG="0")
-    service.start(converter=True)
+    worker = getattr(request.module, "WORKER", True)
+    service.start(worker=worker, converter=worker)
     yield service
     service.stop()
 

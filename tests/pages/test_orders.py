@@ -102,7 +102,8 @@ def shop(service, identity_platform_server, tmp_path_factory):  # noqa: F811
     for name in ["name", "Anna", "Bruno", "Chloé", "李雷", "韩梅梅"]:
         book.active.append([name])
     book.save(names)
-    shop.job = service.submit(names, {"WIDTH": 500, "HEIGHT": 400, "SEED": 2})
+    # the customer's own job: a design list names only its holder's designs
+    shop.job = service.submit(names, {"WIDTH": 500, "HEIGHT": 400, "SEED": 2}, headers=shop.user)
     assert (
         service.wait_for(shop.job, lambda job: job["status"] in ("success", "failed"), 120)[
             "status"

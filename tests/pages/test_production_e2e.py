@@ -67,7 +67,8 @@ def shop(world, identity_platform_server, tmp_path_factory):  # noqa: F811
     customer = new_customer(service.url, identity_platform_server)
     address = customer.call("POST", "/api/addresses", SHENZHEN).json()["id"]
     names = write_names(tmp_path_factory.mktemp("names") / "names.xlsx", ["Anna", "李雷", "Chloé"])
-    job = service.submit(names, {"WIDTH": 400, "HEIGHT": 300, "SEED": 2})
+    # the customer's own job: a design list names only its holder's designs
+    job = service.submit(names, {"WIDTH": 400, "HEIGHT": 300, "SEED": 2}, headers=customer.headers)
     assert service.wait_for(job, lambda j: j["status"] in ("success", "failed"), 120)["status"] == (
         "success"
     )

@@ -51,10 +51,20 @@ def staff(service):
 
 
 @pytest.fixture(scope="module")
-def proofed(service, staff, tmp_path_factory):
-    """Staff's poster sent as a proof: (job id, token)."""
+def customer(service, identity_platform_server):  # noqa: F811
+    """The school's customer (the mini-program makes their jobs with their token)."""
+    code = identity_platform_server.login_code("openid-proof-customer")
+    login = httpx.post(f"{service.url}/api/auth/login", json={"code": code}, timeout=30)
+    assert login.status_code == 200, login.text
+    return Api(service.url, login.json()["token"])
+
+
+@pytest.fixture(scope="module")
+def proofed(service, staff, customer, tmp_path_factory):
+    """The customer's poster, made by staff for them, sent by staff as a proof: (job id,
+    token)."""
     names = write_names(tmp_path_factory.mktemp("names") / "names.xlsx", NAMES)
-    job = service.submit(names, PARAMS, headers=staff.headers)
+    job = service.submit(names, PARAMS, headers=customer.headers)
     assert service.finished(job)["status"] == "success"
     sent = staff.call("POST", f"/api/jobs/{job}/proofs", {"note": "Class 3, 2026"})
     assert sent.status_code == 201, sent.text
@@ -94,11 +104,7 @@ def _files(staff, listed) -> dict[str, bytes]:
 
 
 def test_a_customer_comments_asks_for_changes_and_approves_the_revision_that_is_printed(
-    browser,
-    service,
-    staff,
-    proofed,
-    identity_platform_server,  # noqa: F811
+    browser, service, staff, customer, proofed
 ):
     job, token = proofed
     # v1, on a phone in English: find the name, pin two comments, ask for changes
@@ -174,7 +180,6 @@ def test_a_customer_comments_asks_for_changes_and_approves_the_revision_that_is_
     assert approval["version"] == 2 and "批准" in approval["terms"]
 
     # the customer's design list of version 2, an order, paid, produced from the approval
-    customer = _customer(service, identity_platform_server)
     product = staff.call("POST", "/api/products", {"name": "Plaque", "price": 9900,
                          "kind": "engrave", "widthMm": 60}).json()  # fmt: skip
     address = customer.call("POST", "/api/addresses", SHENZHEN).json()["id"]
@@ -204,13 +209,6 @@ def test_a_customer_comments_asks_for_changes_and_approves_the_revision_that_is_
     _finished(service, later.json()["job_id"])
     again = _ready(staff, order_id)
     assert again[0]["drawnFrom"] == hashes and _files(staff, again) == files
-
-
-def _customer(service, platform) -> Api:
-    code = platform.login_code("openid-proof-customer")
-    login = httpx.post(f"{service.url}/api/auth/login", json={"code": code}, timeout=30)
-    assert login.status_code == 200, login.text
-    return Api(service.url, login.json()["token"])
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -37,6 +37,7 @@ def test_a_font_in_use_stays_until_nothing_needs_it(queued_job, tiny_font):
     assert meta["font_family"] == "Class Sans"
 
     user = EndUser.objects.create(openid="openid-carol")
+    Job.objects.filter(id=job_id).update(owner=str(user.pk))  # carol's: a list names her own
     design_list = design_list_create(
         user=user, name="Class", items=[{"jobId": job_id, "quantity": 1}]
     )

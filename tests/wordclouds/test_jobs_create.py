@@ -115,6 +115,15 @@ def test_the_new_job_answers_as_job_status(post_job, api):
         ({"N_REPETITIONS": 51}, "params.N_REPETITIONS must be an integer from 1 to 50"),
         ({"MODE": "IMAGE"}, "mask_image is required when MODE=IMAGE"),
         ({"DATA_COL_INDEX": 3}, "name_list has no names in column 3"),
+        ({"MASK_TEXT": ""}, "params.MASK_TEXT must not be empty"),
+        ({"MASK_TEXT": "x" * 25}, "params.MASK_TEXT must be at most 24 characters"),
+        ({"MASK_TEXT": "AB\n\nCD"}, "params.MASK_TEXT has an empty line"),
+        ({"MODE": "TEXT"}, "params.MASK_TEXT is required when MODE=TEXT"),
+        ({"MODE": "RECT", "MASK_TEXT": "AB"}, "params.MASK_TEXT needs MODE TEXT (or no MODE)"),
+        (
+            {"MASK_TEXT": "AB", "MASK_FONT_ID": "nope"},
+            "params.MASK_FONT_ID must be an uploaded font's id or __default__",
+        ),
     ],
 )
 def test_bad_params_are_rejected_before_anything_exists(post_job, media_root, params, detail):
@@ -232,6 +241,80 @@ def test_font_id_may_name_the_default_or_an_uploaded_font(post_job, tiny_font, m
 
         assert response.status_code == 201
         assert Job.objects.get(id=response.json()["job_id"]).font_id == font_id
+
+
+def grouped_list(groups: list[str]) -> io.BytesIO:
+    workbook = openpyxl.Workbook()
+    workbook.active.append(["name", "class"])
+    for k, group in enumerate(groups):
+        workbook.active.append([f"Name {k}", group])
+    content = io.BytesIO()
+    workbook.save(content)
+    return named("names.xlsx", content.getvalue())
+
+
+@pytest.mark.parametrize(
+    "params, groups, detail",
+    [
+        ({"GROUP_COL_INDEX": 1}, None, "name_list row 2 has no group in column 1"),
+        (
+            {"GROUP_COL_INDEX": 1, "GROUP_COLORS": [{"group": "9班", "color": "#112233"}]},
+            ["1班", "2班"],
+            'params.GROUP_COLORS names a group the list does not have: "9班"',
+        ),
+        (
+            {"GROUP_COL_INDEX": 1, "MASK_TEXT": "AB"},
+            ["1班", "2班", "3班"],
+            "name_list has 3 groups but MASK_TEXT has only 2 letters to put them in; give "
+            "fewer groups or a longer text",
+        ),
+        (
+            {
+                "GROUP_COL_INDEX": 1,
+                "MASK_TEXT": "AB",
+                "GROUP_REGIONS": [
+                    {"group": "1班", "letters": [0]},
+                    {"group": "7班", "letters": [1]},
+                ],
+            },
+            ["1班", "2班"],
+            'params.GROUP_REGIONS[1] names a group the list does not have: "7班"',
+        ),
+        (
+            {"GROUP_COLORS": [{"group": "1班", "color": "#112233"}]},
+            ["1班"],
+            "params.GROUP_COLORS needs GROUP_COL_INDEX",
+        ),
+        (
+            {"GROUP_COL_INDEX": 1, "GROUP_REGIONS": [{"group": "1班", "letters": [0]}]},
+            ["1班"],
+            "params.GROUP_REGIONS needs MASK_TEXT (its letters are the regions)",
+        ),
+    ],
+)
+def test_bad_groups_are_400_naming_the_problem(post_job, media_root, params, groups, detail):
+    name_list = grouped_list(groups) if groups else "default"
+    response, callbacks = post_job(params=params, name_list=name_list)
+
+    assert (response.status_code, refusal(response)) == (400, detail)
+    assert callbacks == []
+    assert_nothing_created(media_root)
+
+
+def test_a_text_mask_in_an_uploaded_font_is_checked_against_that_font(
+    post_job, tiny_font, media_root
+):
+    (media_root / "fonts").mkdir()
+    shutil.copy(tiny_font(), media_root / "fonts" / "f.ttf")
+    uploaded = Font.objects.create(name="Tiny", filename="f.ttf", file="fonts/f.ttf")
+
+    response, _ = post_job(params={"MASK_TEXT": "2026 毕业", "MASK_FONT_ID": uploaded.id})
+    assert (response.status_code, response.json()["code"]) == (400, "params_invalid")
+    assert "cannot draw: 毕 (U+6BD5), 业 (U+4E1A)" in refusal(response)
+    assert_nothing_created(media_root)
+
+    response, _ = post_job(params={"MASK_TEXT": "2026", "MASK_FONT_ID": uploaded.id})
+    assert response.status_code == 201
 
 
 @pytest.mark.parametrize(

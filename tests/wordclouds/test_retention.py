@@ -65,6 +65,7 @@ def test_a_design_list_made_after_the_listing_keeps_its_job(finished_job, monkey
     job_id = finished_job()
     aged(job_id)
     user = EndUser.objects.create(openid="o-late")
+    Job.objects.filter(id=job_id).update(owner=str(user.pk))  # theirs: a list names its own
     listed = retention.jobs_expired
 
     def listed_then_named(**kwargs):

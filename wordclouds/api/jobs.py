@@ -10,6 +10,7 @@ from rest_framework.response import Response
 
 from core.errors import InvalidInput, NotFound
 from core.identity import request_identity
+from core.inputs_schema import query_parameters
 from core.schema import STORED_FILE_REDIRECT, upload_names
 from core.throttles import request_client
 from wordclouds import storage
@@ -18,13 +19,13 @@ from wordclouds.serializers.jobs import (
     JobCreatedSerializer,
     JobCreateSerializer,
     JobDetailSerializer,
-    JobListQuerySerializer,
+    JobReadSerializer,
     JobResultSerializer,
     JobStatusSerializer,
 )
 from wordclouds.services.job_erasure import job_delete
 from wordclouds.services.job_inputs import job_uploads
-from wordclouds.services.jobs import job_create
+from wordclouds.services.jobs import JOB_LIST_QUERY, job_create
 from wordclouds.services.size_advice import size_advice
 
 NOT_FOUND = OpenApiResponse(description='{"detail": "job not found"}')
@@ -42,7 +43,7 @@ JOB_INPUTS = {
 
 @extend_schema(
     methods=["GET"],
-    parameters=[JobListQuerySerializer],
+    parameters=query_parameters(JOB_LIST_QUERY),
     responses=JobStatusSerializer(many=True),
     description="A customer's own jobs newest first; staff see every job, and finished job "
     "folders without a record.",
@@ -67,18 +68,17 @@ def jobs(request):
             client=request_client(request),
         )
         return Response({"job_id": job.id}, status=status.HTTP_201_CREATED)
-    query = JobListQuerySerializer(data=request.query_params)
-    query.is_valid(raise_exception=True)
+    query = JOB_LIST_QUERY.parse(request.query_params)
     caller = request_identity(request)
     views = job_list(
         owner=None if caller.is_staff else caller.owner_key,
-        status=query.validated_data.get("status"),
-        limit=query.validated_data["limit"],
+        status=query.status,
+        limit=query.limit,
     )
     return Response(JobStatusSerializer(views, many=True).data)
 
 
-@extend_schema(methods=["GET"], responses={200: JobStatusSerializer, 404: NOT_FOUND})
+@extend_schema(methods=["GET"], responses={200: JobReadSerializer, 404: NOT_FOUND})
 @extend_schema(
     methods=["DELETE"],
     responses={
@@ -96,7 +96,7 @@ def job_status(request, job_id: str):
     if request.method == "DELETE":
         job_delete(job_id=job_id, caller=request_identity(request))
         return Response(status=status.HTTP_204_NO_CONTENT)
-    return Response(JobStatusSerializer(job_get(job_id)).data)
+    return Response(JobReadSerializer(job_get(job_id)).data)
 
 
 @extend_schema(

@@ -60,6 +60,9 @@ class WordSerializer(serializers.Serializer):
     box_y = serializers.IntegerField()
     box_width = serializers.IntegerField()
     box_height = serializers.IntegerField()
+    group = serializers.CharField(
+        allow_blank=True, help_text='the name\'s group (GROUP_COL_INDEX); "" without groups'
+    )
 
 
 @extend_schema(

@@ -132,3 +132,98 @@ def shifted(color: str, background: str, step: int) -> str:
         darker = not darker  # no room that way: the other way, then made readable again
     lightness = np.clip(lab[:, 0] + (-0.08 if darker else 0.08) * step, 0.0, 1.0)
     return readable([to_hex(_encoded(_in_gamut(lightness, lab[:, 1:]))[0])], background)[0]
+
+
+# Perceptual distance. Two colours read as one when their CIEDE2000 difference is below
+# LEAST_DIFFERENCE, or below LEAST_DEUTAN_DIFFERENCE once both are seen as a deuteranope sees
+# them (:func:`deuteranopia`, the commonest red–green deficiency): neighbours are kept at
+# least that far apart (docs/engine.md, Colours).
+LEAST_DIFFERENCE = 15.0
+LEAST_DEUTAN_DIFFERENCE = 10.0
+_WHITE_XYZ = np.array([0.95047, 1.0, 1.08883])  # D65
+_TO_XYZ = np.array(
+    [
+        [0.4124564, 0.3575761, 0.1804375],
+        [0.2126729, 0.7151522, 0.0721750],
+        [0.0193339, 0.1191920, 0.9503041],
+    ]
+)
+# Machado, Oliveira and Fernandes (2009), deuteranopia at severity 1.0, on linear sRGB.
+_DEUTERANOPIA = np.array(
+    [
+        [0.367322, 0.860646, -0.227968],
+        [0.280085, 0.672501, 0.047413],
+        [-0.011820, 0.042940, 0.968881],
+    ]
+)
+
+
+def _lab_of_linear(linear) -> np.ndarray:
+    t = (np.asarray(linear, dtype=float) @ _TO_XYZ.T) / _WHITE_XYZ
+    f = np.where(t > (6 / 29) ** 3, np.cbrt(t), t / (3 * (6 / 29) ** 2) + 4 / 29)
+    return np.stack(
+        (116 * f[..., 1] - 16, 500 * (f[..., 0] - f[..., 1]), 200 * (f[..., 1] - f[..., 2])),
+        axis=-1,
+    )
+
+
+def cielab(rgb8) -> np.ndarray:
+    """CIELAB (D65) of 8-bit sRGB colours (..., 3)."""
+    return _lab_of_linear(_linear(rgb8))
+
+
+def deuteranopia(rgb8) -> np.ndarray:
+    """CIELAB of 8-bit sRGB colours (..., 3) as a deuteranope sees them (Machado 2009)."""
+    return _lab_of_linear(np.clip(_linear(rgb8) @ _DEUTERANOPIA.T, 0.0, 1.0))
+
+
+def ciede2000(lab1, lab2) -> np.ndarray:
+    """The CIEDE2000 colour difference (kL = kC = kH = 1) of CIELAB colours, broadcast."""
+    lab1, lab2 = np.asarray(lab1, dtype=float), np.asarray(lab2, dtype=float)
+    l1, a1, b1 = np.moveaxis(lab1, -1, 0)
+    l2, a2, b2 = np.moveaxis(lab2, -1, 0)
+    c_mean = (np.hypot(a1, b1) + np.hypot(a2, b2)) / 2
+    g = 0.5 * (1 - np.sqrt(c_mean**7 / (c_mean**7 + 25.0**7)))
+    a1, a2 = a1 * (1 + g), a2 * (1 + g)
+    c1, c2 = np.hypot(a1, b1), np.hypot(a2, b2)
+    h1 = np.degrees(np.arctan2(b1, a1)) % 360
+    h2 = np.degrees(np.arctan2(b2, a2)) % 360
+    both = (c1 * c2) != 0
+    dh = h2 - h1
+    dh = np.where(dh > 180, dh - 360, np.where(dh < -180, dh + 360, dh))
+    dh = np.where(both, dh, 0.0)
+    big_dh = 2 * np.sqrt(c1 * c2) * np.sin(np.radians(dh / 2))
+    h_mean = np.where(np.abs(h1 - h2) > 180, (h1 + h2 + 360) / 2, (h1 + h2) / 2) % 360
+    h_mean = np.where(both, h_mean, h1 + h2)
+    t = (
+        1
+        - 0.17 * np.cos(np.radians(h_mean - 30))
+        + 0.24 * np.cos(np.radians(2 * h_mean))
+        + 0.32 * np.cos(np.radians(3 * h_mean + 6))
+        - 0.20 * np.cos(np.radians(4 * h_mean - 63))
+    )
+    l_mean, c_mean = (l1 + l2) / 2, (c1 + c2) / 2
+    s_l = 1 + 0.015 * (l_mean - 50) ** 2 / np.sqrt(20 + (l_mean - 50) ** 2)
+    s_c = 1 + 0.045 * c_mean
+    s_h = 1 + 0.015 * c_mean * t
+    r_c = 2 * np.sqrt(c_mean**7 / (c_mean**7 + 25.0**7))
+    r_t = -np.sin(np.radians(2 * 30 * np.exp(-(((h_mean - 275) / 25) ** 2)))) * r_c
+    dl, dc, dh_s = (l2 - l1) / s_l, (c2 - c1) / s_c, big_dh / s_h
+    return np.sqrt(dl**2 + dc**2 + dh_s**2 + r_t * dc * dh_s)
+
+
+def differences(colors: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """The CIEDE2000 differences of every pair of ``colors`` (#RRGGBB): seen normally and
+    under :func:`deuteranopia`, two (n, n) arrays."""
+    rgb = np.array([to_rgb(c) for c in colors], dtype=float).reshape(-1, 3)
+    found = []
+    for lab in (cielab(rgb), deuteranopia(rgb)):
+        found.append(ciede2000(lab[:, None, :], lab[None, :, :]))
+    return found[0], found[1]
+
+
+def alike(colors: list[str]) -> np.ndarray:
+    """Which pairs of ``colors`` read as one (an (n, n) bool array, the diagonal true):
+    closer than LEAST_DIFFERENCE, or than LEAST_DEUTAN_DIFFERENCE under deuteranopia."""
+    normal, deutan = differences(colors)
+    return (normal < LEAST_DIFFERENCE) | (deutan < LEAST_DEUTAN_DIFFERENCE)

@@ -11,17 +11,18 @@ from pathlib import Path
 from .artifacts import ARTIFACTS, atomic, write_database, write_metrics
 from .errors import InputError, LayoutError
 from .fonts import default_font_path, fallback_fonts
+from .groups import across_groups, group_colors, group_figures, place_groups, region_specs
 from .layout import WordShapes
 from .mask import load_mask, without
-from .metrics import box_coverage, contrast_figures, script_counts
+from .metrics import box_coverage, contrast_figures, neighbour_color_figures, script_counts
 from .names import read_names
 from .neighbours import reading_neighbours
-from .params import check_shapes, parse_params
+from .params import check_groups, check_shapes, parse_params
 from .planning import place_words
 from .positions import write_positions
 from .print_size import fitting_sheet, print_figures, smallest_px
 from .progress import Progress
-from .render import render_png, word_colors, write_svgs
+from .render import readable_palette, render_png, word_colors, write_svgs
 from .restamp import INKS, write_inks
 from .shaping import check_drawable
 
@@ -65,6 +66,7 @@ def generate(
     font_path=None,
     progress=None,
     shop_sizes=(),
+    mask_font_path=None,
 ) -> dict:
     """Make a word cloud and write wordcloud.png, wordcloud.svg, wordcloud-stroke.svg,
     positions.db and metrics.json into ``out_dir`` (each written under a temporary name and
@@ -75,12 +77,15 @@ def generate(
     percent that never decreases. Raises :class:`InputError` for bad input and
     :class:`LayoutError` when not every name fits; with a printed size, its sentence names
     the smallest A size or of the shop's ``shop_sizes`` (name, width mm or None, height mm
-    or None) that would hold them.
+    or None) that would hold them. ``mask_font_path`` is MASK_TEXT's font (MASK_FONT_ID's
+    file; default ``font_path``, else the bundled font).
     """
     report = Progress(progress, STAGES)
     report.begin("reading_names", "reading names")
     config = parse_params(params)
-    names, mask = _names_and_mask(names_path, mask_path, config, report)
+    check_groups(config)
+    text_font = mask_font_path or font_path
+    names, mask = _names_and_mask(names_path, (mask_path, text_font), config, report)
 
     report.begin("loading_font", "loading the font")
     font_path = Path(font_path) if font_path else default_font_path()
@@ -91,8 +96,22 @@ def generate(
     shapes = WordShapes(typeface, config.vertical_style, config.locale)
     check_shapes(config.keep_out, "params.KEEP_OUT", mask.width, mask.height)
     config, smallest = _printable(config, mask)
+    placements, grouped = _placed(names, shapes, mask, config, seed, (smallest, shop_sizes), report)
+    run = (names, placements, shapes, mask, config, seed, grouped)
+    report.begin("rendering", f"drawing {len(placements)} words")
+    metrics = _write_files(Path(out_dir), run, font_path, typeface.primary, smallest, report)
+    write_metrics(Path(out_dir), metrics, report)
+    return metrics
+
+
+def _placed(names, shapes, mask, config, seed, printed, report):
+    """The placements (spreadsheet order) and, with groups, each group's region and names
+    (groups.place_groups; else None); a printed size's failure names the size that fits
+    (``printed``: the smallest px of the printed size, or None, and the shop's sizes)."""
+    smallest, shop_sizes = printed
+    place = place_groups if config.group_col_index is not None else place_words
     try:
-        placements = place_words(
+        placed = place(
             names,
             shapes,
             without(mask, config.keep_out),
@@ -106,27 +125,28 @@ def generate(
         raise LayoutError(
             _too_small_sentence(error, names, shapes, mask, config, shop_sizes)
         ) from None
+    placements, grouped = placed if config.group_col_index is not None else (placed, None)
     placements.sort(key=lambda p: (p.name.row, p.repetition))
-
-    report.begin("rendering", f"drawing {len(placements)} words")
-    run = (names, placements, shapes, mask, config, seed)
-    metrics = _write_files(Path(out_dir), run, font_path, typeface.primary, smallest, report)
-    write_metrics(Path(out_dir), metrics, report)
-    return metrics
+    return placements, grouped
 
 
-def _names_and_mask(names_path, mask_path, config, report):
-    """The names read and the shape prepared, the shape in a second thread while this one
-    reads the names: Pillow's decoding and scaling and numpy release the GIL, so on two
-    cores they overlap. A bad names file is still reported before a bad mask."""
+def _names_and_mask(names_path, mask_files, config, report):
+    """The names read and the shape prepared (``mask_files``: the mask image and the text
+    font, either None), the shape in a second thread while this one reads the names:
+    Pillow's decoding and scaling and numpy release the GIL, so on two cores they overlap.
+    A bad names file is still reported before a bad mask."""
+    mask_path, text_font = mask_files
     missing_mask = config.mode == "IMAGE" and not mask_path
     with ThreadPoolExecutor(max_workers=1) as helper:
-        shape = None if missing_mask else helper.submit(load_mask, mask_path, params=config)
+        shape = None
+        if not missing_mask:
+            shape = helper.submit(load_mask, mask_path, params=config, text_font=text_font)
         names = read_names(
             names_path,
             column=config.data_col_index,
             skip_rows=config.skip_rows,
             weight_column=config.weight_col_index,
+            group_column=config.group_col_index,
         )
         report.begin("preparing_mask", f"read {len(names)} names; preparing the shape")
         if missing_mask:
@@ -151,13 +171,17 @@ def _write_files(out_dir: Path, run, font_path, face, smallest, report) -> dict:
     never held whole; the metrics but the stage times. The PNG is painted in a second
     thread while this one writes the SVGs and the database: its compiled painting and zlib
     release the GIL, so on two cores the two overlap."""
-    names, placements, shapes, mask, config, seed = run
+    names, placements, shapes, mask, config, seed, grouped = run
     neighbours = reading_neighbours(
         [p.ink_box for p in placements],
         [p.font_size for p in placements],
         [p.vertical for p in placements],
     )
-    colors = word_colors(placements, config, mask, seed, neighbours)
+    if grouped is None:
+        colors = word_colors(placements, config, mask, seed, neighbours)
+    else:  # a group is one colour: neighbours of two groups are told apart by it
+        by_group = group_colors(list(grouped), config, readable_palette(config))
+        colors = [by_group[p.name.group] for p in placements]
     out_dir.mkdir(parents=True, exist_ok=True)
     size = (mask.width, mask.height)
     with ThreadPoolExecutor(max_workers=1) as painter:
@@ -170,10 +194,12 @@ def _write_files(out_dir: Path, run, font_path, face, smallest, report) -> dict:
 
         report.begin("writing_artifacts", "writing files")
         meta = _meta(mask, seed, config, font_path, face)
+        if grouped is not None:  # where a revision puts a group's added names
+            meta["groups"] = region_specs(grouped)
         write_database(out_dir, lambda path: write_positions(path, placements, colors, meta))
         with atomic(out_dir / INKS) as inks:  # what a revision stamps the words from
             write_inks(inks, range(1, len(placements) + 1), [p.ink for p in placements])
-        metrics = _metrics(run, colors, len(neighbours), font_path, face, smallest)
+        metrics = _metrics(run, colors, neighbours, font_path, face, smallest)
         png.result()
     return metrics
 
@@ -195,9 +221,9 @@ def _meta(mask, seed, config, font_path, face) -> dict:
     }
 
 
-def _metrics(run, colors, neighbours: int, font_path, face, smallest) -> dict:
+def _metrics(run, colors, neighbours, font_path, face, smallest) -> dict:
     """metrics.json's figures of the run, but its stage times."""
-    names, placements, shapes, mask, config, seed = run
+    names, placements, shapes, mask, config, seed, grouped = run
     sizes = [p.font_size for p in placements]
     weights = [name.weight for name in names]
     return {
@@ -218,7 +244,11 @@ def _metrics(run, colors, neighbours: int, font_path, face, smallest) -> dict:
         "canvas": {"width": mask.width, "height": mask.height},
         "font": {"file": font_path.name, "family": face.family, "face": face.index},
         "scripts": script_counts(names, placements, shapes),
-        "reading_neighbours": neighbours,
+        "reading_neighbours": len(neighbours),
         **({"print": print_figures(config, mask.width, mask.height, sizes)} if smallest else {}),
         **contrast_figures(colors, config),
+        **neighbour_color_figures(
+            colors, across_groups(neighbours, placements) if grouped else neighbours, config
+        ),
+        **({"groups": group_figures(grouped, placements, colors)} if grouped else {}),
     }

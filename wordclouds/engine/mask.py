@@ -9,6 +9,7 @@ from PIL import Image
 
 from .errors import InputError
 from .params import DEFAULT_CANVAS, MAX_CANVAS_PIXELS, Params, check_canvas, fit_canvas
+from .text_mask import TextShape, text_shape
 
 UNREADABLE = "mask_image is not a readable image"
 
@@ -16,10 +17,15 @@ UNREADABLE = "mask_image is not a readable image"
 @dataclass
 class Mask:
     """``inside[y, x]`` is True where words may draw; ``colors`` is the mask image's RGB at
-    canvas size when COLOR_FROM_MASK needs it (else None)."""
+    canvas size when COLOR_FROM_MASK needs it (else None); ``letters`` the text's outlines
+    in MODE=TEXT (else None)."""
 
     inside: np.ndarray
     colors: np.ndarray | None
+    letters: "TextShape | None" = None  # MODE=TEXT: the letters' outlines
+    # With groups and a mask image of several flat colours: per pixel the index of its
+    # colour (-1 outside), and the colours (#RRGGBB).
+    flat: tuple[np.ndarray, list[str]] | None = None
 
     @property
     def width(self) -> int:
@@ -66,22 +72,31 @@ def canvas_size(params: Params, image: Image.Image | None) -> tuple[int, int]:
     return fit_canvas(image.width, image.height)
 
 
-def load_mask(path, *, params: Params | None = None) -> Mask:
+def load_mask(path, *, params: Params | None = None, text_font=None) -> Mask:
     """Build the drawable shape for ``params`` (MODE, WIDTH, HEIGHT, MASK_THRESHOLD,
-    COLOR_FROM_MASK).
+    COLOR_FROM_MASK; MASK_TEXT drawn in the font file ``text_font`` for MODE=TEXT, see
+    text_mask.py).
 
     With ``path`` the image is scaled to fit the canvas, keeping its aspect, centred; a pixel
     is inside when its alpha is at least 128 and its luminance is below MASK_THRESHOLD. In
-    RECT mode the whole canvas is inside and the image only supplies colours. Raises
+    RECT mode the whole canvas is inside and the image only supplies colours; in TEXT mode
+    the pixels the letters' outlines cover whole are inside, and an image only supplies
+    colours. Raises
     :class:`InputError` for an unreadable image, one over 50 megapixels, or no drawable area.
     """
     params = params or Params(mode="IMAGE" if path else "RECT")
+    if params.mask_text is not None and params.mode != "TEXT":
+        raise InputError("params.MASK_TEXT needs MODE TEXT (or no MODE)")
     image = open_mask_image(path) if path else None
-    width, height = canvas_size(params, image)
+    letters = text_shape(params, text_font) if params.mode == "TEXT" else None
+    width, height = letters.size if letters else canvas_size(params, image)
     check_canvas(params, width, height)
-    inside = np.ones((height, width), dtype=bool)
+    labels = letters.labels() if letters else None
+    inside = labels >= 0 if letters else np.ones((height, width), dtype=bool)
+    if letters and not inside.any():
+        raise InputError("params.MASK_TEXT's letters are too thin to draw in at this canvas size")
     if image is None:
-        return Mask(inside, None)
+        return Mask(inside, None, letters)
     scale = min(width / image.width, height / image.height)
     fitted = (max(1, round(image.width * scale)), max(1, round(image.height * scale)))
     left, top = (width - fitted[0]) // 2, (height - fitted[1]) // 2
@@ -101,7 +116,36 @@ def load_mask(path, *, params: Params | None = None) -> Mask:
     if params.color_from_mask:
         colors = np.full((height, width, 3), 255, dtype=np.uint8)
         colors[window] = np.asarray(image.convert("RGB").resize(fitted, Image.Resampling.BILINEAR))
-    return Mask(inside, colors)
+    flat = None
+    if params.group_col_index is not None and params.mode == "IMAGE":
+        rgb = np.zeros((height, width, 3), dtype=np.uint8)
+        rgb[window] = np.asarray(image.convert("RGB").resize(fitted, Image.Resampling.NEAREST))
+        flat = flat_colors(rgb, inside)
+    return Mask(inside, colors, letters, flat)
+
+
+FLAT_SHARE = 0.02  # a colour is a flat region when it covers this share of the shape or more
+
+
+def flat_colors(rgb: np.ndarray, inside: np.ndarray):
+    """The mask image's flat colours as regions: the exact colours covering FLAT_SHARE of the
+    shape's pixels or more, every inside pixel given the nearest of them (anti-aliased edges
+    join a neighbour); None when there are fewer than two."""
+    pixels = rgb[inside].astype(np.int64)
+    codes, counts = np.unique(pixels @ np.array([65536, 256, 1]), return_counts=True)
+    kept = codes[counts >= FLAT_SHARE * len(pixels)]
+    if len(kept) < 2:
+        return None
+    centres = np.column_stack((kept >> 16, (kept >> 8) & 255, kept & 255))
+    nearest = np.zeros(len(pixels), dtype=np.int16)
+    best = np.full(len(pixels), np.iinfo(np.int64).max)
+    for k, centre in enumerate(centres):  # one colour at a time: memory of one distance
+        distance = ((pixels - centre) ** 2).sum(axis=1)
+        nearer = distance < best
+        nearest[nearer], best[nearer] = k, distance[nearer]
+    labels = np.full(inside.shape, -1, dtype=np.int16)
+    labels[inside] = nearest
+    return labels, ["#{:02X}{:02X}{:02X}".format(*c) for c in centres]
 
 
 def keep_out_pixels(shapes, height: int, width: int) -> np.ndarray:
@@ -127,4 +171,5 @@ def without(mask: Mask, shapes) -> Mask:
     """``mask`` with the keep-out ``shapes`` cut out of its inside."""
     if not shapes:
         return mask
-    return Mask(mask.inside & ~keep_out_pixels(shapes, mask.height, mask.width), mask.colors)
+    inside = mask.inside & ~keep_out_pixels(shapes, mask.height, mask.width)
+    return Mask(inside, mask.colors, mask.letters, mask.flat)

@@ -1,11 +1,20 @@
 """The figures of metrics.json that a run and a revision both compute: how much of the shape
-the words cover, which scripts and fonts the names use, the lowest contrast of a colour."""
+the words cover, which scripts and fonts the names use, the lowest contrast of a colour, how
+far apart the colours of reading neighbours are."""
 
 import numpy as np
 
-from .colors import LEAST_CONTRAST, contrast, to_rgb
+from .colors import (
+    LEAST_CONTRAST,
+    LEAST_DEUTAN_DIFFERENCE,
+    LEAST_DIFFERENCE,
+    alike,
+    contrast,
+    differences,
+    to_rgb,
+)
 from .compiled import njit
-from .render import contrast_background
+from .render import contrast_background, readable_palette
 
 
 def box_coverage(boxes, inside) -> float:
@@ -51,3 +60,45 @@ def contrast_figures(colors, config) -> dict:
             f"background {background}, below {LEAST_CONTRAST:g}:1: it may not read in print"
         )
     return figures
+
+
+def neighbour_color_figures(colors, neighbours, config) -> dict:
+    """The least CIEDE2000 difference between the colours of two reading ``neighbours``
+    (index pairs into ``colors``), seen normally and under deuteranopia (colors.differences),
+    and, for palette colours, a warning when some pairs have colours that read as one
+    (colors.alike): too few colours far enough apart. FONT_COLOR and the mask image's
+    colours are the customer's choice, and get no warning."""
+    pairs = np.asarray(neighbours, dtype=np.int64).reshape(-1, 2)
+    if not pairs.size:
+        return {"least_neighbour_difference": None}
+    distinct = sorted(set(colors))
+    index = np.array([distinct.index(c) for c in colors]) if len(distinct) > 1 else None
+    normal, deutan = differences(distinct)
+    a, b = (index[pairs[:, 0]], index[pairs[:, 1]]) if index is not None else (0, 0)
+    figures = {
+        "least_neighbour_difference": {
+            "ciede2000": round(float(np.min(normal[a, b])), 1),
+            "deuteranopia": round(float(np.min(deutan[a, b])), 1),
+        }
+    }
+    close = np.count_nonzero(alike(distinct)[a, b])
+    if close and not config.font_color and not config.color_from_mask:
+        figures["palette_warning"] = (
+            f"{close} of {len(pairs)} pairs of reading neighbours have colours that read as "
+            f"one (CIEDE2000 under {LEAST_DIFFERENCE:g}, or under "
+            f"{LEAST_DEUTAN_DIFFERENCE:g} as a red–green colour-blind reader sees them): "
+            f"PALETTE has {len(config.palette)} colours, {far_apart(readable_palette(config))} of them "
+            f"far enough apart, too few for this layout; give more colours, farther apart"
+        )
+    return figures
+
+
+def far_apart(palette) -> int:
+    """How many of ``palette``'s colours, taken in order, are kept when each that reads as
+    one kept before it (colors.alike) is left out."""
+    close = alike(list(palette))
+    kept = []
+    for k in range(len(palette)):
+        if not close[k, kept].any():
+            kept.append(k)
+    return len(kept)

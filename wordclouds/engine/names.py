@@ -22,12 +22,13 @@ UNREADABLE = "name_list is not a readable xlsx file"
 
 @dataclass(frozen=True)
 class Name:
-    """One cleaned name, the 1-based spreadsheet row it came from and its weight (1 unless
-    a weight column gives another)."""
+    """One cleaned name, the 1-based spreadsheet row it came from, its weight (1 unless
+    a weight column gives another) and its group ("" without a group column)."""
 
     text: str
     row: int
     weight: float = 1.0
+    group: str = ""
 
 
 def clean_cell(value) -> str:
@@ -61,7 +62,12 @@ def _first_worksheet(path, columns: range):
 
 
 def read_names(
-    path, *, column: int, skip_rows: int, weight_column: int | None = None
+    path,
+    *,
+    column: int,
+    skip_rows: int,
+    weight_column: int | None = None,
+    group_column: int | None = None,
 ) -> list[Name]:
     """Read the names in 0-based ``column`` of the first worksheet after ``skip_rows`` header
     rows; empty cells are skipped.
@@ -73,10 +79,12 @@ def read_names(
     Raises :class:`InputError` when the file is not a readable xlsx (corrupt, another format
     renamed, zip bomb), when the column holds no names, when a weight is not a number of at
     least 0 (naming its row), or when the limits (100,000 names of at most 100 characters)
-    are exceeded.
+    are exceeded. With ``group_column`` each name's group is that column's cell (cleaned as
+    a name); an empty one is an :class:`InputError` naming its row, and equal names are
+    merged only within a group.
     """
     names = []
-    columns = (column,) if weight_column is None else (column, weight_column)
+    columns = tuple(c for c in (column, weight_column, group_column) if c is not None)
     with _first_worksheet(path, range(min(columns), max(columns) + 1)) as rows:
         for number, cells in rows:
             if number <= skip_rows:
@@ -93,7 +101,7 @@ def read_names(
             if len(names) == MAX_NAMES:
                 raise InputError(f"name_list has more than {MAX_NAMES:,} names")
             weight = 1.0 if weight_column is None else _weight(cells.get(weight_column), number)
-            names.append(Name(text, number, weight))
+            names.append(Name(text, number, weight, _group(cells, group_column, number)))
     if not names:
         raise InputError(f"name_list has no names in column {column}")
     return names if weight_column is None else _merged(names)
@@ -116,13 +124,27 @@ def _weight(value, row: int) -> float:
     return weight
 
 
+def _group(cells, column: int | None, row: int) -> str:
+    """A name's group: the cell of ``column`` cleaned, "" without a group column."""
+    if column is None:
+        return ""
+    group = clean_cell(cells.get(column))[:MAX_NAME_LENGTH]
+    if not group:
+        raise InputError(f"name_list row {row} has no group in column {column}")
+    return group
+
+
 def _merged(names: list[Name]) -> list[Name]:
-    """Equal names as one, weights added, at the first one's row (in first-row order)."""
+    """Equal names of one group as one, weights added, at the first one's row (in first-row
+    order)."""
     totals = {}
     for name in names:
-        found = totals.get(name.text)
-        totals[name.text] = (
-            name if found is None else Name(found.text, found.row, found.weight + name.weight)
+        key = (name.text, name.group)
+        found = totals.get(key)
+        totals[key] = (
+            name
+            if found is None
+            else Name(found.text, found.row, found.weight + name.weight, found.group)
         )
     return list(totals.values())
 

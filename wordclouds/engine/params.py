@@ -8,7 +8,18 @@ Every numeric key has a finite range, so the work of a job stays bounded whateve
 import math
 from dataclasses import dataclass, field
 
-from core.inputs import Boolean, Choice, Color, Inputs, Items, Number, Object, Refused, said_alike
+from core.inputs import (
+    Boolean,
+    Choice,
+    Color,
+    Inputs,
+    Items,
+    Number,
+    Object,
+    Refused,
+    Text,
+    said_alike,
+)
 
 from .errors import InputError
 
@@ -16,19 +27,22 @@ MAX_CANVAS_SIDE = 10_000
 MAX_CANVAS_PIXELS = 50_000_000
 DEFAULT_CANVAS = 2000
 MAX_SEED = 2**63 - 1  # fits a signed 64-bit integer; the random generators take it as is
+# Pairwise at least 23 apart in CIEDE2000 and 15 under deuteranopia (colors.alike), each of
+# WCAG contrast 3.2:1 or more on white: no two read as one (docs/engine.md, Colours).
 DEFAULT_PALETTE = (
-    "#1F4E79",
-    "#C0392B",
-    "#D68910",
-    "#1E8449",
-    "#7D3C98",
-    "#2874A6",
-    "#B03A2E",
-    "#117864",
-    "#AF601A",
-    "#5B2C6F",
+    "#123060",
+    "#B40006",
+    "#AE8A0C",
+    "#0C6C48",
+    "#7E1E5A",
+    "#1272BA",
+    "#F01872",
+    "#4E9C9C",
+    "#423000",
+    "#C666EA",
 )
 MAX_PALETTE = 256
+MAX_MASK_TEXT = 24  # characters of MASK_TEXT, a line break counting as one
 LOCALES = ("zh-Hans", "zh-Hant", "ja", "ko")
 SHOWN_KEY_CHARS = 40  # a detail text never echoes more of an unknown key than this
 MAX_KEEP_OUT = 20  # keep-out shapes of a job or a revision
@@ -86,6 +100,37 @@ SHAPE = Object(
     ),
 )
 SHAPES = 'shapes {"shape": "rect" or "ellipse", "x", "y", "width", "height"} in canvas px'
+GROUP_REGION = Object(
+    "group region",
+    "",
+    code=CODE,
+    words='{"group", "letters": [letter indexes]}',
+    fields=(
+        Text("group", "", code=CODE, high=100, empty="{name} must not be empty"),
+        Items(
+            "letters",
+            "",
+            code=CODE,
+            item=Number(
+                "letter", "", code=CODE, low=0, high=23, integer=True, **said_alike(ACCEPTED)
+            ),
+            low=1,
+            high=24,
+            item_words="letter indexes from 0 to 23",
+        ),
+    ),
+)
+MAX_GROUPS = 24  # groups of a list (a letter each at most: MASK_TEXT's 24 characters)
+GROUP_COLOR = Object(
+    "group colour",
+    "",
+    code=CODE,
+    words='{"group", "color": "#RRGGBB"}',
+    fields=(
+        Text("group", "", code=CODE, high=100, empty="{name} must not be empty"),
+        Color("color", "", code=CODE),
+    ),
+)
 
 
 def check_shapes(shapes, where: str, width: int, height: int) -> None:
@@ -110,8 +155,40 @@ KEYS = (
         Choice,
         "MODE",
         "mode",
-        "RECT fills the WIDTH×HEIGHT rectangle; IMAGE fills the shape of mask_image.",
-        choices=("RECT", "IMAGE"),
+        "RECT fills the WIDTH×HEIGHT rectangle; IMAGE fills the shape of mask_image; TEXT "
+        "fills the letters of MASK_TEXT (a mask_image then only gives colours, as in RECT).",
+        choices=("RECT", "IMAGE", "TEXT"),
+        absent="TEXT with MASK_TEXT, else RECT",
+    ),
+    _key(
+        Text,
+        "MASK_TEXT",
+        "mask_text",
+        "The text whose letters are the shape (MODE=TEXT): 1 to 24 characters of any script "
+        "the mask font draws, lines broken by \\n; the letters' outlines are the shape "
+        "exactly, counters included (docs/engine.md, Text as the mask).",
+        high=MAX_MASK_TEXT,
+        empty="{name} must not be empty",
+        meaning="a text of 1 to 24 characters, a line break counting as one",
+        absent="none",
+    ),
+    _key(
+        Text,
+        "MASK_FONT_ID",
+        "mask_font_id",
+        "The font MASK_TEXT is drawn in: an uploaded font's id, or __default__ (the bundled "
+        "Noto Sans CJK).",
+        high=64,
+        meaning="a font id",
+        absent="the job's font",
+    ),
+    _key(
+        Number,
+        "MASK_TEXT_SPACING",
+        "mask_text_spacing",
+        "Space added between MASK_TEXT's letters, in em of the text.",
+        0,
+        2,
     ),
     _key("integer", "WIDTH", "width", _SIDE.format("width"), 64, MAX_CANVAS_SIDE, absent=_CANVAS),
     _key(
@@ -136,6 +213,38 @@ KEYS = (
         0,
         _COLUMNS,
         absent="none: every name weight 1, duplicates repeated",
+    ),
+    _key(
+        "integer",
+        "GROUP_COL_INDEX",
+        "group_col_index",
+        "0-based column of each name's group (a class, a department), not DATA_COL_INDEX: "
+        "each group is placed in its own region of the shape, in one colour (docs/engine.md, "
+        "Groups).",
+        0,
+        _COLUMNS,
+        absent="none: no groups",
+    ),
+    _key(
+        Items,
+        "GROUP_COLORS",
+        "group_colors",
+        "A group's colour, kept as given; the other groups take palette colours in order.",
+        item=GROUP_COLOR,
+        high=MAX_GROUPS,
+        item_words='{"group", "color": "#RRGGBB"} objects',
+        absent="none",
+    ),
+    _key(
+        Items,
+        "GROUP_REGIONS",
+        "group_regions",
+        "With MASK_TEXT, which letters (0-based, in reading order) each group fills; every "
+        "group listed, no letter twice.",
+        item=GROUP_REGION,
+        high=MAX_GROUPS,
+        item_words='{"group", "letters": [letter indexes]} objects',
+        absent="the letters in reading order, groups in spreadsheet order",
     ),
     _key(
         Number,
@@ -307,11 +416,17 @@ class Params:
     """The validated job configuration; ``None`` means the engine chooses."""
 
     mode: str = "RECT"
+    mask_text: str | None = None
+    mask_font_id: str | None = None
+    mask_text_spacing: float = 0.05
     width: int | None = None
     height: int | None = None
     data_col_index: int = 0
     skip_rows: int = 1
     weight_col_index: int | None = None
+    group_col_index: int | None = None
+    group_colors: tuple = ()
+    group_regions: tuple = ()
     relative_scaling: float = 0.5
     locale: str = "zh-Hans"
     seed: int | None = None
@@ -369,15 +484,33 @@ def parse_params(raw: dict) -> Params:
         raise InputError(
             f"params.HEIGHT must be such that WIDTH×HEIGHT is at most {MAX_CANVAS_PIXELS:,}"
         )
+    if "mask_text" in values:
+        values.setdefault("mode", "TEXT")
     params = Params(**values, raw=dict(raw))
     if params.weight_col_index is not None and params.weight_col_index == params.data_col_index:
         raise InputError("params.WEIGHT_COL_INDEX must differ from DATA_COL_INDEX")
+    if params.group_col_index is not None and params.group_col_index == params.data_col_index:
+        raise InputError("params.GROUP_COL_INDEX must differ from DATA_COL_INDEX")
     low, high = params.min_font_size, params.max_font_size
     if low is not None and high is not None and high < low:
         raise InputError("params.MAX_FONT_SIZE must be at least MIN_FONT_SIZE")
     if params.mode == "RECT" or (width and height):
         check_canvas(params, width or DEFAULT_CANVAS, height or DEFAULT_CANVAS)
     return params
+
+
+def check_groups(params: Params) -> None:
+    """Raise :class:`InputError` when GROUP_COLORS or GROUP_REGIONS come without
+    GROUP_COL_INDEX, or GROUP_REGIONS without MASK_TEXT (checks of keys together, made where
+    a job is checked and run)."""
+    for key, given in (
+        ("GROUP_COLORS", params.group_colors),
+        ("GROUP_REGIONS", params.group_regions),
+    ):
+        if given and params.group_col_index is None:
+            raise InputError(f"params.{key} needs GROUP_COL_INDEX")
+    if params.group_regions and params.mode != "TEXT":
+        raise InputError("params.GROUP_REGIONS needs MASK_TEXT (its letters are the regions)")
 
 
 def check_canvas(params: Params, width: int, height: int) -> None:

@@ -18,6 +18,10 @@ from .params import Params
 # FILL_RETRY times the share. Tuned on the three benchmark cases (crowding 0.25–0.40).
 FILL_START, FILL_CROWDING, FILL_RETRY, ATTEMPTS = 0.6, 0.5, 0.85, 3
 SIZE_SPREAD = 0.6  # exponent of the size profile: the first words are largest
+# The crowding (the area every name takes at the smallest size, with its margin, over the
+# shape's area) up to which every name is placed: measured on the 3,000-name heart
+# (docs/benchmarks.md, "Printed size"), with a margin for other lists and shapes.
+MOST_CROWDING = 0.5
 REPEAT_SHRINK = 0.7
 
 

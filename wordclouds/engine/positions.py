@@ -33,12 +33,22 @@ WORDS_TABLE = (
     ("ink_width", "INTEGER NOT NULL"),
     ("ink_height", "INTEGER NOT NULL"),
     ("weight", "REAL NOT NULL"),
+    ("group", "TEXT NOT NULL"),  # the name's group (GROUP_COL_INDEX); only in grouped files
 )
 WORD_COLUMNS = tuple(name for name, _ in WORDS_TABLE)
-_WORDS_DEFINITION = ",\n".join(f"    {name} {kind}" for name, kind in WORDS_TABLE)
-SCHEMA = f"""
+# A layout without groups writes the table without ``group`` (its files stay as they were;
+# readers get "" for it: ADDED_LATER).
+UNGROUPED_COLUMNS = WORD_COLUMNS[:-1]
+
+
+def _schema(count: int) -> str:
+    """The database's tables, ``words`` with the first ``count`` columns of WORDS_TABLE."""
+    columns = ",\n".join(f'    "{name}" {kind}' for name, kind in WORDS_TABLE[:count])
+    if count == len(UNGROUPED_COLUMNS):  # as files were written before groups: unquoted
+        columns = ",\n".join(f"    {name} {kind}" for name, kind in WORDS_TABLE[:count])
+    return f"""
 CREATE TABLE words (
-{_WORDS_DEFINITION}
+{columns}
 );
 CREATE INDEX words_name ON words (name);
 CREATE INDEX words_name_lower ON words (lower(name));
@@ -61,20 +71,24 @@ def placement_row(number: int, p: Placement, color: str) -> tuple:
         p.name.row,
         *p.ink_box,
         p.name.weight,
+        p.name.group,
     )
 
 
 def write_positions(path: Path, placements: list[Placement], colors: list[str], meta: dict) -> None:
     """Write the position database to ``path`` (which must not exist): placement N gets
-    id N; ``meta`` values are stored as text (non-strings as JSON)."""
+    id N; ``meta`` values are stored as text (non-strings as JSON). The ``group`` column
+    is written when some placement has a group."""
+    count = len(WORD_COLUMNS) if any(p.name.group for p in placements) else len(UNGROUPED_COLUMNS)
     rows = (
-        placement_row(number, p, color)
+        placement_row(number, p, color)[:count]
         for number, (p, color) in enumerate(zip(placements, colors), start=1)
     )
-    write_rows(path, rows, meta)
+    write_rows(path, rows, meta, count)
 
 
-WORDS_INSERT = f"INSERT INTO words VALUES ({', '.join('?' * len(WORD_COLUMNS))})"
+def _insert(count: int) -> str:
+    return f"INSERT INTO words VALUES ({', '.join('?' * count)})"
 
 
 def _meta_rows(meta: dict):
@@ -83,13 +97,13 @@ def _meta_rows(meta: dict):
     )
 
 
-def write_rows(path: Path, rows, meta: dict) -> None:
-    """Write a position database of ``words`` rows (tuples in the table's column order) and
-    ``meta`` to ``path`` (which must not exist)."""
+def write_rows(path: Path, rows, meta: dict, count: int = len(UNGROUPED_COLUMNS)) -> None:
+    """Write a position database of ``words`` rows (tuples of the first ``count`` columns,
+    in the table's order) and ``meta`` to ``path`` (which must not exist)."""
     connection = sqlite3.connect(path)
     try:
-        connection.executescript(SCHEMA)
-        connection.executemany(WORDS_INSERT, rows)
+        connection.executescript(_schema(count))
+        connection.executemany(_insert(count), rows)
         connection.executemany("INSERT INTO meta VALUES (?, ?)", _meta_rows(meta))
         connection.commit()
     finally:
@@ -100,12 +114,14 @@ def write_revised_rows(parent_db: Path, path: Path, gone, rows, meta: dict) -> N
     """Write to ``path`` (which must not exist) the position database ``parent_db`` with the
     ``words`` rows of the ids ``gone`` deleted, ``rows`` added and ``meta`` values set: the
     parent's file copied and changed where the revision changed it, so the rows that stay
-    are the parent's, untouched (rather than 50,000 rows and their indexes written again)."""
+    are the parent's, untouched (rather than 50,000 rows and their indexes written again).
+    ``rows`` are cut to the parent's columns (a file written before weights or groups)."""
     shutil.copyfile(parent_db, path)
     connection = sqlite3.connect(path)
     try:
+        count = len(connection.execute("PRAGMA table_info(words)").fetchall())
         connection.executemany("DELETE FROM words WHERE id = ?", ((i,) for i in sorted(gone)))
-        connection.executemany(WORDS_INSERT, rows)
+        connection.executemany(_insert(count), (row[:count] for row in rows))
         connection.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", _meta_rows(meta))
         connection.commit()
     finally:
@@ -149,8 +165,9 @@ def placement_outlines(db_path, font_path=None):
 # (repetition, row, ink box) and the weight.
 PLACED_COLUMNS = WORD_COLUMNS[: WORD_COLUMNS.index("box_height") + 1]
 # Columns a file written before they existed does not have, with the value its words read as:
-# a name had no weight before WEIGHT_COL_INDEX, so each weighed 1.
-ADDED_LATER = {"weight": 1.0}
+# a name had no weight before WEIGHT_COL_INDEX, so each weighed 1; a layout without groups
+# has no group column, its names in no group ("").
+ADDED_LATER = {"weight": 1.0, "group": ""}
 
 
 def _read_only(db_path) -> sqlite3.Connection:
@@ -167,7 +184,7 @@ def read_word_rows(db_path, columns: Sequence[str]) -> list[tuple]:
     with closing(_read_only(db_path)) as connection:
         present = {row[1] for row in connection.execute("PRAGMA table_info(words)")}
         selected = ", ".join(
-            column if column in present else f"{ADDED_LATER[column]!r} AS {column}"
+            f'"{column}"' if column in present else f'{ADDED_LATER[column]!r} AS "{column}"'
             for column in columns
         )
         return connection.execute(f"SELECT {selected} FROM words ORDER BY id").fetchall()

@@ -3,13 +3,16 @@ smallest font in canvas px that prints at MIN_NAME_PT, and the standard sheet th
 fit on when they do not (docs/engine.md, "Printed size")."""
 
 import math
+from dataclasses import replace
 
 import numpy as np
 
 from .advances import unit_boxes
+from .groups import group_band, regions
 from .mask import load_mask
 from .names import read_names
 from .params import parse_params
+from .planning import MOST_CROWDING
 from .shaping import check_drawable
 
 MM_PER_PT = 25.4 / 72
@@ -24,10 +27,6 @@ A_SIZES = (
     ("2A0", 1189, 1682),
     ("4A0", 1682, 2378),
 )
-# The crowding (the area every name takes at the smallest size, with its margin, over the
-# shape's area) up to which every name is placed: measured on the 3,000-name heart
-# (docs/benchmarks.md, "Printed size"), with a margin for other lists and shapes.
-MOST_CROWDING = 0.5
 
 
 def mm_per_px(params, width: int, height: int) -> float | None:
@@ -114,8 +113,28 @@ def size_advice(names, typeface, mask, params, shop_sizes=()) -> dict:
     whether every name would fit at MIN_NAME_PT and the smallest name to expect there (the
     largest smallest size the names can have, by the same crowding estimate as a failed
     job's sentence), and the smallest sheet that fits; with PRINT_WIDTH_MM or
-    PRINT_HEIGHT_MM, ``printed``: the same for that printed size (else None)."""
-    largest = _largest_smallest_px(names, typeface, mask, params)
+    PRINT_HEIGHT_MM, ``printed``: the same for that printed size (else None). With groups
+    each group's names are weighed against its region (groups.regions, shares from the same
+    ink boxes), and the most crowded region decides."""
+    if params.group_col_index is None:
+        largest = _largest_smallest_px(names, typeface, mask, params)
+    else:  # each group in its region: the most crowded region decides
+        widths, heights = unit_boxes([name.text for name in names], typeface, params.locale)
+        inks = {}
+        for name, area in zip(names, widths * heights, strict=True):
+            inks[name.group] = inks.get(name.group, 0.0) + float(area)
+        found = regions(
+            mask, list(inks), list(inks.values()), group_band(params), params.group_regions
+        )
+        largest = min(
+            _largest_smallest_px(
+                [n for n in names if n.group == group],
+                typeface,
+                replace(mask, inside=mask.inside & region.inside),
+                params,
+            )
+            for group, region in zip(inks, found, strict=True)
+        )
 
     def advice(width, height, scale):
         expected = largest * scale / MM_PER_PT
@@ -152,6 +171,7 @@ def print_size_advice(
         column=config.data_col_index,
         skip_rows=config.skip_rows,
         weight_column=config.weight_col_index,
+        group_column=config.group_col_index,
     )
     mask = load_mask(mask_path, params=config)
     typeface = check_drawable(names, font_path, config.locale)

@@ -7,7 +7,7 @@ import statistics
 
 import numpy as np
 
-from .colors import readable, shifted, to_hex, to_rgb
+from .colors import alike, readable, shifted, to_hex, to_rgb
 from .compiled import njit
 from .layout import Placement
 from .mask import Mask
@@ -34,7 +34,8 @@ def word_colors(
     under the word's ink box (COLOR_FROM_MASK with an image), else a seeded pick from
     PALETTE; chosen colours are made readable (:func:`colors.readable`), and two
     reading-direction ``neighbours`` (index pairs) never share one: a palette word takes
-    another palette colour, a mask word a lighter or darker variant of its own
+    another palette colour, none that reads as the neighbour's (:func:`colors.alike`), a
+    mask word a lighter or darker variant of its own
     (:func:`_mask_variant`, :func:`_pick`: the rule a revision's fresh words follow too,
     :func:`fresh_colors`)."""
     if params.font_color:
@@ -55,7 +56,8 @@ def word_colors(
     rng = np.random.default_rng([seed, 1])
     picks = rng.integers(0, len(palette), size=len(placements))
     spare = rng.random(len(placements))
-    return [palette[k] for k in _palette_colors(adjacent, picks, spare, len(palette), rng)]
+    twins = palette_twins(palette)
+    return [palette[k] for k in _palette_colors(adjacent, picks, spare, twins, rng)]
 
 
 def fresh_colors(ids, placements: dict, colors: dict, fresh, params: Params, mask: Mask, rng):
@@ -81,6 +83,7 @@ def fresh_colors(ids, placements: dict, colors: dict, fresh, params: Params, mas
     background = contrast_background(params)
     palette = readable_palette(params)
     index = {color: k for k, color in enumerate(palette)}
+    twins = palette_twins(palette)
     draw = lambda count: int(rng.integers(count))  # noqa: E731 - one draw per word that needs one
     for word_id in sorted(fresh):
         taken = {colors[i] for i in adjacent[word_id] if i in colors}
@@ -94,12 +97,18 @@ def fresh_colors(ids, placements: dict, colors: dict, fresh, params: Params, mas
             taken_at = {index[c] for c in taken if c in index}
             own = index.get(colors.get(word_id))
             crowded = lambda: draw(len(palette))  # noqa: E731
-            colors[word_id] = palette[_pick(own, taken_at, len(palette), draw, crowded)]
+            colors[word_id] = palette[_pick(own, taken_at, twins, draw, crowded)]
 
 
 def readable_palette(params: Params) -> list[str]:
     """PALETTE made readable against the background, each colour once."""
     return list(dict.fromkeys(readable(list(params.palette), contrast_background(params))))
+
+
+def palette_twins(palette: list[str]) -> list[frozenset]:
+    """Per colour of ``palette``, the indexes of its colours that read as that one
+    (:func:`colors.alike`: itself, and any too close to it), which no neighbour may have."""
+    return [frozenset(np.flatnonzero(row).tolist()) for row in alike(palette)]
 
 
 def mask_mean(mask: Mask, ink_box) -> str:
@@ -110,7 +119,9 @@ def mask_mean(mask: Mask, ink_box) -> str:
 
 def _mask_variant(mean: str, color: str, background: str, taken) -> str:
     """A mask word's colour: ``color`` (its ``mean``, readable) or, while a neighbour has
-    it, a variant of ``mean`` a step more distinct from the background (eight at most)."""
+    it, a variant of ``mean`` a step more distinct from the background (eight at most). The
+    image's colours are the customer's: they are not pushed apart to a perceptual
+    difference as palette colours are (docs/engine.md, Colours)."""
     step = 0
     while color in taken and step < 8:
         step += 1
@@ -118,17 +129,19 @@ def _mask_variant(mean: str, color: str, background: str, taken) -> str:
     return color
 
 
-def _pick(own, taken, count: int, draw, crowded) -> int:
+def _pick(own, taken, twins, draw, crowded) -> int:
     """A palette index for a word: ``own`` (its seeded pick, or its colour) unless a
-    neighbour has it (``taken``), else one drawn (``draw(n)``: an index below n) among those
-    its neighbours left; ``crowded()`` when they left none."""
-    if own is not None and own not in taken:
+    neighbour has it or one that reads as it (``taken``; ``twins``: :func:`palette_twins`),
+    else one drawn (``draw(n)``: an index below n) among those its neighbours left;
+    ``crowded()`` when they left none."""
+    blocked = set().union(*(twins[c] for c in taken))
+    if own is not None and own not in blocked:
         return own
-    free = [c for c in range(count) if c not in taken]
+    free = [c for c in range(len(twins)) if c not in blocked]
     return free[draw(len(free))] if free else crowded()
 
 
-def _palette_colors(adjacent, picks, spare, colors, rng):
+def _palette_colors(adjacent, picks, spare, twins, rng):
     """A palette index per word (:func:`_pick`): its seeded pick, unless a neighbour
     coloured before it took that, then a seeded one among those its neighbours left. Words
     are coloured most constrained first (DSatur: the most distinct colours among coloured
@@ -146,9 +159,9 @@ def _palette_colors(adjacent, picks, spare, colors, rng):
         color = _pick(
             int(picks[k]),
             seen[k],
-            colors,
+            twins,
             lambda count: int(spare[k] * count),  # noqa: B023 - called at once
-            lambda: min(range(colors), key=lambda c: _sharing(k, c, adjacent, chosen)),  # noqa: B023
+            lambda: min(range(len(twins)), key=lambda c: _sharing(k, c, adjacent, chosen, twins)),  # noqa: B023
         )
         chosen[k] = color
         for i in adjacent[k]:
@@ -156,34 +169,37 @@ def _palette_colors(adjacent, picks, spare, colors, rng):
                 seen[i].add(color)
                 if chosen[i] < 0:
                     heapq.heappush(queue, (-len(seen[i]), -len(adjacent[i]), i))
-    return _repaired(chosen, adjacent, colors, rng)
+    return _repaired(chosen, adjacent, twins, rng)
 
 
-def _sharing(k, color, adjacent, chosen):
-    """How many of word k's neighbours have ``color``."""
-    return sum(1 for i in adjacent[k] if chosen[i] == color)
+def _sharing(k, color, adjacent, chosen, twins):
+    """How many of word k's neighbours have ``color`` or one that reads as it."""
+    return sum(1 for i in adjacent[k] if chosen[i] in twins[color])
 
 
 REPAIR_STEPS = 200  # moves per word in a clash, at most
 
 
-def _repaired(chosen, adjacent, colors, rng):
-    """``chosen`` with clashes removed where a few moves find how (min-conflicts search):
+def _repaired(chosen, adjacent, twins, rng):
+    """``chosen`` with clashes (neighbours whose colours read as one) removed where a few
+    moves find how (min-conflicts search):
     a word in a clash takes the colour fewest of its neighbours have (a random one now and
     then, to leave a local minimum). A small palette can need it (four names within an em of
     each other need four colours); with enough colours DSatur leaves nothing to repair."""
-    clashing = {k for k, near in enumerate(adjacent) for i in near if chosen[i] == chosen[k]}
+    colors = len(twins)
+    clash = lambda a, b: chosen[a] in twins[chosen[b]]  # noqa: E731
+    clashing = {k for k, near in enumerate(adjacent) for i in near if clash(i, k)}
     steps = REPAIR_STEPS * len(clashing)
     while clashing and steps:
         steps -= 1
         k = sorted(clashing)[int(rng.integers(len(clashing)))]
-        counts = [_sharing(k, c, adjacent, chosen) for c in range(colors)]
+        counts = [_sharing(k, c, adjacent, chosen, twins) for c in range(colors)]
         if rng.random() < 0.2:
             chosen[k] = int(rng.integers(colors))
         else:
             chosen[k] = counts.index(min(counts))
         for word in (k, *adjacent[k]):
-            if any(chosen[i] == chosen[word] for i in adjacent[word]):
+            if any(clash(i, word) for i in adjacent[word]):
                 clashing.add(word)
             else:
                 clashing.discard(word)

@@ -1,9 +1,11 @@
 """Output shapes of the job endpoints (docs/api.md: snake_case, UTC timestamps with `Z`
 and milliseconds)."""
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from core.serializers import UtcDateTimeField, WithInputs
+from wordclouds.selectors import job_queue_position
 from wordclouds.services.job_inputs import JOB_FORM
 
 
@@ -25,6 +27,22 @@ class JobStatusSerializer(serializers.Serializer):
     revision = serializers.IntegerField(help_text="0 for a first layout, then 1, 2, …")
 
 
+class JobReadSerializer(JobStatusSerializer):
+    """One job read by its id: its status and, while it waits, its place in the queue."""
+
+    queue_position = serializers.SerializerMethodField()
+
+    @extend_schema_field(
+        serializers.IntegerField(
+            allow_null=True,
+            help_text="while queued, how many queued jobs (anyone's) wait ahead of it; "
+            "null otherwise",
+        )
+    )
+    def get_queue_position(self, view) -> int | None:
+        return job_queue_position(view)
+
+
 class JobEventSerializer(serializers.Serializer):
     type = serializers.ChoiceField(choices=["log", "status"])
     stage = serializers.CharField()
@@ -38,7 +56,7 @@ class RecentEventSerializer(JobEventSerializer):
 
 
 class JobDetailSerializer(serializers.Serializer):
-    status = JobStatusSerializer()
+    status = JobReadSerializer()
     recent_events = RecentEventSerializer(many=True)
 
 
@@ -61,13 +79,3 @@ class JobCreateSerializer(WithInputs):
     service checks the form with."""
 
     inputs = JOB_FORM
-
-
-class JobListQuerySerializer(serializers.Serializer):
-    status = serializers.ChoiceField(
-        choices=["queued", "running", "success", "failed"],
-        required=False,
-        allow_blank=True,
-        help_text="empty: every status",
-    )
-    limit = serializers.IntegerField(min_value=1, max_value=1000, default=100)

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 from django.db import models
 
+from core.access import owner_refusal
 from core.errors import Conflict, InvalidInput, NotFound
 from core.identity import Identity
 from wordclouds import engine, storage
@@ -45,7 +46,13 @@ from wordclouds.selectors import (
 )
 from wordclouds.services.custom_svg import CUSTOM_SVG, custom_svg_options, custom_svg_render
 from wordclouds.services.job_erasure import job_needed_by_register  # noqa: F401 (the face)
-from wordclouds.services.jobs import job_create, job_input_key, job_owner_check
+from wordclouds.services.jobs import (
+    job_create,
+    job_font_path,
+    job_input_key,
+    job_mask_font_path,
+    job_owner_check,
+)
 from wordclouds.services.projects import (
     project_render,
     project_uses_register,  # noqa: F401 (the face)
@@ -83,20 +90,31 @@ __all__ = [
 ]
 
 
-def designs_check(items: list[dict]) -> None:
-    """Every item names a project or a job that exists; 400 naming the first that does not.
-    Inside the caller's transaction."""
+def designs_check(items: list[dict], caller: Identity) -> None:
+    """Every item names a project or a job that exists and that `caller` holds (their own;
+    staff: any); 400 naming the first that does not, the same whether it does not exist or is
+    another's (or no one's), so that a list tells nothing of others' designs. Inside the
+    caller's transaction."""
     for item in items:
-        if "projectId" in item and not Project.objects.filter(pk=item["projectId"]).exists():
-            raise InvalidInput(f"unknown projectId: {item['projectId']}", code="project_unknown")
+        if "projectId" in item:
+            unknown = InvalidInput(
+                f"unknown projectId: {item['projectId']}", code="project_unknown"
+            )
+            project = Project.objects.filter(pk=item["projectId"]).first()
+            if project is None or owner_refusal(caller, project.owner, hidden=unknown):
+                raise unknown
         if "jobId" in item:
+            unknown = InvalidInput(f"unknown jobId: {item['jobId']}", code="job_unknown")
             # Locked until the caller commits: retention, which checks a job again under this
             # lock before it deletes it, then sees the list (or the list sees it gone).
             Job.objects.select_for_update().filter(pk=item["jobId"]).first()
             try:
-                job_get(item["jobId"])
+                job = job_get(item["jobId"])
             except NotFound:
-                raise InvalidInput(f"unknown jobId: {item['jobId']}", code="job_unknown") from None
+                raise unknown from None
+            # a finished folder without a record belongs to no one: staff's alone
+            if owner_refusal(caller, job.record.owner if job.record else "", hidden=unknown):
+                raise unknown
 
 
 @dataclass(frozen=True)
@@ -182,10 +200,14 @@ def project_svg(*, project_id: str, caller: Identity | None = None) -> bytes:
 
 
 def job_mask(*, job_id: str) -> np.ndarray | None:
-    """The drawable shape of a job drawn in a mask (`inside[y, x]` at canvas size, as the
-    engine made it), or None: a rectangle (no mask, or a job folder without a record).
-    404 `job not found`."""
+    """The drawable shape of a job drawn in a mask or in MASK_TEXT's letters (`inside[y, x]`
+    at canvas size, as the engine made it), or None: a rectangle (no mask, or a job folder
+    without a record). 404 `job not found`."""
     job = job_get(job_id).record
+    if job is not None and job.params.get("MASK_TEXT") is not None:
+        font = job_mask_font_path(job) or job_font_path(job)
+        params = engine.parse_params(job.params)
+        return engine.load_mask(None, params=params, text_font=font).inside
     if job is None or not job.mask_image:
         return None
     params = engine.parse_params(job.params)
@@ -218,6 +240,13 @@ def job_print_figures(*, job_id: str) -> tuple[float, float, list[float], list[f
     width, height = canvas_size(db_path)
     sizes = [size for (size,) in read_word_rows(db_path, ("font_size",))]
     return width, height, sizes, strokes, metrics.get("ink_box_coverage", 0.0)
+
+
+def job_word_groups(*, job_id: str) -> dict[int, str]:
+    """Each word's group of a finished job (id → group, "" without groups: GROUP_COL_INDEX),
+    for the files that draw each group as its own layer; 404 as job_artifact."""
+    job_artifact(job_id=job_id, kind="metrics")  # 404 for an unknown or unfinished job
+    return dict(read_word_rows(artifact_path(job_id, "db"), ("id", "group")))
 
 
 STROKE_WIDTH = re.compile(rb'stroke-width="([0-9.eE+-]+)"')

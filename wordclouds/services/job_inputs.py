@@ -17,8 +17,9 @@ from core.errors import InvalidInput, TooLarge
 from core.inputs import NOT_BLANK, Form, JsonText, Pattern, Upload
 from core.isolated import run_heavy
 from wordclouds import engine, storage
+from wordclouds.engine.groups import check_groups_fit
 from wordclouds.engine.names import MAX_NAME_LENGTH, MAX_NAMES
-from wordclouds.engine.params import params_schema
+from wordclouds.engine.params import check_groups, params_schema
 from wordclouds.models import Font
 from wordclouds.services.fonts import DEFAULT_FONT_ID, font_glyphs_check, font_upload
 
@@ -91,7 +92,8 @@ class JobInputs:
 class StagedInputs:
     """A job's inputs after the cheap checks, their files written into the staging folder:
     the paths the engine reads (``font_file`` the uploaded font's, ``font_path`` the font to
-    draw with) and the parsed params."""
+    draw with, ``mask_font_path`` MASK_TEXT's: MASK_FONT_ID's file, else ``font_path``) and
+    the parsed params."""
 
     inputs: JobInputs
     parsed: object
@@ -99,6 +101,7 @@ class StagedInputs:
     mask_path: Path | None
     font_file: Path | None
     font_path: Path | None
+    mask_font_path: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -156,6 +159,7 @@ def job_inputs_staged(*, folder: Path, **uploads: Unpack[JobUploads]) -> StagedI
     font_id = uploads.get("font_id") or ""
     raw_params = JOB_FORM.read("params", params) or {}
     parsed = _engine_call(engine.parse_params, raw_params, code="params_invalid")
+    _engine_call(check_groups, parsed, code="params_invalid")
     name_list_upload_check(name_list)
     if mask_image is None and parsed.mode == "IMAGE":
         raise InvalidInput("mask_image is required when MODE=IMAGE", code="mask_image_required")
@@ -168,6 +172,7 @@ def job_inputs_staged(*, folder: Path, **uploads: Unpack[JobUploads]) -> StagedI
         JOB_FORM["font_id"].parse(font_id)
         _font_id_check(font_id)
 
+    mask_font_path = mask_font(parsed)
     names_path = _save(name_list, folder / NAME_LIST_FILE)
     mask_name = font_name = ""
     mask_path = None
@@ -185,14 +190,30 @@ def job_inputs_staged(*, folder: Path, **uploads: Unpack[JobUploads]) -> StagedI
         font_file=font_name,
         font_id=font_id,
     )
+    font_path = folder / font_name if font_name else font_id_path(font_id or DEFAULT_FONT_ID)
     return StagedInputs(
         inputs=inputs,
         parsed=parsed,
         names_path=names_path,
         mask_path=mask_path,
         font_file=folder / font_name if font_name else None,
-        font_path=folder / font_name if font_name else font_id_path(font_id or DEFAULT_FONT_ID),
+        font_path=font_path,
+        mask_font_path=mask_font_path or font_path,
     )
+
+
+def mask_font(parsed, *, worker: bool = False) -> Path | None:
+    """The local file of MASK_FONT_ID (the font MASK_TEXT is drawn in), or None when the
+    params give none; 400 params_invalid when there is no such font."""
+    if not parsed.mask_font_id:
+        return None
+    path = font_id_path(parsed.mask_font_id, worker=worker)
+    if path is None:
+        raise InvalidInput(
+            "params.MASK_FONT_ID must be an uploaded font's id or __default__",
+            code="params_invalid",
+        )
+    return path
 
 
 def contents_check(staged: StagedInputs) -> Contents:
@@ -200,9 +221,14 @@ def contents_check(staged: StagedInputs) -> Contents:
     and what they read."""
     names = names_read(staged.names_path, staged.parsed)
     mask = None
-    if staged.mask_path is not None:
+    text = staged.parsed.mode == "TEXT" or staged.parsed.mask_text is not None
+    if staged.mask_path is not None or text:
         mask = _engine_call(
-            engine.load_mask, staged.mask_path, params=staged.parsed, code="mask_image_invalid"
+            engine.load_mask,
+            staged.mask_path,
+            params=staged.parsed,
+            text_font=staged.mask_font_path,
+            code="params_invalid" if text else "mask_image_invalid",
         )
     if staged.font_file is not None:
         _engine_call(engine.check_font, staged.font_file, code="font_file_invalid")
@@ -211,6 +237,11 @@ def contents_check(staged: StagedInputs) -> Contents:
     typeface = _engine_call(
         engine.check_drawable, names, staged.font_path, code="names_not_drawable"
     )
+    if staged.parsed.group_col_index is not None:  # the groups against the list and shape
+        shape = mask or _engine_call(
+            engine.load_mask, None, params=staged.parsed, code="params_invalid"
+        )
+        _engine_call(check_groups_fit, names, shape, staged.parsed, code="params_invalid")
     return Contents(names=names, mask=mask, typeface=typeface)
 
 
@@ -276,6 +307,7 @@ def names_read(names_path: Path, parsed) -> list:
         column=parsed.data_col_index,
         skip_rows=parsed.skip_rows,
         weight_column=parsed.weight_col_index,
+        group_column=parsed.group_col_index,
         code="name_list_invalid",
     )
 

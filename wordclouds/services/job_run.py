@@ -29,6 +29,7 @@ from wordclouds.services.jobs import (
     job_heartbeat,
     job_input_key,
     job_input_names,
+    job_mask_font_path,
     job_progress,
     job_start,
     job_succeed,
@@ -97,6 +98,7 @@ def job_execute(*, job_id: str) -> None:
                     font_path=font_path,
                     progress=progress,
                     shop_sizes=shop_sizes(),
+                    mask_font_path=job_mask_font_path(job, worker=True),
                 )
             tiles_make(job_folder=out_dir)  # the lookup page's zoom pyramid, made once
             timer.enter("storing_outputs")

@@ -6,6 +6,7 @@ source status checked, Conflict otherwise, the time recorded), appending the sta
 the same transaction. A stale job (selectors.job_is_stale) is failed already for every read:
 the worker's late moves of it are refused, and jobs_fail_stale writes its failure."""
 
+import dataclasses
 import logging
 from datetime import datetime
 from pathlib import Path
@@ -20,6 +21,7 @@ from core import metrics
 from core.access import owner_refusal
 from core.errors import Conflict, Forbidden, InvalidInput, NotFound, TooManyRequests
 from core.identity import Identity
+from core.inputs import Choice, Inputs, Number, said_alike
 from core.pipeline import move
 from core.request_ids import request_id_current
 from wordclouds import storage
@@ -44,6 +46,36 @@ from wordclouds.services.job_inputs import (
 )
 
 logger = logging.getLogger(__name__)
+
+
+@dataclasses.dataclass(frozen=True)
+class JobListQuery:
+    status: str | None = None
+    limit: int = 100
+
+
+# GET /api/jobs's query (selectors.job_list reads it); DRF's ValidationError code as before.
+JOB_LIST_QUERY = Inputs(
+    JobListQuery,
+    (
+        Choice(
+            "status",
+            "jobs in this status",
+            code="invalid_field",
+            choices=tuple(Job.Status.values),
+            absent="every status",
+        ),
+        Number(
+            "limit",
+            "the most jobs answered",
+            code="invalid_field",
+            low=1,
+            high=1000,
+            integer=True,
+            **said_alike("{name} must be an integer from {low} to {high}"),
+        ),
+    ),
+)
 INPUT_FOLDER = "input"
 ENQUEUE_ERROR = "the job could not be handed to a worker; submit it again"
 STAGE_DONE = "done"
@@ -75,6 +107,18 @@ def job_font_path(job: Job, *, worker: bool = False) -> Path | None:
     if not job.font_id:
         return None
     path = font_id_path(job.font_id, worker=worker)
+    if path is None:
+        raise FontGone
+    return path
+
+
+def job_mask_font_path(job: Job, *, worker: bool = False) -> Path | None:
+    """A local file of the job's MASK_FONT_ID (the font MASK_TEXT is drawn in), or None when
+    it gives none (the job's font draws it). FontGone when that font no longer exists."""
+    font_id = (job.params or {}).get("MASK_FONT_ID")
+    if not font_id:
+        return None
+    path = font_id_path(font_id, worker=worker)
     if path is None:
         raise FontGone
     return path

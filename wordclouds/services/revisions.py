@@ -26,7 +26,13 @@ from wordclouds.services.job_inputs import (
     font_id_path,
     names_read,
 )
-from wordclouds.services.jobs import _job_store, job_client_check, job_input_key, job_owner_check
+from wordclouds.services.jobs import (
+    _job_store,
+    job_client_check,
+    job_input_key,
+    job_mask_font_path,
+    job_owner_check,
+)
 
 PROOF_KEY = engine.PROOF
 # What a revision's list shows of each change: counts.
@@ -106,7 +112,7 @@ def revision_create(
             _checked,
             edits,
             folder,
-            mask_path,
+            (mask_path, job_mask_font_path(parent)),
             font_path,
             names_path if name_list is not None else None,
         )
@@ -132,8 +138,10 @@ def _font(parent: Job) -> Path | None:
     return font_id_path(parent.font_id) if parent.font_id else None
 
 
-def _checked(edits: dict, folder: Path, mask_path, font_path, names_path) -> dict:
-    """The edits checked by the engine, with the names of the uploaded list added."""
+def _checked(edits: dict, folder: Path, mask_files, font_path, names_path) -> dict:
+    """The edits checked by the engine, with the names of the uploaded list added
+    (``mask_files``: the parent's mask image and its MASK_FONT_ID's file, either None)."""
+    mask_path, mask_font_path = mask_files
     if names_path is not None:
         params = engine.parse_params(
             json.loads(engine.read_meta(folder / "positions.db")["params"])
@@ -143,7 +151,11 @@ def _checked(edits: dict, folder: Path, mask_path, font_path, names_path) -> dic
         edits = {**edits, "add": [*edits.get("add", []), *added]}
     try:
         return engine.check_edits(
-            edits, parent_dir=folder, mask_path=mask_path, font_path=font_path
+            edits,
+            parent_dir=folder,
+            mask_path=mask_path,
+            font_path=font_path,
+            mask_font_path=mask_font_path,
         )
     except engine.InputError as error:
         raise InvalidInput(str(error), code="edits_invalid") from None
@@ -168,6 +180,7 @@ def revision_run(job: Job, work: Path, font_path, progress) -> Path:
         font_path=font_path,
         progress=progress,
         parent_id=job.parent_id,
+        mask_font_path=job_mask_font_path(job, worker=True),
     )
     return out_dir
 
@@ -259,5 +272,5 @@ def _names(job_id: str) -> dict[int, str]:
 
 def job_words(*, job_id: str) -> list[dict]:
     """Every word of a finished job: its id (the ``w<id>`` path of the SVGs), name,
-    centre, size, colour, orientation and box, in id order."""
-    return read_words(artifact_path(job_id, "db"), PLACED_COLUMNS)
+    centre, size, colour, orientation, box and group ("" without groups), in id order."""
+    return read_words(artifact_path(job_id, "db"), (*PLACED_COLUMNS, "group"))

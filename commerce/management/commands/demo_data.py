@@ -27,6 +27,7 @@ from commerce.services.orders import (
     order_mark_paid,
     order_ship,
 )
+from core.identity import customer_identity
 from wordclouds.services.designs import job_create
 
 DEMO_OPENID = "dev-demo"
@@ -86,8 +87,10 @@ class Command(BaseCommand):
                 "detail": "科苑路 1 号",
             },
         )
-        job = job_create(
-            params=json.dumps({"WIDTH": 800, "HEIGHT": 600, "SEED": 7}), name_list=_names_upload()
+        job = job_create(  # the demo user's own: a design list names only its holder's jobs
+            owner=customer_identity(user.pk).owner_key,
+            params=json.dumps({"WIDTH": 800, "HEIGHT": 600, "SEED": 7}),
+            name_list=_names_upload(),
         )
         design_lists = [
             design_list_create(

@@ -2,12 +2,14 @@
 renamed, displaced and added ones placed again, by the same functions as a first layout
 (:class:`layout.Layout`)."""
 
+import json
 import math
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..errors import LayoutError
+from ..groups import group_band, stored_regions
 from ..layout import DEFAULT_MIN_FONT_SIZE, Layout, Placement, reading_pad
 from ..mask import Mask
 from ..neighbours import boxes_touch
@@ -75,6 +77,9 @@ class Arrangement:
             self.config.min_font_size or DEFAULT_MIN_FONT_SIZE,
             min((p.font_size for p in edited.placements.values()), default=DEFAULT_MIN_FONT_SIZE),
         )
+        specs = json.loads(parent.meta.get("groups", "[]"))
+        # A poster with groups: each group's pixels, which its added names are placed in.
+        self.regions = stored_regions(carved, specs, group_band(self.config)) if specs else {}
 
     def settled(self):
         """(placements, displaced ids, added placements, the layout's generator after
@@ -96,12 +101,13 @@ class Arrangement:
         )
 
     def _looked_for(self, outcome):
-        """The outline and orientation of the name that found no room."""
+        """The outline, orientation and group of the name that found no room."""
         kind, key = outcome
         if kind == "add":
-            return self.shapes.get(self.edited.added[key][0].text, False)[0], False
+            name = self.edited.added[key][0]
+            return self.shapes.get(name.text, False)[0], False, name.group
         placement = shaped(self.shapes, self.edited.placements[key])
-        return placement.outline, placement.vertical
+        return placement.outline, placement.vertical, placement.name.group
 
     def arrange(self, keep_going=False):
         """(placements, displaced ids, added placements, generator), or (kind, key) of the
@@ -120,8 +126,11 @@ class Arrangement:
             placements[word_id] = layout.framed(placement, stamped)
         displaced |= self._renamed_in_place(layout, placements)
         placed = _Placed(placements, [None] * len(self.edited.added), keep_going)
+        turn = (self.config.prefer_horizontal, False)  # one orientation: docs/engine.md
         for (kind, key), centre in self.homes.items():  # names given the place of a word aside
-            if kind == "add":
+            if kind == "add" and self.edited.added[key][0].group:
+                placed.news[key] = self._in_region(layout, *self.edited.added[key], turn)
+            elif kind == "add":
                 placed.news[key] = layout.place_near(self._added(key), centre, self.min_size)
             else:
                 placed.homed.add(key)
@@ -147,10 +156,32 @@ class Arrangement:
         for k, (name, size) in enumerate(self.edited.added):
             if news[k] is not None or ("add", k) in self.homes:  # placed, or missed near home
                 continue
-            news[k] = layout.place_word(name, 1, size, self.min_size, self.shapes, turn)
+            if name.group:
+                news[k] = self._in_region(layout, name, size, turn)
+            else:
+                news[k] = layout.place_word(name, 1, size, self.min_size, self.shapes, turn)
             if placed.missed("add", k):
                 return "add", k
         return placed.misses if placed.keep_going else (placements, displaced, news, layout.rng)
+
+    def _in_region(self, layout, name, size, turn, tries: int = 20):
+        """Added ``name`` of a group placed at a random free spot of its group's region: found
+        on a layout of the region's free pixels (those ``layout`` has free there), then
+        stamped into ``layout`` where its gap and ears hold there too; None when no spot
+        does in ``tries``."""
+        free = self.regions[name.group] & (layout.runs > 0)
+        if not free.any():
+            return None
+        region = Layout(Mask(free, None), self.config.margin, self.config.name_gap, layout.rng)
+        for _ in range(tries):
+            found = region.place_word(name, 1, size, self.min_size, self.shapes, turn)
+            if found is None:
+                return None
+            spot = found.ink_box[:2]
+            if layout.fits_at(found.outline, found.font_size, found.vertical, spot):
+                stamped = layout.stamp_word(found.outline, found.font_size, found.vertical, *spot)
+                return layout.framed(found, stamped)
+        return None
 
     def _added(self, key) -> Placement:
         """Added name ``key`` as a horizontal placement of its planned size, not yet placed."""
@@ -189,9 +220,10 @@ class Arrangement:
         starts = starts[np.searchsorted(kept_ids, ids)]
         layout.stamp_kept(boxes, kinds, blocked, bits=bits, starts=starts)
 
-    def victim(self, outline, vertical):
-        """The centre of the smallest word that stays whose ink box could hold ``outline``
-        at the smallest size (it is moved aside for it), or None."""
+    def victim(self, outline, vertical, group=""):
+        """The centre of the smallest word that stays (of ``group``, on a poster with
+        groups) whose ink box could hold ``outline`` at the smallest size (it is moved aside
+        for it), or None."""
         _, _, need_w, need_h = outline.box(self.min_size)
         edited = self.edited
         taken = self.displaced | self.aside | set(edited.pinned) | set(edited.renamed)
@@ -199,6 +231,8 @@ class Arrangement:
         for word_id, placement in edited.placements.items():
             x, y, w, h = placement.ink_box
             if word_id in taken or placement.vertical != vertical or w < need_w or h < need_h:
+                continue
+            if placement.name.group != group:
                 continue
             if best is None or w * h < best[0]:
                 best = (w * h, word_id)

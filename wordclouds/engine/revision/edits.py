@@ -4,8 +4,9 @@ and :func:`read_edits`, which reads no file), then their ids, names, spots and s
 the parent (docs/engine.md, "Revisions")."""
 
 import dataclasses
+import json
 
-from core.inputs import Color, Either, Field, Items, Number, Object, Refused, said_alike
+from core.inputs import Color, Either, Field, Items, Number, Object, Refused, Text, said_alike
 
 from ..errors import InputError
 from ..layout import FLOOR_FONT_SIZE
@@ -107,7 +108,8 @@ ADDED = Either(
             below=f"{{name}} must be above 0 and at most {MAX_WEIGHT:g}",
             above=f"{{name}} must be above 0 and at most {MAX_WEIGHT:g}",
         ),
-        optional=(("weight", 1.0),),
+        Text("group", "", code=CODE, high=100, empty="{name} must not be empty"),
+        optional=(("weight", 1.0), ("group", None)),
     ),
 )
 ENTRIES = {
@@ -182,10 +184,28 @@ def _word_id(word_id: int, where: str, ids) -> int:
     return word_id
 
 
-def check_edits(edits: dict, *, parent_dir, mask_path=None, font_path=None) -> dict:
+def check_edits(
+    edits: dict, *, parent_dir, mask_path=None, font_path=None, mask_font_path=None
+) -> dict:
     """The edits of a revision, checked against the parent's files and normalised; raises
     :class:`InputError` naming the first problem (see docs/engine.md for the rules)."""
-    return _checked(edits, Parent(parent_dir), mask_path, font_path)
+    parent = Parent(parent_dir)
+    parent.text_font = mask_font_path
+    return _checked(edits, parent, mask_path, font_path)
+
+
+def _check_groups(added, parent: Parent) -> None:
+    """An added name of a poster with groups names one of its groups (it goes into that
+    group's region); one of a poster without groups names none."""
+    groups = [spec["group"] for spec in json.loads(parent.meta.get("groups", "[]"))]
+    for k, entry in enumerate(added):
+        group = entry["group"]
+        if groups and group is None:
+            raise InputError(f"add[{k}].group is required: the poster has groups")
+        if group is not None and not groups:
+            raise InputError(f"add[{k}].group: the poster has no groups")
+        if group is not None and group not in groups:
+            raise InputError(f'add[{k}].group is not a group of the poster: "{group}"')
 
 
 def _checked(edits, parent: Parent, mask_path, font_path) -> dict:
@@ -195,9 +215,10 @@ def _checked(edits, parent: Parent, mask_path, font_path) -> dict:
     ids = parent.rows
     clean = {"seed": read["seed"]}
     clean["add"] = [
-        entry if isinstance(entry, dict) else {"name": entry, "weight": 1.0}
+        entry if isinstance(entry, dict) else {"name": entry, "weight": 1.0, "group": None}
         for entry in read["add"]
     ]
+    _check_groups(clean["add"], parent)
     clean["remove"] = [_word_id(v, f"remove[{k}]", ids) for k, v in enumerate(read["remove"])]
     named = {}  # word id → the edits naming it
     for word_id in clean["remove"]:

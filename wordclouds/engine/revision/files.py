@@ -11,7 +11,8 @@ import numpy as np
 
 from ..artifacts import ARTIFACTS, atomic
 from ..colors import to_rgb
-from ..metrics import box_coverage, contrast_figures
+from ..metrics import box_coverage, contrast_figures, neighbour_color_figures
+from ..neighbours import reading_neighbours
 from ..png import write_png
 from ..render import SVG_END, paint_placements, path_elements, stroke_width
 from ..restamp import INKS, write_inks
@@ -177,5 +178,11 @@ def revised_metrics(parent, placements, colors, mask, seed) -> dict:
         }
     )
     metrics.pop("contrast_warning", None)
+    metrics.pop("palette_warning", None)
     metrics.update(contrast_figures(colors, parent.params))
+    neighbours = reading_neighbours(
+        [p.ink_box for p in placements], sizes, [p.vertical for p in placements]
+    )
+    metrics["reading_neighbours"] = len(neighbours)
+    metrics.update(neighbour_color_figures(colors, neighbours, parent.params))
     return metrics

@@ -44,6 +44,7 @@ class Parent:
         self.params = parse_params(json.loads(self.meta["params"]))
         self.width = int(self.meta["canvas_width"])
         self.height = int(self.meta["canvas_height"])
+        self.text_font = None  # MASK_TEXT's font file, when a caller gives one
         self.made = {}  # what the checks and the revision both use, made once (mask, shaper)
 
     @cached_property
@@ -78,7 +79,7 @@ class Parent:
         """Each word as a :class:`Placement` by id, with no outline: only the words that
         move are shaped again (:func:`shaped`)."""
         at = self.column
-        name_of = itemgetter(at["name"], at["row"], at["weight"])
+        name_of = itemgetter(at["name"], at["row"], at["weight"], at["group"])
         ink_of = itemgetter(at["ink_x"], at["ink_y"], at["ink_width"], at["ink_height"])
         box_of = itemgetter(at["box_x"], at["box_y"], at["box_width"], at["box_height"])
         rest_of = itemgetter(at["repetition"], at["font_size"], at["orientation"])
@@ -126,7 +127,7 @@ def word_lines(data, ids) -> list[tuple[int, tuple[int, int]]]:
 def _check_spots(clean, parent, mask_path, font_path) -> None:
     """A moved or resized word must lie on the canvas, its ink inside the mask, clear of
     every keep-out shape."""
-    mask = _mask(parent, mask_path)
+    mask = _mask(parent, mask_path, parent.text_font or font_path)
     kept_out = keep_out_pixels(clean["keepOut"], parent.height, parent.width)
     shapes = _shapes(parent, font_path)
     for kind in ("move", "resize"):
@@ -160,11 +161,12 @@ def _shapes(parent: Parent, font_path) -> WordShapes:
     return parent.made[font_path]
 
 
-def _mask(parent: Parent, mask_path):
-    """The parent's mask, read once for the checks and the revision."""
+def _mask(parent: Parent, mask_path, text_font=None):
+    """The parent's mask, read once for the checks and the revision (a text mask drawn in
+    ``text_font``, the parent's MASK_FONT_ID file or its font)."""
     key = ("mask", mask_path)
     if key not in parent.made:
-        parent.made[key] = load_mask(mask_path, params=parent.params)
+        parent.made[key] = load_mask(mask_path, params=parent.params, text_font=text_font)
     return parent.made[key]
 
 

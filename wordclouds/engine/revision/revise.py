@@ -50,21 +50,24 @@ def revise(
     font_path=None,
     progress=None,
     parent_id=None,
+    mask_font_path=None,
 ):
     """Write the revision of the layout in ``parent_dir`` by ``edits`` into ``out_dir``
     (the five artifacts of a job and proof.png); return its metrics, whose ``changes`` name
     the parent (``parent_id``) and list the ids added, removed, renamed, moved, resized,
-    recoloured and displaced."""
+    recoloured and displaced. ``mask_font_path``: a text mask's font (MASK_FONT_ID's
+    file; default ``font_path``)."""
     report = Progress(progress, REVISION_STAGES)
     report.begin("reading_parent", "reading the poster to revise")
     parent = Parent(parent_dir)
+    parent.text_font = mask_font_path
     # Two threads beside this one: the parent's PNG decoded while the words are placed (zlib
     # lets go of Python's lock, the compiled placing does not need it back), then the revised
     # PNG and the proof written while the SVGs and the database are.
     with ThreadPoolExecutor(max_workers=1) as painter:
         pixels = painter.submit(parent_pixels, parent)
         clean = _checked(edits, parent, mask_path, font_path)
-        mask = _mask(parent, mask_path)
+        mask = _mask(parent, mask_path, mask_font_path or font_path)
         if (mask.width, mask.height) != (parent.width, parent.height):
             raise InputError("the mask image is not the one the poster was made with")
         shapes = _shapes(parent, font_path)
@@ -123,7 +126,10 @@ def _edited(parent: Parent, clean: dict, shapes, before: dict) -> Edited:
     next_row = max((p.name.row for p in placements.values()), default=0) + 1
     plan = size_plan(parent)
     added = [
-        (Name(entry["name"], next_row + k, entry["weight"]), plan(entry["weight"]))
+        (
+            Name(entry["name"], next_row + k, entry["weight"], entry["group"] or ""),
+            plan(entry["weight"]),
+        )
         for k, entry in enumerate(clean["add"])
     ]
     return Edited(before, placements, pinned, renamed, added, removed)

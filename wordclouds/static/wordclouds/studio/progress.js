@@ -119,16 +119,16 @@ export class JobProgress {
     $("retries").hidden = false;
   }
 
-  // Queue position: the queued jobs created before this one (GET /api/jobs?status=queued).
+  // Queue position: the job's own `queue_position` (GET /api/jobs/{id}, open to whoever
+  // holds the id: the studio without signing in too), the queued jobs ahead of it.
   pollQueue() {
     if (this.queueTimer !== null) return;
     const jobId = this.jobId;
     const poll = async () => {
       try {
-        const [job, queued] = await Promise.all([
-          apiJson(`/api/jobs/${jobId}`), apiJson("/api/jobs?status=queued&limit=1000")]);
+        const job = await apiJson(`/api/jobs/${jobId}`);
         if (jobId !== this.jobId || job.status !== "queued") return;
-        const ahead = queued.filter((other) => other.created_at < job.created_at).length;
+        const ahead = job.queue_position;
         $("queue-position").textContent = ahead === 0
           ? gettext("Next in the queue: waiting for a free worker.")
           : interpolate(ngettext("Queued: %s job ahead.", "Queued: %s jobs ahead.", ahead), [ahead]);
