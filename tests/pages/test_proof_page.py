@@ -6,7 +6,8 @@ desktop in Chinese, says what changed and shows the revision's proof image; the 
 approves it by keyboard alone, ticking the terms; a design list, an order, its payment
 (staff's mark-paid) and its production follow, the files recording the approval's hashes;
 a revision made afterwards leaves the order's files byte for byte. axe-core finds no
-serious or critical violation on the proof page at both sizes in both languages."""
+serious or critical violation on the proof page at both sizes in both languages; a comment
+is pinned to a found name and sent by keyboard alone; a revoked link answers 410."""
 
 import hashlib
 import re
@@ -238,3 +239,31 @@ def test_a_revoked_link_answers_410(service, staff, proofed, tmp_path):
     page = httpx.get(f"{service.url}/proofs/{token}", timeout=30)
     api = httpx.get(f"{service.url}/api/proofs/{token}", timeout=30)
     assert (page.status_code, api.status_code, api.json()["code"]) == (410, 410, "proof_revoked")
+
+
+def test_a_comment_pinned_to_a_name_by_keyboard_alone(browser, service, staff, customer, tmp_path):
+    names = write_names(tmp_path / "names.xlsx", NAMES[:4])
+    job = service.submit(names, PARAMS, headers=customer.headers)
+    _finished(service, job)
+    token = staff.call("POST", f"/api/jobs/{job}/proofs").json()["url"].removeprefix("/proofs/")
+    context = _context(browser, service, "desktop", "en")
+    page = context.new_page()
+    try:
+        page.goto(f"/proofs/{token}")
+        expect(page.locator("#poster-stage img").first).to_be_attached()
+        _focus_by_tab(page, "#proof-name", presses=40)
+        page.keyboard.type("Bruno")
+        page.keyboard.press("Enter")
+        expect(page.locator("#comment-pin")).to_have_text("Comment on “Bruno Li”.")
+        expect(page.locator("#poster-highlight")).to_be_visible()
+        _focus_by_tab(page, "#comment-spelling", presses=40)  # misspelt is the kind chosen
+        page.keyboard.type("Bruno Lee")
+        page.keyboard.press("Tab")
+        page.keyboard.type("Lee, not Li.")
+        page.keyboard.press("Tab")
+        expect(page.locator("#comment-send")).to_be_focused()
+        page.keyboard.press("Enter")
+        expect(page.locator("#proof-comments li")).to_have_count(1)
+        expect(page.locator("#proof-comments")).to_contain_text("Bruno Lee")
+    finally:
+        context.close()
