@@ -99,8 +99,10 @@ def test_the_new_job_answers_as_job_status(post_job, api):
         "error",
         "parent_job_id",
         "revision",
+        "queue_position",
     }
     assert body["status"] == "queued" and body["artifacts"] == {} and body["error"] == ""
+    assert body["queue_position"] == 0  # the only job queued: none ahead of it
     assert (body["parent_job_id"], body["revision"]) == (None, 0)
     assert ISO_UTC.match(body["created_at"]) and ISO_UTC.match(body["updated_at"])
 
