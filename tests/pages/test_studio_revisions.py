@@ -113,7 +113,9 @@ def test_a_rename_whose_longer_name_moves_is_outlined_in_the_proof(page, service
     x, y, w, h = service.words(job["job_id"])[7][13:17]
     assert (x, y) != tuple(before[7][13:15])  # not where it was: placed again elsewhere
     with page.context.expect_page() as opened:
-        page.locator("#revisions tbody tr").nth(1).get_by_role("link", name="proof").click()
+        # this revision's row, whichever place it has (the module's poster has others)
+        row = page.locator(f'#revisions tbody tr[data-job="{job["job_id"]}"]')
+        row.get_by_role("link", name="proof").click()
     proof = opened.value
     wait_for_image(proof, "img")
     # the middle of each side of the outline around the word's ink box, as the proof drew it
