@@ -163,7 +163,7 @@ def proof_send(*, job_id: str, caller: Identity, body) -> tuple[Proof, ProofVers
     settings from `body`). 404/403/409
     for a job not found, not the caller's, not finished; 409 for a job already sent."""
     given = _settings(PROOF_SEND.parse(body))
-    job = job_for_proof(job_id=job_id, caller=caller)
+    job = job_for_proof(job_id=job_id, caller=caller, lock=True)
     sent = ProofVersion.objects.filter(job_id=job.job_id, proof__revoked_at=None).first()
     if sent is not None:
         raise Conflict(

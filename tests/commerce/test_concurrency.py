@@ -21,24 +21,11 @@ from tests.commerce.clients import SHENZHEN, Api, new_customer
 from tests.commerce.conftest import APP_ID, APP_SECRET
 from tests.errors import refusal
 from tests.processes import Service
+from tests.waiting import wait_for_lock_waiters
 
 pytestmark = [pytest.mark.e2e, pytest.mark.backend]
 
 CONCURRENCY = 20
-
-
-def _wait_for_lock_waiters(database_url: str, waiters: int) -> None:
-    with psycopg.connect(database_url, autocommit=True) as observer:
-        deadline = time.monotonic() + 20
-        while (
-            time.monotonic() < deadline
-            and observer.execute(
-                "SELECT count(*) FROM pg_stat_activity"
-                " WHERE datname = current_database() AND wait_event_type = 'Lock'"
-            ).fetchone()[0]
-            < waiters
-        ):
-            time.sleep(0.05)
 
 
 @contextmanager
@@ -58,7 +45,7 @@ def orders_held(database_url: str, waiters: int):
         if sqlite:
             time.sleep(1.5)
         else:
-            _wait_for_lock_waiters(database_url, waiters)
+            wait_for_lock_waiters(database_url, waiters)
     finally:
         connection.rollback()
         connection.close()
@@ -211,7 +198,7 @@ def test_a_product_turning_inactive_during_the_order_leaves_nothing(server, worl
     with psycopg.connect(database_url) as staff_db, ThreadPoolExecutor(1) as background:
         staff_db.execute("UPDATE commerce_product SET active = false WHERE id = %s", [product_id])
         pending = background.submit(customer.call, "POST", "/api/orders", body)
-        _wait_for_lock_waiters(database_url, 1)
+        wait_for_lock_waiters(database_url, 1)
         staff_db.commit()
         response = pending.result()
 

@@ -264,9 +264,14 @@ class ProofJob:
     changes: dict
 
 
-def job_for_proof(*, job_id: str, caller: Identity, finished: bool = True) -> ProofJob:
+def job_for_proof(
+    *, job_id: str, caller: Identity, finished: bool = True, lock: bool = False
+) -> ProofJob:
     """The job `caller` sends as a proof (or, not `finished`, asks the proofs of): 404 `job
-    not found`, 403 unless `caller` owns it or is staff, 409 for one not finished."""
+    not found`, 403 unless `caller` owns it or is staff, 409 for one not finished. `lock`
+    (inside the caller's transaction): the row of the first layout the job descends from
+    stays locked till it ends, so that sends within one chain of revisions go one at a time
+    (two first sends at once would each find no proof and make one)."""
     job = Job.objects.filter(id=job_id).first()
     if job is None:
         raise NotFound("job not found", code="job_not_found")
@@ -280,6 +285,9 @@ def job_for_proof(*, job_id: str, caller: Identity, finished: bool = True) -> Pr
     while parent is not None:
         ancestors.append(parent)
         parent = Job.objects.filter(id=parent).values_list("parent_id", flat=True).first()
+    if lock:
+        root = ancestors[-1] if ancestors else job.id
+        list(Job.objects.select_for_update().filter(id=root).values_list("id", flat=True))
     changes = revision_changes(job_id=job.id) if finished else {}
     return ProofJob(job.id, job.owner, tuple(ancestors), changes)
 
