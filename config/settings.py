@@ -508,7 +508,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     # Named, not left to a hash: products' kind beside payments' and events' `kind` enums.
-    "ENUM_NAME_OVERRIDES": {"ProductKindEnum": "commerce.models.Product.Kind"},
+    "ENUM_NAME_OVERRIDES": {
+        "ProductKindEnum": "commerce.models.Product.Kind",
+        "JobStatusEnum": "wordclouds.models.Job.Status",
+        "OrderStatusEnum": "commerce.models.Order.Status",
+    },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         # Health, the job event stream and the name lookups are served in front of Django
