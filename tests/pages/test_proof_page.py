@@ -150,8 +150,10 @@ def test_a_customer_comments_asks_for_changes_and_approves_the_revision_that_is_
     expect(page).not_to_have_url(re.compile(f"job={job}"))
     expect(page.locator("#job-status")).to_have_text("success", timeout=120_000)
     revision = page.url.split("job=")[1]
+    # the link of version 1 shows before the send; the send is done when it names version 2
+    expect(page.locator("#proof-link")).to_contain_text("(version 1)")
     page.locator("#proof-send").click()
-    expect(page.locator("#proof-link")).to_contain_text(f"/proofs/{token}")
+    expect(page.locator("#proof-link")).to_contain_text(f"(version 2): {service.url}/proofs/{token}")
     studio.close()
     assert (
         httpx.get(f"{service.url}/api/proofs/{token}").json()["versions"][-1]["job_id"] == revision
