@@ -153,7 +153,9 @@ def test_a_customer_comments_asks_for_changes_and_approves_the_revision_that_is_
     # the link of version 1 shows before the send; the send is done when it names version 2
     expect(page.locator("#proof-link")).to_contain_text("(version 1)")
     page.locator("#proof-send").click()
-    expect(page.locator("#proof-link")).to_contain_text(f"(version 2): {service.url}/proofs/{token}")
+    expect(page.locator("#proof-link")).to_contain_text(
+        f"(version 2): {service.url}/proofs/{token}"
+    )
     studio.close()
     assert (
         httpx.get(f"{service.url}/api/proofs/{token}").json()["versions"][-1]["job_id"] == revision
