@@ -21,6 +21,7 @@ ROUTES = {
         "POST": anyone("a customer's token makes the job theirs", login_setting="JOBS_NEED_LOGIN"),
     },
     "job-size-advice": {"POST": anyone()},
+    "job-regions-preview": {"POST": staff("the studio's preview of a grouped text shape")},
     "job-status": {
         "GET": anyone(A_JOB_READ),
         "DELETE": customer("the job's owner; a job made without a token: staff"),

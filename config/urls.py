@@ -55,6 +55,7 @@ throttled = {
     ("POST", "/api/proofs/<str:token>/revision"): "jobs",
     ("POST", "/api/name-lists/preview"): "jobs",
     ("POST", "/api/jobs/size-advice"): "jobs",
+    ("POST", "/api/jobs/regions-preview"): "jobs",
     # exports: files drawn on request in a heavy child
     ("GET", f"{JOB}/custom.svg"): "exports",
     ("POST", f"{JOB}/analyze-line-spacing"): "exports",

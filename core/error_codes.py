@@ -145,6 +145,8 @@ CODES: tuple[ErrorCode, ...] = (
     # Printed size (docs/engine.md, "Printed size"; docs/exports.md, "Preflight").
     E("names_too_small", 422, "412 of 3000 names would print under 6 pt at 297 × 297 mm (…)", "有名字在此尺寸下印出来会小于最小字号，请印大一些。", ("/api/jobs",)),
     E("size_advice_refused", 400, "params.MIN_NAME_PT must be a number from 1 to 72", "无法据此给出尺寸建议（原因见 detail）。", ("/api/jobs",)),
+    # The studio's regions preview (docs/engine.md, Groups).
+    E("regions_preview_refused", 400, "the regions preview needs params.MASK_TEXT and params.GROUP_COL_INDEX", "预览分区需要文字形状（MASK_TEXT）和分组列（GROUP_COL_INDEX）。", ("/api/jobs",)),
     # Production files (docs/commerce.md, "Production files").
     # Proofs (commerce/services/proofs.py, docs/proofs.md).
     E("proof_invalid", 400, "text must not be empty", "校样请求的某个字段无效（字段名见 detail）。", PROOFS),

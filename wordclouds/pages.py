@@ -25,6 +25,7 @@ STUDIO_KEYS = (
     "NAME_GAP",  # shown when the engine has it
     "PRINT_WIDTH_MM",
     "MIN_NAME_PT",
+    "MASK_TEXT_SPACING",
 )
 LOCALE_LABELS = {
     "zh-Hans": gettext_lazy("Simplified Chinese"),

@@ -26,6 +26,7 @@ from wordclouds.serializers.jobs import (
 from wordclouds.services.job_erasure import job_delete
 from wordclouds.services.job_inputs import job_uploads
 from wordclouds.services.jobs import JOB_LIST_QUERY, job_create
+from wordclouds.services.region_preview import regions_preview
 from wordclouds.services.size_advice import size_advice
 
 NOT_FOUND = OpenApiResponse(description='{"detail": "job not found"}')
@@ -223,10 +224,55 @@ def job_size_advice(request):
     return Response(SizeAdviceSerializer(advice).data)
 
 
+class _LetterSerializer(serializers.Serializer):
+    text = serializers.CharField(help_text="the letter's characters (a cluster)")
+    contours = serializers.ListField(
+        child=serializers.ListField(
+            child=serializers.ListField(child=serializers.FloatField(), min_length=2, max_length=2)
+        ),
+        help_text="closed contours in canvas px, [x, y] points; even-odd (a counter is a hole)",
+    )
+
+
+class _GroupRegionSerializer(serializers.Serializer):
+    group = serializers.CharField()
+    names = serializers.IntegerField(help_text="the group's names in the list")
+    letters = serializers.ListField(
+        child=serializers.IntegerField(), help_text="its letters' indexes, in reading order"
+    )
+    color = serializers.CharField(help_text="#rrggbb, the colour its names will have")
+
+
+class RegionsPreviewSerializer(serializers.Serializer):
+    width = serializers.IntegerField(help_text="the canvas, px")
+    height = serializers.IntegerField()
+    letters = _LetterSerializer(many=True, help_text="MASK_TEXT's letters in reading order")
+    groups = _GroupRegionSerializer(many=True, help_text="the groups in spreadsheet order")
+
+
+@extend_schema(
+    request=JOB_INPUTS,
+    responses={
+        200: RegionsPreviewSerializer,
+        400: OpenApiResponse(description="a bad input, named in detail (as for a job)"),
+        413: OpenApiResponse(description="an upload over its size limit"),
+    },
+    description="Which letters of MASK_TEXT each group of the list will fill, and in which "
+    "colour, without laying out: the same inputs as a job, with MASK_TEXT and "
+    "GROUP_COL_INDEX (docs/engine.md, Groups). Staff only: the answer names the groups.",
+)
+@api_view(["POST"])
+@parser_classes([MultiPartParser, FormParser])
+def job_regions_preview(request):
+    preview = regions_preview(**job_uploads(request.data, request.FILES))
+    return Response(RegionsPreviewSerializer(preview).data)
+
+
 urlpatterns = [
     path("jobs", jobs, name="jobs"),
     # before `jobs/<job_id>`, which would take "size-advice" for a job id
     path("jobs/size-advice", job_size_advice, name="job-size-advice"),
+    path("jobs/regions-preview", job_regions_preview, name="job-regions-preview"),
     path("jobs/<str:job_id>", job_status, name="job-status"),
     path("jobs/<str:job_id>/detail", job_detail, name="job-detail"),
     path("jobs/<str:job_id>/result", job_result, name="job-result"),

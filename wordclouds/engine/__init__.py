@@ -19,6 +19,7 @@ from .params import Params, parse_params
 from .path_data import path_contours
 from .positions import placement_outlines, read_meta
 from .print_size import print_size_advice, size_advice
+from .region_preview import region_preview
 from .render import svg_outlines
 from .restamp import INKS
 from .revision import PROOF, REVISION_STAGES, check_edits, revise
@@ -53,6 +54,7 @@ __all__ = [
     "print_size_advice",
     "read_meta",
     "read_names",
+    "region_preview",
     "revise",
     "size_advice",
     "svg_outlines",

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .advances import unit_boxes
 from .colors import alike
 from .errors import InputError, LayoutError
 from .layout import DEFAULT_MIN_FONT_SIZE
@@ -174,6 +175,26 @@ def _given_letters(groups, letters: int, given) -> list[list[int]]:
     return [found[g] for g in groups]
 
 
+def letter_spans(groups, inks, letters: int, given=()) -> list[list[int]]:
+    """Each group's letters of MASK_TEXT (``letters`` of them): GROUP_REGIONS' (``given``,
+    checked), else runs in reading order, groups in ``groups``' order, in proportion to
+    their ``inks``, each at least one letter."""
+    if given:
+        return _given_letters(groups, letters, given)
+    bounds = np.cumsum([0] + _shares(inks, letters))
+    return [list(range(bounds[k], bounds[k + 1])) for k in range(len(groups))]
+
+
+def estimated_inks(names, typeface, locale: str) -> dict[str, float]:
+    """Each group's ink (its names' horizontal ink boxes at 1 px, as :func:`_ink` but from
+    advances.unit_boxes, without drawing outlines), groups in the names' order."""
+    widths, heights = unit_boxes([name.text for name in names], typeface, locale)
+    inks = {}
+    for name, area in zip(names, widths * heights, strict=True):
+        inks[name.group] = inks.get(name.group, 0.0) + float(area)
+    return inks
+
+
 def regions(mask: Mask, groups, inks, band: int, given=()) -> list[Region]:
     """One region per group: with a text mask, runs of letters in reading order (groups in
     spreadsheet order, in proportion to their ink, each at least one letter); otherwise
@@ -183,11 +204,7 @@ def regions(mask: Mask, groups, inks, band: int, given=()) -> list[Region]:
     if mask.letters is not None:
         labels = mask.letters.labels()
         letters = len(mask.letters.texts)
-        if given:
-            spans = _given_letters(groups, letters, given)
-        else:
-            bounds = np.cumsum([0] + _shares(inks, letters))
-            spans = [list(range(bounds[k], bounds[k + 1])) for k in range(len(groups))]
+        spans = letter_spans(groups, inks, letters, given)
         owner = np.full(letters + 1, -1, dtype=np.int16)
         for k, span in enumerate(spans):
             owner[span] = k

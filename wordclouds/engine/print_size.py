@@ -8,7 +8,7 @@ from dataclasses import replace
 import numpy as np
 
 from .advances import unit_boxes
-from .groups import group_band, regions
+from .groups import estimated_inks, group_band, regions
 from .mask import load_mask
 from .names import read_names
 from .params import parse_params
@@ -119,10 +119,7 @@ def size_advice(names, typeface, mask, params, shop_sizes=()) -> dict:
     if params.group_col_index is None:
         largest = _largest_smallest_px(names, typeface, mask, params)
     else:  # each group in its region: the most crowded region decides
-        widths, heights = unit_boxes([name.text for name in names], typeface, params.locale)
-        inks = {}
-        for name, area in zip(names, widths * heights, strict=True):
-            inks[name.group] = inks.get(name.group, 0.0) + float(area)
+        inks = estimated_inks(names, typeface, params.locale)
         found = regions(
             mask, list(inks), list(inks.values()), group_band(params), params.group_regions
         )

@@ -1,6 +1,8 @@
-// The new-job form: name-list preview and column choice, mask shape preview, fonts, the
-// params object, and the submit to POST /api/jobs.
+// The new-job form: name-list preview and column choice (names, weights, groups), the shape
+// (the rectangle, a mask image previewed, or a text shape with its groups' letters
+// previewed), fonts, the params object, and the submit to POST /api/jobs.
 import { apiJson, clearErrors, showError } from "./api.js";
+import { RegionsPreview } from "./groups.js";
 import { MaskPreview } from "./mask.js";
 import { SizeAdvice } from "./size-advice.js";
 
@@ -27,6 +29,10 @@ export class JobForm {
     $("name-list").addEventListener("change", () => this.previewNames());
     $("data-col").addEventListener("change", () => this.markColumn());
     $("weight-col").addEventListener("change", () => this.markColumn());
+    $("group-col").addEventListener("change", () => this.markColumn());
+    $("shape").addEventListener("change", () => {
+      $("text-shape").hidden = $("shape").value !== "TEXT";
+    });
     $("skip-rows").addEventListener("input", () => this.markColumn());
     $("mask-image").addEventListener("change", () => this.previewMask());
     $("mask-threshold").addEventListener("input", () => this.drawMask());
@@ -44,9 +50,15 @@ export class JobForm {
     });
     // The advice follows every change once the list's columns are chosen (the preview shown).
     this.advice = new SizeAdvice({ body: () => this.body() });
+    this.regions = new RegionsPreview({
+      body: () => this.body(),
+      wanted: () => !$("name-preview").hidden && $("shape").value === "TEXT"
+        && $("group-col").value !== "" && $("mask-text").value.trim() !== "",
+    });
     for (const kind of ["input", "change"]) {
       form.addEventListener(kind, () => {
         if (!$("name-preview").hidden) this.advice.changed();
+        this.regions.changed();
       });
     }
     this.drawSwatches();
@@ -57,9 +69,11 @@ export class JobForm {
     const select = $("font-id");
     try {
       const fonts = await apiJson("/api/fonts");
-      select.replaceChildren(...fonts.map((font) => new Option(
+      const options = () => fonts.map((font) => new Option(
         font.is_default ? interpolate(gettext("%s (bundled)"), [font.family]) : `${font.name} · ${font.family}`,
-        font.id)));
+        font.id));
+      select.replaceChildren(...options());
+      $("mask-font").replaceChildren(new Option(gettext("the poster's font"), ""), ...options());
     } catch (error) {
       showError(this.form, `font_id: ${error.detail}`);
     }
@@ -116,6 +130,7 @@ export class JobForm {
     $("data-col").replaceChildren(...columnOptions());
     $("data-col").value = this.likelyNamesColumn(rows, width);
     $("weight-col").replaceChildren(new Option(gettext("none"), ""), ...columnOptions());
+    $("group-col").replaceChildren(new Option(gettext("none"), ""), ...columnOptions());
     $("name-preview").hidden = false;
     this.markColumn();
     this.advice.changed();
@@ -138,17 +153,19 @@ export class JobForm {
     return best;
   }
 
-  // The chosen column, below the header rows, is what the engine will read; the weight
-  // column beside it is marked too, and its scaling only matters when there is one.
+  // The chosen column, below the header rows, is what the engine will read; the weight and
+  // group columns beside it are marked too, and the scaling only matters with weights.
   markColumn() {
     const column = $("data-col").value;
     const weights = $("weight-col").value;
+    const groups = $("group-col").value;
     const skip = Number($("skip-rows").value) || 0;
     for (const cell of $("name-preview-table").querySelectorAll("[data-column]")) {
       const row = cell.parentElement.rowIndex;
       cell.classList.toggle("chosen", cell.dataset.column === column);
       cell.classList.toggle("read", cell.dataset.column === column && row > skip);
       cell.classList.toggle("weight", cell.dataset.column === weights);
+      cell.classList.toggle("group", cell.dataset.column === groups);
     }
     $("relative-scaling").disabled = weights === "";
   }
@@ -192,8 +209,9 @@ export class JobForm {
 
   params() {
     const hasMask = Boolean($("mask-image").files[0]);
+    const text = $("shape").value === "TEXT";
     const params = {
-      MODE: hasMask ? "IMAGE" : "RECT",
+      MODE: text ? "TEXT" : hasMask ? "IMAGE" : "RECT",
       DATA_COL_INDEX: Number($("data-col").value || 0),
       SKIP_ROWS: numberOf("skip-rows"),
       WIDTH: numberOf("width"),
@@ -211,9 +229,15 @@ export class JobForm {
       BACKGROUND_COLOR: $("transparent").checked ? "transparent" : $("background").value,
     };
     if (hasMask) {
-      params.MASK_THRESHOLD = Number($("mask-threshold").value);
+      if (!text) params.MASK_THRESHOLD = Number($("mask-threshold").value);
       params.COLOR_FROM_MASK = $("color-from-mask").checked;
     }
+    if (text) { // a mask image then only gives colours (docs/engine.md, Text as the mask)
+      params.MASK_TEXT = $("mask-text").value.replace(/\r/g, "");
+      params.MASK_TEXT_SPACING = numberOf("mask-text-spacing");
+      if ($("mask-font").value) params.MASK_FONT_ID = $("mask-font").value;
+    }
+    if ($("group-col").value !== "") params.GROUP_COL_INDEX = Number($("group-col").value);
     if ($("weight-col").value !== "") {
       params.WEIGHT_COL_INDEX = Number($("weight-col").value);
       params.RELATIVE_SCALING = numberOf("relative-scaling");

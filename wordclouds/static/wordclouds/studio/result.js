@@ -1,7 +1,8 @@
-// A finished job: the poster (zoomable), a summary of its metrics, its downloads, custom.svg
+// A finished job: the poster (zoomable), a summary of its metrics (and its groups' legend), its downloads, custom.svg
 // fills, the .ai export, the print PDF and the line-spacing check at print size.
 import { number } from "/static/i18n.js";
 import { api, apiJson, clearErrors, postJson, saveBlob, showError } from "./api.js";
+import { showLegend } from "./groups.js";
 import { definitions } from "./terms.js";
 
 const $ = (id) => document.getElementById(id);
@@ -119,6 +120,7 @@ export class JobResult {
   async showSummary(path) {
     $("result-summary").replaceChildren();
     $("contrast-warning").hidden = true;
+    showLegend({});
     let metrics;
     try {
       metrics = await apiJson(path);
@@ -127,6 +129,7 @@ export class JobResult {
     }
     const rows = SUMMARY.map(([key, label, value]) => [key, label, value(metrics)]);
     $("result-summary").append(...definitions(rows.filter(([, , shown]) => shown !== undefined)));
+    showLegend(metrics.groups);
     if (metrics.contrast_warning) {
       $("contrast-warning").textContent = metrics.contrast_warning;
       $("contrast-warning").hidden = false;

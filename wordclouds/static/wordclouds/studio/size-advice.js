@@ -8,7 +8,7 @@ import { definitions } from "./terms.js";
 
 const $ = (id) => document.getElementById(id);
 // How long the inputs must rest before the advice is asked for (typing a width).
-const SETTLE_MS = 400;
+export const SETTLE_MS = 400;
 
 function sheet(size) {
   return interpolate(gettext("%(name)s (%(width)s × %(height)s mm)"),
@@ -16,7 +16,7 @@ function sheet(size) {
 }
 
 // What a multipart body asks: its fields, and each file by name, size and time.
-function signature(body) {
+export function signature(body) {
   return JSON.stringify([...body.entries()].map(([key, value]) =>
     [key, value instanceof File ? [value.name, value.size, value.lastModified] : value]));
 }
