@@ -59,6 +59,9 @@ CONFIG = SchemathesisConfig.from_dict(
                 # a revision's ids, spots and sizes must fit the poster it revises (a word
                 # that exists, a spot inside its mask): rules of the poster, not the schema
                 "jobs_revisions_create",
+                # the regions preview needs MASK_TEXT and GROUP_COL_INDEX together, and a
+                # list with a group column (the test list has none): a rule across fields
+                "jobs_regions_preview_create",
             )
         ]
         + [
