@@ -15,6 +15,7 @@ import pytest
 from tests.errors import refusal
 from tests.processes import BASE_DIR, Service, staff_headers
 from tests.storage.conftest import NAMES, redirected
+from tests.waiting import wait_until
 from wordclouds.storage import FOREVER
 
 pytestmark = [pytest.mark.e2e, pytest.mark.backend]
@@ -104,14 +105,14 @@ def test_a_hung_store_answers_503_soon_while_status_and_lookups_go_on(service, s
 def test_jobs_wait_for_a_stopped_store_and_finish_when_it_is_back(service, swift, submit):
     jobs = [submit(service.url) for _ in range(3)]
     swift.stop()
-    time.sleep(30)
+    # The store stays away until a job has met it gone and waits, and a while longer (pauses
+    # grow 1, 2, 4... s: it tries again meanwhile), not a fixed half minute.
+    assert wait_until(lambda: _waiting(service, jobs), 60), _all_stages(service, jobs)
+    time.sleep(8)
     swift.start()
     back = time.monotonic()
     for job_id in jobs:
         finished(service, job_id, timeout=60 - (time.monotonic() - back))
-    waited = httpx.get(f"{service.url}/api/jobs/{jobs[0]}/detail", timeout=10).json()
-    stages = [event["stage"] for event in waited["recent_events"]]
-    assert "waiting_for_storage" in stages or "waiting_for_storage" in _all_stages(service, jobs)
     for job_id in jobs:
         db = httpx.get(
             f"{service.url}/api/jobs/{job_id}/files/db", timeout=10, follow_redirects=True
@@ -122,14 +123,18 @@ def test_jobs_wait_for_a_stopped_store_and_finish_when_it_is_back(service, swift
             assert connection.execute("SELECT count(*) FROM words").fetchone()[0] == len(NAMES)
 
 
+def _stages(service: Service, job_id: str) -> set[str]:
+    detail = httpx.get(f"{service.url}/api/jobs/{job_id}/detail", timeout=10).json()
+    return {event["stage"] for event in detail["recent_events"]}
+
+
 def _all_stages(service: Service, jobs: list[str]) -> set[str]:
-    return {
-        event["stage"]
-        for job_id in jobs
-        for event in httpx.get(f"{service.url}/api/jobs/{job_id}/detail", timeout=10).json()[
-            "recent_events"
-        ]
-    }
+    return set().union(*(_stages(service, job_id) for job_id in jobs))
+
+
+def _waiting(service: Service, jobs: list[str]) -> set[str]:
+    """The jobs that have reported waiting for the store."""
+    return {job_id for job_id in jobs if "waiting_for_storage" in _stages(service, job_id)}
 
 
 def test_a_worker_killed_while_it_stores_never_leaves_a_success(service, swift, submit):
