@@ -570,15 +570,86 @@ class Object(Field):
 
 
 @dataclasses.dataclass(frozen=True)
+class Keyed(Field):
+    """A JSON object of `low` to `high` entries whose keys are free texts, each read by the
+    field `key` (refused as `a key of {name}`, naming no key, which may be what is wrong),
+    and whose values are each read by the field `value` (refused naming its key:
+    `{name}["3班"]`); read into a dict in the order sent. `entry_words` says what an entry
+    is (`{group: "#RRGGBB"}`). The keys' bounds, which OpenAPI 3.0 cannot state, are served
+    as the schema's `x-propertyNames`."""
+
+    key: Field | None = None
+    value: Field | None = None
+    low: int = 0
+    high: int = 0
+    refusal: str = "{name} must be {accepted}"
+    entry_words: str = ""
+
+    def parse(self, value, where=None):
+        if not isinstance(value, dict) or not self.low <= len(value) <= self.high:
+            raise self._refused(self.refusal, where)
+        name = where or self.name
+        parsed = {}
+        for key, entry in value.items():
+            key = self.key.parse(key, self._key_of(name))
+            parsed[key] = self.value.parse(entry, self._value_of(name, key))
+        return parsed
+
+    @staticmethod
+    def _key_of(name: str) -> str:
+        return f"a key of {name}"
+
+    @staticmethod
+    def _value_of(name: str, key: str) -> str:
+        return f'{name}["{key}"]'
+
+    def schema(self) -> dict:
+        low = {"minProperties": self.low} if self.low else {}
+        return {
+            "type": "object",
+            "additionalProperties": self.value.schema(),
+            "x-propertyNames": self.key.schema(),
+            **low,
+            "maxProperties": self.high,
+        }
+
+    def accepted(self) -> str:
+        entries = self.entry_words or f"whose values are each {self.value.accepted()}"
+        count = f"{self.low} to {self.high}" if self.low else f"at most {self.high}"
+        return f"an object of {count} entries {entries}, each key {self.key.accepted()}"
+
+    def _templates(self):
+        return (self.refusal,)
+
+    def refusals(self, where=None):
+        name = where or self.name
+        keys = self.key.refusals(self._key_of(name))
+        values = self.value.refusals(self._value_of(name, "{key}"))
+        return tuple(dict.fromkeys((*super().refusals(where), *keys, *values)))
+
+    def refused_with(self, code, where=None):
+        name = where or self.name
+        try:
+            return super().refused_with(code, where)
+        except KeyError:
+            pass
+        try:
+            return self.key.refused_with(code, self._key_of(name))
+        except KeyError:
+            return self.value.refused_with(code, self._value_of(name, self.key.name))
+
+
+@dataclasses.dataclass(frozen=True)
 class Either(Field):
-    """A JSON object read by `whole`, anything else by `other` (a name, or a name and its
-    weight)."""
+    """A JSON value of the type `by` (an object, unless said) read by `whole`, anything else
+    by `other`: a name, or a name and its weight; a colour, or an array of letter indexes."""
 
     whole: Field | None = None
     other: Field | None = None
+    by: type = dict
 
     def parse(self, value, where=None):
-        return (self.whole if isinstance(value, dict) else self.other).parse(value, where)
+        return (self.whole if isinstance(value, self.by) else self.other).parse(value, where)
 
     def schema(self) -> dict:
         return {"oneOf": [self.other.schema(), self.whole.schema()]}

@@ -270,13 +270,31 @@ def _allowed(prop: dict) -> list:
     if kind == "array":
         item = _allowed(prop["items"])[:1] or [_example(prop["items"])]
         return [item * prop.get("minItems", 0) or [], item * prop["maxItems"]]
+    if kind == "object" and isinstance(
+        prop.get("additionalProperties"), dict
+    ):  # free keys: at each count
+        values = _allowed(prop["additionalProperties"])
+        return [
+            {key: values[n % len(values)] for n, key in enumerate(_keys(prop, count))}
+            for count in (prop.get("minProperties", 0), prop["maxProperties"])
+        ]
     if kind == "object":
         return [_example(prop)]
     return []
 
 
+def _keys(prop: dict, count: int) -> list[str]:
+    """`count` keys the free-keyed object's key bounds (`x-propertyNames`) allow, the first
+    at their longest."""
+    names = prop["x-propertyNames"]
+    texts = ["k" * names.get("maxLength", 1), *(f"k{n}" for n in range(count))]
+    return [text for text in texts if _matches(names, text)][:count]
+
+
 def _example(prop: dict):
     """One value the schema allows."""
+    if prop.get("type") == "object" and isinstance(prop.get("additionalProperties"), dict):
+        return _allowed(prop)[-1]
     if prop.get("type") == "object":
         return {name: _allowed(p)[0] for name, p in prop["properties"].items()}
     return _allowed(prop)[0]
@@ -290,12 +308,16 @@ def _above(prop: dict):
 def _refused(prop: dict) -> list:
     """Values the served schema refuses: just past each bound, of another type."""
     kind = prop.get("type")
-    if "oneOf" in prop:  # each alternative's, of its own JSON type (a dict is an object's)
+    if "oneOf" in prop:  # each alternative's, but of another alternative's JSON type
+        types = [
+            {"integer": "number"}.get(alternative.get("type"), alternative.get("type"))
+            for alternative in prop["oneOf"]
+        ]
         return [
             value
-            for alternative in prop["oneOf"]
+            for k, alternative in enumerate(prop["oneOf"])
             for value in _refused(alternative)
-            if isinstance(value, dict) == (alternative.get("type") == "object")
+            if _json_type(value) not in types[:k] + types[k + 1 :]
         ]
     if "enum" in prop:
         return ["not-one-of-them", 7]
@@ -318,6 +340,19 @@ def _refused(prop: dict) -> list:
         few = [[]] if prop.get("minItems") else []
         wrong = [[bad] for bad in _refused(prop["items"])]
         return [*few, [item] * (prop["maxItems"] + 1), "not an array", *wrong]
+    if kind == "object" and isinstance(prop.get("additionalProperties"), dict):
+        key, value = _keys(prop, 1)[0], _allowed(prop["additionalProperties"])[0]
+        few = [{}] if prop.get("minProperties") else []
+        many = {k: value for k in _keys(prop, prop["maxProperties"] + 1)}
+        bad_keys = [k for k in _refused(prop["x-propertyNames"]) if isinstance(k, str)]
+        return [
+            *few,
+            many,
+            "not an object",
+            [value],
+            *({bad: value} for bad in bad_keys),
+            *({key: bad} for bad in _refused(prop["additionalProperties"])),
+        ]
     if kind == "object":
         whole = _example(prop)
         missing = {k: v for k, v in list(whole.items())[1:]}
@@ -325,6 +360,12 @@ def _refused(prop: dict) -> list:
             {**whole, name: bad} for name, p in prop["properties"].items() for bad in _refused(p)
         ]
     return []
+
+
+def _json_type(value) -> str:
+    """A value's JSON type, integers and numbers as one ("number")."""
+    kinds = {dict: "object", list: "array", str: "string", bool: "boolean"}
+    return kinds.get(type(value), "number")
 
 
 def _matches(prop: dict, text) -> bool:
@@ -414,6 +455,11 @@ def test_the_schema_the_parser_and_the_docs_agree_on_every_field(
             assert choice in accepted, name
         if prop.get("type") == "array":
             assert str(prop["maxItems"]) in accepted, name
+        if isinstance(
+            prop.get("additionalProperties"), dict
+        ):  # a free-keyed object: its count and keys' bounds
+            assert f"{prop['maxProperties']} entries" in accepted, name
+            assert str(prop["x-propertyNames"]["maxLength"]) in accepted, name
 
 
 def _same(parsed, value) -> bool:

@@ -75,7 +75,7 @@ def _list(path, case, rng):
 def _params(case, tmp_path):
     params = {"SEED": case["seed"], "GROUP_COL_INDEX": 1}
     if case["colored"]:
-        params["GROUP_COLORS"] = [{"group": "G0", "color": "#EE7733"}]
+        params["GROUP_COLORS"] = {"G0": "#EE7733"}
     mask = None
     if case["text"]:
         params.update(MASK_TEXT=case["text"], WIDTH=1000)
@@ -170,7 +170,7 @@ def test_bad_groups_are_refused_naming_the_problem(tmp_path):
         "name_list has 3 groups but MASK_TEXT has only 2 letters to put them in; give fewer "
         "groups or a longer text"
     )
-    bad = {"GROUP_COL_INDEX": 1, "GROUP_COLORS": [{"group": "G9", "color": "#112233"}]}
+    bad = {"GROUP_COL_INDEX": 1, "GROUP_COLORS": {"G9": "#112233"}}
     with pytest.raises(InputError) as refused:
         generate(names_path=tmp_path / "names.xlsx", out_dir=tmp_path / "o2", params=bad)
     assert str(refused.value) == 'params.GROUP_COLORS names a group the list does not have: "G9"'
@@ -205,29 +205,32 @@ def test_positions_db_keeps_each_word_s_group(tmp_path):
 @pytest.mark.parametrize(
     ("regions", "detail"),
     [
+        ({"G0": [0, 3], "G1": [1, 2]}, None),
         (
-            [{"group": "G0", "letters": [0, 3]}, {"group": "G1", "letters": [1, 2]}],
-            None,
+            {"G0": [0, 1], "G9": [2, 3]},
+            'params.GROUP_REGIONS names a group the list does not have: "G9"',
         ),
         (
-            [{"group": "G0", "letters": [0, 1]}, {"group": "G9", "letters": [2, 3]}],
-            'params.GROUP_REGIONS[1] names a group the list does not have: "G9"',
+            {"G0": [0, 1], "G1": [1, 2, 3]},
+            'params.GROUP_REGIONS gives letter 1 to both "G0" and "G1"',
         ),
         (
-            [{"group": "G0", "letters": [0, 1]}, {"group": "G1", "letters": [1, 2, 3]}],
-            'params.GROUP_REGIONS[1].letters gives letter 1 to "G1", which "G0" has already',
+            {"G0": [0, 0, 3], "G1": [1, 2]},
+            'params.GROUP_REGIONS["G0"] names letter 0 twice',
         ),
         (
-            [{"group": "G0", "letters": [0, 7]}, {"group": "G1", "letters": [1]}],
-            "params.GROUP_REGIONS[0].letters names letter 7; MASK_TEXT has 4 letters (0–3)",
+            {"G0": [0, 7], "G1": [1]},
+            'params.GROUP_REGIONS["G0"] names letter 7; MASK_TEXT has 4 letters (0–3)',
         ),
+        ({"G0": [0, 1, 2]}, 'params.GROUP_REGIONS gives group "G1" no letters'),
         (
-            [{"group": "G0", "letters": [0, 1, 2]}],
-            'params.GROUP_REGIONS gives group "G1" no letters',
-        ),
-        (
-            [{"group": "G0", "letters": [0]}, {"group": "G1", "letters": [1, 2]}],
+            {"G0": [0], "G1": [1, 2]},
             "params.GROUP_REGIONS leaves letter 3 to no group: a region without names",
+        ),
+        (
+            {"G0": [0, 1], "G1": "#112233"},
+            'params.GROUP_REGIONS["G1"] must be letter indexes: MASK_TEXT\'s letters are the '
+            "regions",
         ),
     ],
 )
@@ -248,18 +251,17 @@ def test_group_regions_choose_the_letters(tmp_path, regions, detail):
     assert metrics["groups"]["G1"]["region"] == "letter 1, 2"
 
 
-def test_group_regions_need_a_text_mask():
+def test_group_regions_need_letters_or_flat_colours():
     with pytest.raises(InputError) as refused:
-        check_groups(
-            parse_params({"GROUP_COL_INDEX": 1, "GROUP_REGIONS": [{"group": "A", "letters": [0]}]})
-        )
-    assert (
-        str(refused.value) == "params.GROUP_REGIONS needs MASK_TEXT (its letters are the regions)"
+        check_groups(parse_params({"GROUP_COL_INDEX": 1, "GROUP_REGIONS": {"A": [0]}}))
+    assert str(refused.value) == (
+        "params.GROUP_REGIONS needs MASK_TEXT or a mask image (its letters or flat colours are "
+        "the regions)"
     )
 
 
-def test_a_mask_image_s_flat_colours_are_the_regions(tmp_path):
-    mask_path = tmp_path / "two.png"
+def _two_colour_heart(mask_path):
+    """The heart, its left two fifths red (#C81E1E), the rest blue (#1E1EC8)."""
     heart_mask(mask_path, 420)
     image = np.asarray(Image.open(mask_path).convert("RGB")).copy()
     heart = (image < 128).all(axis=2)
@@ -267,6 +269,27 @@ def test_a_mask_image_s_flat_colours_are_the_regions(tmp_path):
     left[:, : image.shape[1] * 2 // 5] = True
     image[heart & left], image[heart & ~left] = (200, 30, 30), (30, 30, 200)  # red, then blue
     Image.fromarray(image).save(mask_path)
+
+
+def _outside_own_colour(out, mask, metrics, groups_by_row):
+    """The words with ink on a pixel of another colour than their group's region."""
+    labels, colors = mask.flat
+    words = read_words(out / "positions.db", ["id", "row"])
+    group_of = {w["id"]: groups_by_row[w["row"]] for w in words}
+    wrong = []
+    for word_id, d in svg_outlines((out / "wordcloud.svg").read_text()).items():
+        colour = metrics["groups"][group_of[word_id]]["region"].removeprefix("colour ")
+        for contour in path_contours(d, 0.05):
+            x, y = np.clip(contour.astype(int), 0, [mask.width - 1, mask.height - 1]).T
+            if (labels[y, x] != colors.index(colour)).any():
+                wrong.append(word_id)
+                break
+    return wrong
+
+
+def test_a_mask_image_s_flat_colours_are_the_regions(tmp_path):
+    mask_path = tmp_path / "two.png"
+    _two_colour_heart(mask_path)
     groups_by_row = _list(
         tmp_path / "names.xlsx",
         {"kind": "rect", "text": None, "groups": 2, "seed": 11},
@@ -283,18 +306,107 @@ def test_a_mask_image_s_flat_colours_are_the_regions(tmp_path):
     first = next(iter(metrics["groups"]))  # the group of the first row: the left colour
     assert metrics["groups"][first]["region"] == "colour #C81E1E"
     mask = load_mask(mask_path, params=parse_params(params))
-    labels, colors = mask.flat
-    words = read_words(tmp_path / "out" / "positions.db", ["id", "row"])
-    group_of = {w["id"]: groups_by_row[w["row"]] for w in words}
-    wrong = []
-    for word_id, d in svg_outlines((tmp_path / "out" / "wordcloud.svg").read_text()).items():
-        colour = metrics["groups"][group_of[word_id]]["region"].removeprefix("colour ")
-        for contour in path_contours(d, 0.05):
-            x, y = np.clip(contour.astype(int), 0, [mask.width - 1, mask.height - 1]).T
-            if (labels[y, x] != colors.index(colour)).any():
-                wrong.append(word_id)
-                break
-    assert wrong == []
+    assert _outside_own_colour(tmp_path / "out", mask, metrics, groups_by_row) == []
+
+
+@pytest.mark.parametrize("seed", [13, 29, 57])
+def test_group_regions_give_each_group_its_flat_colour(tmp_path, seed):
+    mask_path = tmp_path / "two.png"
+    _two_colour_heart(mask_path)
+    groups_by_row = _list(
+        tmp_path / "names.xlsx",
+        {"kind": "rect", "text": None, "groups": 2, "seed": seed},
+        random.Random(seed),
+    )
+    # the first row's group in the right (blue) colour: not the order left to right
+    first = groups_by_row[min(groups_by_row)]
+    other = ({"G0", "G1"} - {first}).pop()
+    params = {
+        "MODE": "IMAGE",
+        "GROUP_COL_INDEX": 1,
+        "SEED": seed,
+        "GROUP_REGIONS": {first: "#1e1ec8", other: "#C81E1E"},
+    }
+    out = tmp_path / "out"
+    metrics = generate(
+        names_path=tmp_path / "names.xlsx", out_dir=out, params=params, mask_path=mask_path
+    )
+    assert metrics["names_placed"] == len(groups_by_row)
+    assert metrics["groups"][first]["region"] == "colour #1E1EC8"
+    assert metrics["groups"][other]["region"] == "colour #C81E1E"
+    mask = load_mask(mask_path, params=parse_params(params))
+    assert _outside_own_colour(out, mask, metrics, groups_by_row) == []
+
+
+@pytest.mark.parametrize(
+    ("regions", "detail"),
+    [
+        (
+            {"G0": "#C81E1E", "G1": "#123456"},
+            'params.GROUP_REGIONS["G1"] names colour #123456, which is not a flat colour of '
+            "mask_image; its flat colours are #1E1EC8, #C81E1E",
+        ),
+        (
+            {"G0": "#C81E1E", "G1": "#C81E1E"},
+            'params.GROUP_REGIONS gives colour #C81E1E to both "G0" and "G1"',
+        ),
+        (
+            {"G0": "#C81E1E", "G7": "#1E1EC8"},
+            'params.GROUP_REGIONS names a group the list does not have: "G7"',
+        ),
+        ({"G0": "#C81E1E"}, 'params.GROUP_REGIONS gives group "G1" no colour'),
+        (
+            {"G0": "#C81E1E", "G1": [0]},
+            'params.GROUP_REGIONS["G1"] must be a #RRGGBB colour: the mask image\'s flat '
+            "colours are the regions",
+        ),
+    ],
+)
+def test_bad_colour_regions_are_refused_naming_the_problem(tmp_path, regions, detail):
+    mask_path = tmp_path / "two.png"
+    _two_colour_heart(mask_path)
+    _list(
+        tmp_path / "names.xlsx",
+        {"kind": "rect", "text": None, "groups": 2, "seed": 3},
+        random.Random(3),
+    )
+    params = {"MODE": "IMAGE", "GROUP_COL_INDEX": 1, "GROUP_REGIONS": regions}
+    with pytest.raises(InputError) as refused:
+        generate(
+            names_path=tmp_path / "names.xlsx",
+            out_dir=tmp_path / "out",
+            params=params,
+            mask_path=mask_path,
+        )
+    assert str(refused.value) == detail
+
+
+def test_a_colour_left_to_no_group_is_refused(tmp_path):
+    mask_path = tmp_path / "three.png"
+    _two_colour_heart(mask_path)
+    image = np.asarray(Image.open(mask_path).convert("RGB")).copy()
+    blue = (image == (30, 30, 200)).all(axis=2)
+    lower = np.zeros_like(blue)
+    lower[image.shape[0] // 2 :] = True
+    image[blue & lower] = (30, 150, 30)  # the blue half's lower part green
+    Image.fromarray(image).save(mask_path)
+    _list(
+        tmp_path / "names.xlsx",
+        {"kind": "rect", "text": None, "groups": 2, "seed": 3},
+        random.Random(3),
+    )
+    params = {"MODE": "IMAGE", "GROUP_COL_INDEX": 1}
+    params["GROUP_REGIONS"] = {"G0": "#C81E1E", "G1": "#1E1EC8"}
+    with pytest.raises(InputError) as refused:
+        generate(
+            names_path=tmp_path / "names.xlsx",
+            out_dir=tmp_path / "out",
+            params=params,
+            mask_path=mask_path,
+        )
+    assert str(refused.value) == (
+        "params.GROUP_REGIONS leaves colour #1E961E to no group: a region without names"
+    )
 
 
 def test_a_revision_puts_added_names_in_their_group_s_letters(tmp_path):

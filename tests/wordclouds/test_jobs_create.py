@@ -260,7 +260,7 @@ def grouped_list(groups: list[str]) -> io.BytesIO:
     [
         ({"GROUP_COL_INDEX": 1}, None, "name_list row 2 has no group in column 1"),
         (
-            {"GROUP_COL_INDEX": 1, "GROUP_COLORS": [{"group": "9班", "color": "#112233"}]},
+            {"GROUP_COL_INDEX": 1, "GROUP_COLORS": {"9班": "#112233"}},
             ["1班", "2班"],
             'params.GROUP_COLORS names a group the list does not have: "9班"',
         ),
@@ -274,23 +274,21 @@ def grouped_list(groups: list[str]) -> io.BytesIO:
             {
                 "GROUP_COL_INDEX": 1,
                 "MASK_TEXT": "AB",
-                "GROUP_REGIONS": [
-                    {"group": "1班", "letters": [0]},
-                    {"group": "7班", "letters": [1]},
-                ],
+                "GROUP_REGIONS": {"1班": [0], "7班": [1]},
             },
             ["1班", "2班"],
-            'params.GROUP_REGIONS[1] names a group the list does not have: "7班"',
+            'params.GROUP_REGIONS names a group the list does not have: "7班"',
         ),
         (
-            {"GROUP_COLORS": [{"group": "1班", "color": "#112233"}]},
+            {"GROUP_COLORS": {"1班": "#112233"}},
             ["1班"],
             "params.GROUP_COLORS needs GROUP_COL_INDEX",
         ),
         (
-            {"GROUP_COL_INDEX": 1, "GROUP_REGIONS": [{"group": "1班", "letters": [0]}]},
+            {"GROUP_COL_INDEX": 1, "GROUP_REGIONS": {"1班": [0]}},
             ["1班"],
-            "params.GROUP_REGIONS needs MASK_TEXT (its letters are the regions)",
+            "params.GROUP_REGIONS needs MASK_TEXT or a mask image (its letters or flat colours "
+            "are the regions)",
         ),
     ],
 )

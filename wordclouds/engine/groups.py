@@ -92,16 +92,14 @@ def check_groups_fit(names, mask: Mask, params: Params) -> None:
         return
     groups = group_order(names)
     _given_colors(groups, params)
-    if mask.letters is not None:
-        letters = len(mask.letters.texts)
-        if params.group_regions:
-            _given_letters(groups, letters, params.group_regions)
-        elif len(groups) > letters:
-            raise InputError(
-                f"name_list has {len(groups)} groups but MASK_TEXT has only {letters} letters "
-                "to put them in; give fewer groups or a longer text"
-            )
-    elif mask.flat is not None and len(groups) > len(mask.flat[1]):
+    if params.group_regions:
+        _given_spans(groups, mask, params.group_regions)
+    elif mask.letters is not None and len(groups) > len(mask.letters.texts):
+        raise InputError(
+            f"name_list has {len(groups)} groups but MASK_TEXT has only "
+            f"{len(mask.letters.texts)} letters to put them in; give fewer groups or a longer text"
+        )
+    elif mask.letters is None and mask.flat is not None and len(groups) > len(mask.flat[1]):
         raise InputError(
             f"name_list has {len(groups)} groups but mask_image has only {len(mask.flat[1])} "
             "flat colours to put them in; give fewer groups or a mask of more colours"
@@ -109,14 +107,68 @@ def check_groups_fit(names, mask: Mask, params: Params) -> None:
 
 
 def _given_colors(groups, params: Params) -> dict[str, str]:
-    """GROUP_COLORS as {group: colour}; InputError for a group the list does not have."""
-    given = {entry["group"]: entry["color"] for entry in params.group_colors}
+    """GROUP_COLORS ({group: colour}); InputError for a group the list does not have."""
+    given = params.group_colors or {}
     unknown = [g for g in given if g not in groups]
     if unknown:
         raise InputError(
             f'params.GROUP_COLORS names a group the list does not have: "{unknown[0]}"'
         )
     return given
+
+
+def _given_spans(groups, mask: Mask, given: dict) -> list[list[int]]:
+    """GROUP_REGIONS as each group's region indexes (in ``groups``' order): MASK_TEXT's
+    letters, or indexes into the mask image's flat colours; InputError for an unknown group,
+    letter or colour, one given twice, a group without a region or a region without a group."""
+    if mask.letters is not None:
+        count, kind = len(mask.letters.texts), "letter"
+        shown = {k: str(k) for k in range(count)}
+    elif mask.flat is not None:
+        colors = mask.flat[1]
+        count, kind, shown = len(colors), "colour", dict(enumerate(colors))
+    else:
+        raise InputError(
+            "params.GROUP_REGIONS names colours but mask_image has fewer than two flat colours "
+            "(each an exact colour covering 2% of the shape or more)"
+        )
+    index = {text: k for k, text in shown.items()}
+    owner, found = {}, {}
+    for group, region in given.items():
+        where = f'params.GROUP_REGIONS["{group}"]'
+        if group not in groups:
+            raise InputError(
+                f'params.GROUP_REGIONS names a group the list does not have: "{group}"'
+            )
+        picks = [str(k) for k in region] if kind == "letter" else [region]
+        for pick in picks:
+            if pick not in index:
+                raise InputError(
+                    f"{where} names letter {pick}; MASK_TEXT has {count} letters (0–{count - 1})"
+                    if kind == "letter"
+                    else f"{where} names colour {pick}, which is not a flat colour of mask_image; "
+                    f"its flat colours are {', '.join(colors)}"
+                )
+            k = index[pick]
+            if owner.get(k) == group:
+                raise InputError(f"{where} names letter {pick} twice")
+            if k in owner:
+                raise InputError(
+                    f'params.GROUP_REGIONS gives {kind} {pick} to both "{owner[k]}" and "{group}"'
+                )
+            owner[k] = group
+        found[group] = sorted(index[pick] for pick in picks)
+    missing = [g for g in groups if g not in found]
+    if missing:
+        what = "letters" if kind == "letter" else "colour"
+        raise InputError(f'params.GROUP_REGIONS gives group "{missing[0]}" no {what}')
+    empty = [k for k in range(count) if k not in owner]
+    if empty:
+        raise InputError(
+            f"params.GROUP_REGIONS leaves {kind} {shown[empty[0]]} to no group: a region "
+            "without names"
+        )
+    return [found[g] for g in groups]
 
 
 def _ink(names, shapes) -> float:
@@ -140,47 +192,13 @@ def _shares(weights, count: int) -> list[int]:
     return (shares + 1).tolist()
 
 
-def _given_letters(groups, letters: int, given) -> list[list[int]]:
-    """GROUP_REGIONS' letters per group (in ``groups``' order), checked: every group listed
-    once, no unknown group, every letter below ``letters`` and in one group only."""
-    found, owner = {}, {}
-    for k, entry in enumerate(given):
-        where = f"params.GROUP_REGIONS[{k}]"
-        if entry["group"] not in groups:
-            raise InputError(f'{where} names a group the list does not have: "{entry["group"]}"')
-        if entry["group"] in found:
-            raise InputError(f'{where} lists group "{entry["group"]}" a second time')
-        for letter in entry["letters"]:
-            letter = int(letter)
-            if letter >= letters:
-                raise InputError(
-                    f"{where}.letters names letter {letter}; MASK_TEXT has {letters} letters "
-                    f"(0–{letters - 1})"
-                )
-            if letter in owner:
-                raise InputError(
-                    f'{where}.letters gives letter {letter} to "{entry["group"]}", which '
-                    f'"{owner[letter]}" has already'
-                )
-            owner[letter] = entry["group"]
-        found[entry["group"]] = sorted({int(letter) for letter in entry["letters"]})
-    missing = [g for g in groups if g not in found]
-    if missing:
-        raise InputError(f'params.GROUP_REGIONS gives group "{missing[0]}" no letters')
-    empty = [k for k in range(letters) if k not in owner]
-    if empty:
-        raise InputError(
-            f"params.GROUP_REGIONS leaves letter {empty[0]} to no group: a region without names"
-        )
-    return [found[g] for g in groups]
-
-
-def letter_spans(groups, inks, letters: int, given=()) -> list[list[int]]:
-    """Each group's letters of MASK_TEXT (``letters`` of them): GROUP_REGIONS' (``given``,
-    checked), else runs in reading order, groups in ``groups``' order, in proportion to
-    their ``inks``, each at least one letter."""
+def letter_spans(groups, inks, mask: Mask, given=None) -> list[list[int]]:
+    """Each group's letters of the text mask: GROUP_REGIONS' (``given``, checked), else runs
+    in reading order, groups in ``groups``' order, in proportion to their ``inks``, each at
+    least one letter."""
     if given:
-        return _given_letters(groups, letters, given)
+        return _given_spans(groups, mask, given)
+    letters = len(mask.letters.texts)
     bounds = np.cumsum([0] + _shares(inks, letters))
     return [list(range(bounds[k], bounds[k + 1])) for k in range(len(groups))]
 
@@ -200,17 +218,17 @@ def regions(mask: Mask, groups, inks, band: int, given=()) -> list[Region]:
     spreadsheet order, in proportion to their ink, each at least one letter); otherwise
     strips of columns left to right whose shares of the shape follow the groups' ink. Each
     region loses the pixels within ``band`` px of another's, so no two groups' words meet.
-    ``given``: GROUP_REGIONS, each group's letters."""
+    ``given``: GROUP_REGIONS, each group's letters or flat colour."""
     if mask.letters is not None:
         labels = mask.letters.labels()
         letters = len(mask.letters.texts)
-        spans = letter_spans(groups, inks, letters, given)
+        spans = letter_spans(groups, inks, mask, given)
         owner = np.full(letters + 1, -1, dtype=np.int16)
         for k, span in enumerate(spans):
             owner[span] = k
         owned = np.where(mask.inside, owner[labels], -1)
     elif mask.flat is not None:
-        return _color_regions(mask, groups, inks, band)
+        return _color_regions(mask, groups, inks, band, given)
     else:
         owned = _strips(mask.inside, np.asarray(inks, dtype=float))
         spans = [None] * len(groups)
@@ -225,17 +243,21 @@ def regions(mask: Mask, groups, inks, band: int, given=()) -> list[Region]:
     return found
 
 
-def _color_regions(mask: Mask, groups, inks, band: int) -> list[Region]:
-    """A mask image's flat colours as regions, left to right (by the colour's mean column),
-    each group a run of them in proportion to its ink (at least one)."""
+def _color_regions(mask: Mask, groups, inks, band: int, given=()) -> list[Region]:
+    """A mask image's flat colours as regions: GROUP_REGIONS' colour per group when
+    ``given``, else left to right (by the colour's mean column), each group a run of them in
+    proportion to its ink (at least one)."""
     labels, colors = mask.flat
     labels = np.where(mask.inside, labels, -1)
-    order = sorted(range(len(colors)), key=lambda c: float(np.mean(np.nonzero(labels == c)[1])))
-    bounds = np.cumsum([0] + _shares(inks, len(colors)))
+    if given:
+        runs = _given_spans(groups, mask, given)
+    else:
+        order = sorted(range(len(colors)), key=lambda c: float(np.mean(np.nonzero(labels == c)[1])))
+        bounds = np.cumsum([0] + _shares(inks, len(colors)))
+        runs = [order[bounds[k] : bounds[k + 1]] for k in range(len(groups))]
     owner = np.full(len(colors) + 1, -1, dtype=np.int16)
     spans = []
-    for k in range(len(groups)):
-        span = order[bounds[k] : bounds[k + 1]]
+    for k, span in enumerate(runs):
         owner[span] = k
         spans.append([colors[c] for c in span])
     owned = _banded(np.where(labels >= 0, owner[labels], -1), band)

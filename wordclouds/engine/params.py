@@ -12,8 +12,10 @@ from core.inputs import (
     Boolean,
     Choice,
     Color,
+    Either,
     Inputs,
     Items,
+    Keyed,
     Number,
     Object,
     Refused,
@@ -100,36 +102,27 @@ SHAPE = Object(
     ),
 )
 SHAPES = 'shapes {"shape": "rect" or "ellipse", "x", "y", "width", "height"} in canvas px'
-GROUP_REGION = Object(
-    "group region",
-    "",
-    code=CODE,
-    words='{"group", "letters": [letter indexes]}',
-    fields=(
-        Text("group", "", code=CODE, high=100, empty="{name} must not be empty"),
-        Items(
-            "letters",
-            "",
-            code=CODE,
-            item=Number(
-                "letter", "", code=CODE, low=0, high=23, integer=True, **said_alike(ACCEPTED)
-            ),
-            low=1,
-            high=24,
-            item_words="letter indexes from 0 to 23",
-        ),
-    ),
-)
 MAX_GROUPS = 24  # groups of a list (a letter each at most: MASK_TEXT's 24 characters)
-GROUP_COLOR = Object(
-    "group colour",
+GROUP = Text(
+    "group",
     "",
     code=CODE,
-    words='{"group", "color": "#RRGGBB"}',
-    fields=(
-        Text("group", "", code=CODE, high=100, empty="{name} must not be empty"),
-        Color("color", "", code=CODE),
-    ),
+    high=100,
+    empty="{name} must not be empty",
+    meaning="a group's name of 1 to 100 characters",
+)
+LETTERS = Items(
+    "letters",
+    "",
+    code=CODE,
+    item=Number("letter", "", code=CODE, low=0, high=23, integer=True, **said_alike(ACCEPTED)),
+    low=1,
+    high=24,
+    item_words="letter indexes from 0 to 23",
+)
+# With MASK_TEXT a group's letters, with a mask image one of its flat colours
+GROUP_REGION = Either(
+    "group region", "", code=CODE, whole=LETTERS, other=Color("colour", "", code=CODE), by=list
 )
 
 
@@ -226,25 +219,28 @@ KEYS = (
         absent="none: no groups",
     ),
     _key(
-        Items,
+        Keyed,
         "GROUP_COLORS",
         "group_colors",
         "A group's colour, kept as given; the other groups take palette colours in order.",
-        item=GROUP_COLOR,
+        key=GROUP,
+        value=Color("colour", "", code=CODE),
         high=MAX_GROUPS,
-        item_words='{"group", "color": "#RRGGBB"} objects',
+        entry_words='{group: "#RRGGBB"}',
         absent="none",
     ),
     _key(
-        Items,
+        Keyed,
         "GROUP_REGIONS",
         "group_regions",
-        "With MASK_TEXT, which letters (0-based, in reading order) each group fills; every "
-        "group listed, no letter twice.",
-        item=GROUP_REGION,
+        "Each group's region: with MASK_TEXT its letters (0-based, in reading order), with a "
+        "mask image one of its flat colours; every group given, no letter or colour twice, "
+        "none left over (docs/engine.md, Groups).",
+        key=GROUP,
+        value=GROUP_REGION,
         high=MAX_GROUPS,
-        item_words='{"group", "letters": [letter indexes]} objects',
-        absent="the letters in reading order, groups in spreadsheet order",
+        entry_words='{group: [letter indexes]} or {group: "#RRGGBB"}',
+        absent="the letters or colours in reading order, groups in spreadsheet order",
     ),
     _key(
         Number,
@@ -425,8 +421,8 @@ class Params:
     skip_rows: int = 1
     weight_col_index: int | None = None
     group_col_index: int | None = None
-    group_colors: tuple = ()
-    group_regions: tuple = ()
+    group_colors: dict | None = None
+    group_regions: dict | None = None
     relative_scaling: float = 0.5
     locale: str = "zh-Hans"
     seed: int | None = None
@@ -501,7 +497,8 @@ def parse_params(raw: dict) -> Params:
 
 def check_groups(params: Params) -> None:
     """Raise :class:`InputError` when GROUP_COLORS or GROUP_REGIONS come without
-    GROUP_COL_INDEX, or GROUP_REGIONS without MASK_TEXT (checks of keys together, made where
+    GROUP_COL_INDEX, GROUP_REGIONS without MASK_TEXT or a mask image, or with regions of the
+    other kind (letters with a mask image, a colour with MASK_TEXT) (checks of keys together, made where
     a job is checked and run)."""
     for key, given in (
         ("GROUP_COLORS", params.group_colors),
@@ -509,8 +506,23 @@ def check_groups(params: Params) -> None:
     ):
         if given and params.group_col_index is None:
             raise InputError(f"params.{key} needs GROUP_COL_INDEX")
-    if params.group_regions and params.mode != "TEXT":
-        raise InputError("params.GROUP_REGIONS needs MASK_TEXT (its letters are the regions)")
+    if not params.group_regions:
+        return
+    if params.mode == "RECT":
+        raise InputError(
+            "params.GROUP_REGIONS needs MASK_TEXT or a mask image (its letters or flat colours "
+            "are the regions)"
+        )
+    letters = params.mode == "TEXT"
+    for group, region in params.group_regions.items():
+        if isinstance(region, tuple) != letters:
+            raise InputError(
+                f'params.GROUP_REGIONS["{group}"] must be letter indexes: MASK_TEXT\'s letters '
+                "are the regions"
+                if letters
+                else f'params.GROUP_REGIONS["{group}"] must be a #RRGGBB colour: the mask '
+                "image's flat colours are the regions"
+            )
 
 
 def check_canvas(params: Params, width: int, height: int) -> None:

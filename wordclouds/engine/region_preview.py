@@ -22,9 +22,7 @@ def region_preview(names, typeface, mask: Mask, params: Params) -> dict:
     groups = group_order(names)
     inks = estimated_inks(names, typeface, params.locale)
     letters = mask.letters
-    spans = letter_spans(
-        groups, [inks[g] for g in groups], len(letters.texts), params.group_regions
-    )
+    spans = letter_spans(groups, [inks[g] for g in groups], mask, params.group_regions)
     colors = group_colors(groups, params, readable_palette(params))
     counts = Counter(name.group for name in names)
     return {
