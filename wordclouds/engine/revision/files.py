@@ -68,17 +68,19 @@ def write_svgs(parent, out_dir, revised: Revised) -> None:
             memoryview(data) as view,
             atomic(out_dir / ARTIFACTS[kind]) as out,
         ):
+            changes = [
+                (begin, end, [word_id] if word_id in changed_ids else [])
+                for word_id, (begin, end) in word_lines(data, touched)
+            ]
+            changes += [
+                (at, at, ids) for at, ids in _insertions(data, groups, added, revised.placements)
+            ]
             start = 0
-            for word_id, (begin, end) in word_lines(data, touched):
+            for begin, end, ids in sorted(changes, key=lambda change: change[:2]):
                 out.write(view[start:begin])
-                if word_id in changed_ids:
-                    out.write(new[word_id][which])
-                start = end
-            for closing, ids in _insertions(data, groups, added, revised.placements):
-                out.write(view[start:closing])
                 for word_id in ids:
                     out.write(new[word_id][which])
-                start = closing
+                start = end
             out.write(view[start:])
 
 
