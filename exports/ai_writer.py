@@ -97,17 +97,41 @@ def write_ai(drawing: Drawing, *, title: str) -> bytes:
         # otherwise cut the poster to their default paper. Importers skip the setup.
         f"/setpagedevice where {{pop << /PageSize [{width:.4f} {height:.4f}] >> setpagedevice}} if",
         "%%EndSetup",
-        "%AI5_BeginLayer",
-        "1 1 1 1 0 0 0 79 128 255 Lb",
-        "(Layer 1) Ln",
     ]
+    count = _layers(lines, drawing, height)
+    lines[lines.index("%AI5_NumLayers: 1")] = f"%AI5_NumLayers: {count}"
+    lines += ["%%PageTrailer", "showpage", "%%Trailer", "end", "%%EOF", ""]
+    return "\n".join(lines).encode("latin-1")
+
+
+UNLAYERED = "Layer 1"  # the layer of what an SVG draws outside its layers (or has none)
+
+
+def _layers(lines: list[str], drawing: Drawing, height: float) -> int:
+    """The drawing's shapes appended to ``lines`` in Illustrator layers (``%AI5_BeginLayer``
+    ... ``LB %AI5_EndLayer--``, named by ``Ln``): one, UNLAYERED, for an SVG without layers;
+    else a layer for each run of shapes in one SVG layer (Shape.layer), named as it is, what
+    is drawn outside them in UNLAYERED ones. The number of layers written."""
+    count, current = 0, None
     for shape in drawing.shapes:
+        if count == 0 or (drawing.layers and shape.layer != current):
+            if count:
+                lines += ["LB", "%AI5_EndLayer--"]
+            lines += _layer_start(shape.layer or UNLAYERED)
+            count, current = count + 1, shape.layer
         text = "\n".join(_shape(shape, height))
         if "inf" in text or "nan" in text:  # a number beyond float range ("1e400") in the SVG
             raise Unprocessable(TOO_LARGE_NUMBERS, code="numbers_too_large")
         lines.append(text)
-    lines += ["LB", "%AI5_EndLayer--", "%%PageTrailer", "showpage", "%%Trailer", "end", "%%EOF", ""]
-    return "\n".join(lines).encode("latin-1")
+    if count == 0:
+        lines += _layer_start(UNLAYERED)
+    lines += ["LB", "%AI5_EndLayer--"]
+    return max(count, 1)
+
+
+def _layer_start(name: str) -> list[str]:
+    """A layer's opening: visible, previewed, unlocked, printed, not dimmed; its name."""
+    return ["%AI5_BeginLayer", "1 1 1 1 0 0 0 79 128 255 Lb", f"{ps_string(name)} Ln"]
 
 
 def _shape(shape: Shape, height: float) -> list[str]:

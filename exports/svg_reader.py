@@ -81,6 +81,16 @@ _CONTAINERS = {"g", "a", "switch"}
 _CAPS = {"butt": 0, "round": 1, "square": 2}
 _JOINS = {"miter": 0, "miter-clip": 0, "arcs": 0, "round": 1, "bevel": 2}
 XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
+INKSCAPE = "{http://www.inkscape.org/namespaces/inkscape}"
+
+
+def layer_name(element) -> str | None:
+    """The name of the layer a `<g>` is, None for a plain group: a group Inkscape marks as
+    a layer (`inkscape:groupmode="layer"`), named as Inkscape shows it (`inkscape:label`),
+    else as Illustrator does (`data-name`, else the id)."""
+    if element.get(INKSCAPE + "groupmode") != "layer":
+        return None
+    return element.get(INKSCAPE + "label") or element.get("data-name") or element.get("id") or ""
 
 
 @dataclass(slots=True)
@@ -99,6 +109,7 @@ class Shape:
     miterlimit: float = 4.0
     dash: list[float] = field(default_factory=list)
     dash_offset: float = 0.0
+    layer: str | None = None  # the name of the layer it is drawn in (layer_name), if any
 
 
 @dataclass(slots=True)
@@ -129,6 +140,8 @@ class Drawing:
     # produced while the writer consumes them: memory stays flat; Pictures, Clips and
     # ClipEnds only when the document was read with project=True
     shapes: Iterator[Shape | Picture | Clip | ClipEnd]
+    # the names of its layers in document order (layer_name): each Shape's `layer` is one
+    layers: list[str] = field(default_factory=list)
 
 
 def local_name(element) -> str:
@@ -225,6 +238,7 @@ class _Reader:
         self.ids = ids
         self.clip = clip  # nested viewports as Clip ... ClipEnd
         self.expansions = 0
+        self.layer: str | None = None  # the layer being read (the nearest one around)
 
     def read(self) -> Drawing:
         style = cascade(DEFAULT_STYLE, self.root)
@@ -232,8 +246,12 @@ class _Reader:
         height = _root_length(self.root.get("height"), self.root, 3) or 150.0
         page = (PX_TO_PT, 0.0, 0.0, PX_TO_PT, 0.0, 0.0)
         viewport = multiply(page, _viewbox_matrix(self.root, width, height))
+        layers = [layer_name(g) for g in self.root.iter() if local_name(g) == "g"]
         return Drawing(
-            width * PX_TO_PT, height * PX_TO_PT, self._children(self.root, style, viewport, 0)
+            width * PX_TO_PT,
+            height * PX_TO_PT,
+            self._children(self.root, style, viewport, 0),
+            [name for name in layers if name is not None],
         )
 
     def _children(self, element, style, ctm: Matrix, depth: int) -> Iterator[Shape]:
@@ -253,18 +271,31 @@ class _Reader:
         if transform:
             ctm = multiply(ctm, parse_transform(transform))
         if name in _CONTAINERS:
-            yield from self._children(element, style, ctm, depth)
+            yield from self._layer(element, self._children(element, style, ctm, depth))
         elif name == "svg":
             yield from self._nested_svg(element, style, ctm, depth)
         elif name == "use":
             yield from self._use(element, style, ctm, depth)
         elif name == "text":
             for run_style, subpaths in text_runs(element, style):
-                yield from _shape(subpaths, run_style, ctm)
+                yield from _shape(subpaths, run_style, ctm, self.layer)
         elif name == "image":
             yield from _picture(element, style, ctm)
         else:
-            yield from _shape(_shape_subpaths(name, element, style), style, ctm)
+            yield from _shape(_shape_subpaths(name, element, style), style, ctm, self.layer)
+
+    def _layer(self, element, items: Iterator) -> Iterator:
+        """``items`` (a group's) read as in the layer the group is, if it is one
+        (layer_name): each Shape among them carries that layer's name."""
+        name = layer_name(element) if local_name(element) == "g" else None
+        if name is None:
+            yield from items
+            return
+        outer, self.layer = self.layer, name
+        try:
+            yield from items
+        finally:
+            self.layer = outer
 
     def _nested_svg(self, element, style, ctm: Matrix, depth: int) -> Iterator[Shape]:
         x = length(element.get("x")) or 0.0
@@ -309,7 +340,9 @@ class _Reader:
             yield from self._element(target, style, ctm, depth + 1)
 
 
-def _shape(subpaths: list[Subpath], style: dict[str, str], ctm: Matrix) -> Iterator[Shape]:
+def _shape(
+    subpaths: list[Subpath], style: dict[str, str], ctm: Matrix, layer: str | None = None
+) -> Iterator[Shape]:
     """The painted shape, if it has ink: nothing for hidden or unpainted elements."""
     subpaths = [sub for sub in subpaths if sub.segments]
     if not subpaths or style["visibility"] in ("hidden", "collapse"):
@@ -325,6 +358,7 @@ def _shape(subpaths: list[Subpath], style: dict[str, str], ctm: Matrix) -> Itera
     shape = Shape(
         subpaths, ctm, fill, stroke, "evenodd" if style["fill-rule"] == "evenodd" else "nonzero"
     )
+    shape.layer = layer
     if stroke is not None:
         shape.stroke_width = width
         shape.linecap = _CAPS.get(style["stroke-linecap"], 0)

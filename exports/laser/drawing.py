@@ -16,6 +16,7 @@ import numpy as np
 import shapely
 
 from wordclouds.engine.path_data import curve_pieces, path_segments
+from wordclouds.engine.render import layer_id, layer_open
 
 FLATNESS_MM = 0.01  # curves become straight pieces within this of the curve
 HAIRLINE_MM = 0.025
@@ -154,10 +155,13 @@ def dxf_document(drawn: Piece, *, hatch: bool, groups=None) -> bytes:
     return stream.getvalue().encode()
 
 
-def svg_document(drawn: Piece, *, hairline: bool) -> bytes:
+def svg_document(drawn: Piece, *, hairline: bool, groups=None) -> bytes:
     """An SVG whose width and height are in mm and whose user unit is 1 mm: the names in an
     ENGRAVE layer as black filled paths (even-odd; with `hairline` 0.025 mm non-scaling
-    strokes instead), the cut outline in a CUT layer as a red hairline."""
+    strokes instead), the cut outline in a CUT layer as a red hairline. With ``groups``
+    (each word's group, a poster with groups) each group's names are in a layer of their
+    own instead, named as the DXF's (`ENGRAVE <group>`, id `ENGRAVE-group-<k>`), the
+    groups in the order of their first word."""
     width, height = (f"{value:.3f}" for value in (drawn.width_mm, drawn.height_mm))
     line = f'stroke-width="{HAIRLINE_MM}" vector-effect="non-scaling-stroke"'
     paint = f'fill="none" stroke="#000000" {line}' if hairline else 'fill="#000000"'
@@ -166,19 +170,31 @@ def svg_document(drawn: Piece, *, hairline: bool) -> bytes:
         '<svg xmlns="http://www.w3.org/2000/svg" '
         'xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape" '
         f'width="{width}mm" height="{height}mm" viewBox="0 0 {width} {height}">',
-        f"<g {layer.format(ENGRAVE)}>",
-        *(
-            f'<path d="{_path_data(contours)}" fill-rule="evenodd" {paint}/>'
-            for contours in drawn.words
-            if contours
-        ),
-        "</g>",
+        *_engrave_layers(drawn, paint, layer, groups),
         f"<g {layer.format(CUT)}>",
         f'<path d="{_path_data(drawn.cut)}" fill="none" stroke="#FF0000" {line}/>',
         "</g>",
         "</svg>\n",
     ]
     return "\n".join(parts).encode()
+
+
+def _engrave_layers(drawn: Piece, paint: str, layer: str, groups) -> list[str]:
+    """The laser SVG's lines of the names' layer, or of each group's (svg_document)."""
+    names = groups if groups and any(groups) else [None] * len(drawn.words)
+    lines = []
+    for k, group in enumerate(dict.fromkeys(names), start=1):
+        if group is None:
+            lines.append(f"<g {layer.format(ENGRAVE)}>")
+        else:
+            lines.append(layer_open(f"{ENGRAVE}-{layer_id(k)}", group_layer(group)).rstrip())
+        lines += [
+            f'<path d="{_path_data(contours)}" fill-rule="evenodd" {paint}/>'
+            for contours, name in zip(drawn.words, names, strict=True)
+            if contours and name == group
+        ]
+        lines.append("</g>")
+    return lines
 
 
 def _path_data(contours: list[np.ndarray]) -> str:

@@ -113,7 +113,7 @@ def laser_files(
 ) -> list[LaserFile]:
     """The laser files of a custom.svg document and the drawable shape (None: the canvas),
     one per kind, from one drawing of the piece; ``groups``: each word's group (the DXF
-    draws each group on its own layer)."""
+    and the laser SVG draw each group on its own layer)."""
     width, height = _canvas(svg)
     drawn = piece(
         word_paths(svg),
@@ -128,7 +128,7 @@ def laser_files(
         if kind == "dxf":
             content = dxf_document(drawn, hatch=options.hatch, groups=groups)
         else:
-            content = svg_document(drawn, hairline=options.hairline)
+            content = svg_document(drawn, hairline=options.hairline, groups=groups)
         content_type, extension = KINDS[kind]
         made.append(
             LaserFile(

@@ -104,6 +104,8 @@ def write_pdf(
     page_dict.obj.TrimBox = pikepdf.Array(_box(boxes.trim))
     page_dict.obj.Contents = pdf.make_indirect(stream)
     page_dict.obj.Resources = page.resources()
+    if page.layers:
+        _optional_content(pdf, list(page.layers.values()))
     _identify(pdf, options, title)
     data = _save(pdf, options.standard)
     preflight_or_fail(data, options.standard)
@@ -126,6 +128,10 @@ class Page:
         self.images: dict[str, pikepdf.Stream] = {}
         self.image_names: dict[bytes, str] = {}  # by the file's digest: one XObject a file
         self.transparencies: set[str] = set()
+        # PDF layers (optional content groups) by the SVG layer's name, for a drawing with
+        # layers; PDF/X-1a is PDF 1.3, which has none (docs/exports.md, Layers)
+        self.layered = bool(drawing.layers) and options.standard != "x1a"
+        self.layers: dict[str, pikepdf.Object] = {}
         self.backdrop = (1.0, 1.0, 1.0)  # the background's colour once drawn: paper before
         trim_x, trim_y, trim_x1, trim_y1 = boxes.trim
         self.scale = min(boxes.trim_width / drawing.width, boxes.trim_height / drawing.height)
@@ -142,6 +148,10 @@ class Page:
         if self.states:
             resources.ExtGState = pikepdf.Dictionary(
                 {f"/{name}": state for name, state in self.states.items()}
+            )
+        if self.layers:
+            resources.Properties = pikepdf.Dictionary(
+                {f"/L{k}": ocg for k, ocg in enumerate(self.layers.values(), start=1)}
             )
         if self.images:
             resources.XObject = pikepdf.Dictionary(
@@ -161,7 +171,14 @@ class Page:
         matrix = None
         out.append("q " + page)
         clips = 0  # nested viewports open (a project's SVG stickers)
+        layer = None  # the layer whose marked content is open
         for item in self.drawing.shapes:
+            if self.layered and isinstance(item, Shape) and item.layer != layer:
+                if matrix is not None:
+                    out.append("Q")
+                    self.fill_colour = self.stroke_colour = matrix = None
+                self._layer_switch(out, layer, item.layer)
+                layer = item.layer
             if not isinstance(item, Shape) and matrix is not None:
                 out.append("Q")
                 self.fill_colour = self.stroke_colour = matrix = None
@@ -196,9 +213,31 @@ class Page:
             self._shape(out, item)
         if matrix is not None:
             out.append("Q")
+        self._layer_switch(out, layer, None)
         self._cut(out, cut)
         out.append("Q Q")
         return "\n".join(out) + "\n"
+
+    def _layer_switch(self, out: list[str], was: str | None, now: str | None):
+        """Close the marked content of layer ``was`` (if any) and open that of ``now``:
+        ``/OC /L<k> BDC`` ... ``EMC``, ``L<k>`` its optional content group (made on first
+        use, in drawing order)."""
+        if was is not None:
+            out.append("EMC")
+        if now is None:
+            return
+        if now not in self.layers:
+            self.layers[now] = self.pdf.make_indirect(
+                pikepdf.Dictionary(
+                    Type=pikepdf.Name.OCG,
+                    Name=pikepdf.String(now),
+                    Usage=pikepdf.Dictionary(
+                        View=pikepdf.Dictionary(ViewState=pikepdf.Name.ON),
+                        Print=pikepdf.Dictionary(PrintState=pikepdf.Name.ON),
+                    ),
+                )
+            )
+        out.append(f"/OC /L{list(self.layers).index(now) + 1} BDC")
 
     def _image(self, data: bytes) -> str:
         """The XObject name of an image file's pixels, with its mask or soft mask; a file
@@ -360,6 +399,20 @@ class Page:
             for sub in shape.subpaths:
                 _subpath(out, sub, digits)
             out.append("S Q")
+
+
+def _optional_content(pdf: pikepdf.Pdf, groups: list[pikepdf.Object]):
+    """The catalog's /OCProperties: the layers in order, all on when viewed and printed
+    (a default configuration named, listing every group in /Order, no /AS: as PDF/X-4
+    asks)."""
+    pdf.Root.OCProperties = pikepdf.Dictionary(
+        OCGs=pikepdf.Array(groups),
+        D=pikepdf.Dictionary(
+            Name=pikepdf.String("Groups"),
+            BaseState=pikepdf.Name.ON,
+            Order=pikepdf.Array(groups),
+        ),
+    )
 
 
 def _is_axis_rectangle(xs: list[float], ys: list[float]) -> bool:

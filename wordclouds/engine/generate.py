@@ -190,7 +190,7 @@ def _write_files(out_dir: Path, run, font_path, face, smallest, report) -> dict:
             atomic(out_dir / ARTIFACTS["svg"], "w") as fill,
             atomic(out_dir / ARTIFACTS["svg_stroke"], "w") as stroke,
         ):
-            write_svgs(placements, colors, config, size, fill, stroke)
+            write_svgs(placements, colors, config, size, fill, stroke, grouped and list(grouped))
 
         report.begin("writing_artifacts", "writing files")
         meta = _meta(mask, seed, config, font_path, face)

@@ -4,6 +4,7 @@ outlines, so the image and the vector files agree by construction."""
 import heapq
 import re
 import statistics
+from xml.sax.saxutils import escape
 
 import numpy as np
 
@@ -222,33 +223,67 @@ def stroke_width(size: float, median: float, params: Params) -> float:
     return params.stroke_width * size / median
 
 
-def _header(width, height):
+def _header(width, height, layers: bool = False):
+    inkscape = f' xmlns:inkscape="{INKSCAPE_NS}"' if layers else ""
     return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'<svg xmlns="http://www.w3.org/2000/svg"{inkscape} width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}">\n'
     )
 
 
+INKSCAPE_NS = "http://www.inkscape.org/namespaces/inkscape"
+LAYER_CLOSE = "</g>\n"
+
+
+def layer_id(number: int) -> str:
+    """The id of the ``number``-th group's layer (1-based, in the groups' order): stable
+    and a valid XML id whatever the group is called."""
+    return f"group-{number}"
+
+
+def layer_open(element_id: str, label: str) -> str:
+    """The opening tag of a layer named ``label``: a top-level ``<g>`` with the name where
+    Inkscape reads a layer's (``inkscape:groupmode="layer"``, ``inkscape:label``) and
+    where Illustrator does (``data-name``; without it Illustrator names a layer by its
+    id), and ``data-group`` for scripts (docs/engine.md, Groups). The document needs the
+    inkscape namespace (``_header(..., layers=True)``)."""
+    name = escape(label, {'"': "&quot;"})
+    return (
+        f'<g id="{element_id}" inkscape:groupmode="layer" inkscape:label="{name}" '
+        f'data-name="{name}" data-group="{name}">\n'
+    )
+
+
 def write_svgs(
-    placements: list[Placement], colors: list[str], params: Params, size, fill, stroke
+    placements: list[Placement], colors: list[str], params: Params, size, fill, stroke, groups=None
 ) -> None:
     """Write the filled SVG (with the background unless transparent) to the text file
     ``fill`` and the stroked one to ``stroke``, path by path; element ``w<N>`` draws
-    placement N (1-based, in list order). ``size`` is the canvas's (width, height)."""
+    placement N (1-based, in list order). ``size`` is the canvas's (width, height). With
+    ``groups`` (the groups' names in order: a poster with groups) each group's words are
+    in a layer of their own (:func:`layer_open`, id :func:`layer_id`), in the groups'
+    order, each in placement order within it."""
     width, height = size
-    fill.write(_header(width, height))
-    stroke.write(_header(width, height))
+    fill.write(_header(width, height, bool(groups)))
+    stroke.write(_header(width, height, bool(groups)))
     if not params.transparent:
         fill.write(
             f'<rect id="background" width="{width}" height="{height}" '
             f'fill="{params.background_color}"/>\n'
         )
-    for number, (placement, color, line) in enumerate(
-        zip(placements, colors, stroke_widths(placements, params)), start=1
-    ):
-        filled, stroked = path_elements(number, placement, color, line)
-        fill.write(filled)
-        stroke.write(stroked)
+    words = list(enumerate(zip(placements, colors, stroke_widths(placements, params)), start=1))
+    layers = [(group, [w for w in words if w[1][0].name.group == group]) for group in groups or ()]
+    for k, (group, inside) in enumerate(layers or [(None, words)], start=1):
+        if group is not None:
+            fill.write(layer_open(layer_id(k), group))
+            stroke.write(layer_open(layer_id(k), group))
+        for number, (placement, color, line) in inside:
+            filled, stroked = path_elements(number, placement, color, line)
+            fill.write(filled)
+            stroke.write(stroked)
+        if group is not None:
+            fill.write(LAYER_CLOSE)
+            stroke.write(LAYER_CLOSE)
     fill.write(SVG_END)
     stroke.write(SVG_END)
 

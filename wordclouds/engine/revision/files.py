@@ -14,7 +14,14 @@ from ..colors import to_rgb
 from ..metrics import box_coverage, contrast_figures, neighbour_color_figures
 from ..neighbours import reading_neighbours
 from ..png import write_png
-from ..render import SVG_END, paint_placements, path_elements, stroke_width
+from ..render import (
+    LAYER_CLOSE,
+    SVG_END,
+    layer_id,
+    paint_placements,
+    path_elements,
+    stroke_width,
+)
 from ..restamp import INKS, write_inks
 from .parent import word_lines
 
@@ -45,12 +52,15 @@ class Revised:
 def write_svgs(parent, out_dir, revised: Revised) -> None:
     """Both SVGs as the parent's bytes with only the words' lines that changed replaced in
     place, the removed ones' dropped and the added ones' (ids above every parent id) put
-    before the closing tag; every other line is copied as it was, unparsed. The parent's
-    file is mapped, not read: its bytes go from the page cache to the new file once."""
+    before the closing tag, on a poster with groups before the closing tag of their group's
+    layer; every other line is copied as it was, unparsed. The parent's file is mapped, not
+    read: its bytes go from the page cache to the new file once."""
     median = statistics.median(parent.value(i, "font_size") for i in parent.rows)
     changed_ids = revised.changed
     touched = (changed_ids | revised.removed) & parent.rows.keys()
     new = {i: _svg_lines(i, revised, median, parent.params) for i in changed_ids}
+    added = sorted(changed_ids - parent.rows.keys())
+    groups = [spec["group"] for spec in json.loads(parent.meta.get("groups", "[]"))]
     for kind, which in (("svg", 0), ("svg_stroke", 1)):
         with (
             open(parent.folder / ARTIFACTS[kind], "rb") as source,
@@ -58,17 +68,37 @@ def write_svgs(parent, out_dir, revised: Revised) -> None:
             memoryview(data) as view,
             atomic(out_dir / ARTIFACTS[kind]) as out,
         ):
+            changes = [
+                (begin, end, [word_id] if word_id in changed_ids else [])
+                for word_id, (begin, end) in word_lines(data, touched)
+            ]
+            changes += [
+                (at, at, ids) for at, ids in _insertions(data, groups, added, revised.placements)
+            ]
             start = 0
-            for word_id, (begin, end) in word_lines(data, touched):
+            for begin, end, ids in sorted(changes, key=lambda change: change[:2]):
                 out.write(view[start:begin])
-                if word_id in changed_ids:
+                for word_id in ids:
                     out.write(new[word_id][which])
                 start = end
-            closing = data.rfind(SVG_END.encode())
-            out.write(view[start:closing])
-            for word_id in sorted(changed_ids - parent.rows.keys()):
-                out.write(new[word_id][which])
-            out.write(view[closing:])
+            out.write(view[start:])
+
+
+def _insertions(data, groups: list[str], added: list[int], placements) -> list:
+    """(offset, ids) where the ``added`` words' lines go in a parent's SVG ``data``: all
+    before ``</svg>``, or on a poster with ``groups`` each group's before its layer's
+    closing tag (the first after the layer's opening one: a layer holds only paths); a
+    parent written before posters had layers has none, and takes them as one without."""
+    if not groups or data.find(b'<g id="%s"' % layer_id(1).encode()) < 0:
+        return [(data.rfind(SVG_END.encode()), added)]
+    found = []
+    for k, group in enumerate(groups, start=1):
+        opening = data.find(b'<g id="%s"' % layer_id(k).encode())
+        closing = data.find(LAYER_CLOSE.encode(), opening)
+        if opening < 0 or closing < 0:
+            raise ValueError(f"the parent's SVG has no layer for group {group!r}")
+        found.append((closing, [i for i in added if placements[i].name.group == group]))
+    return found
 
 
 def _svg_lines(word_id, revised: Revised, median, config) -> tuple[bytes, ...]:
