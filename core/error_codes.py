@@ -198,6 +198,7 @@ CODES: tuple[ErrorCode, ...] = (
     E("inline_invalid", 400, "inline must be 0 or 1", "inline 只能是 0 或 1。", (*JOBS, *ASSETS)),
     E("last_event_id_invalid", 400, "Last-Event-ID must be a non-negative integer", "Last-Event-ID 必须是非负整数。", JOBS),
     E("lookup_mode_invalid", 400, "mode must be exact or contains", "查找方式只能是 exact 或 contains。", JOBS),
+    E("group_unknown", 404, 'group "7班" is not a group of this poster', "该海报没有这个分组。", JOBS),
     E("body_not_object", 400, "body must be a JSON object", "请求内容必须是 JSON 对象。", JOBS),
     E("sample_step_too_small", 400, "sampleStep 0.01 gives more than 1,000,000 samples on this job; use a larger step", "采样步长过小，请加大。", JOBS),
     E("svg_artifact_unreadable", 422, "svg artifact is not readable: …", "无法读取该任务的 SVG 文件。", JOBS),

@@ -248,6 +248,9 @@ class PlacementSet(models.Model):
     canvas_width = models.FloatField(verbose_name=_("canvas width"))
     canvas_height = models.FloatField(verbose_name=_("canvas height"))
     loaded_at = models.DateTimeField(verbose_name=_("loaded at"), auto_now=True)
+    # the job's groups (GROUP_COL_INDEX) in spreadsheet order, as positions.db's meta.groups
+    # names them; [] for a job without groups
+    groups = models.JSONField(verbose_name=_("groups"), default=list)
 
     class Meta:
         verbose_name = _("placement set")
@@ -283,6 +286,7 @@ class Placement(models.Model):
     box_width = models.IntegerField(verbose_name=_("box width"))
     box_height = models.IntegerField(verbose_name=_("box height"))
     weight = models.FloatField(verbose_name=_("weight"), default=1.0)
+    group = models.TextField(verbose_name=_("group"), default="")  # "" without groups
 
     class Meta:
         verbose_name = _("placement")
@@ -292,7 +296,10 @@ class Placement(models.Model):
                 fields=["placement_set", "number"], name="unique_placement_number"
             )
         ]
-        indexes = [models.Index(fields=["placement_set", "name"], name="placement_name")]
+        indexes = [
+            models.Index(fields=["placement_set", "name"], name="placement_name"),
+            models.Index(fields=["placement_set", "group", "number"], name="placement_group"),
+        ]
 
     def __str__(self):
         return f"{self.placement_set_id}#{self.number} {self.name}"

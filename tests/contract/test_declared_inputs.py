@@ -48,6 +48,7 @@ from wordclouds.services.fonts import FONT_FORM
 from wordclouds.services.job_inputs import JOB_FORM
 from wordclouds.services.jobs import JOB_LIST_QUERY
 from wordclouds.services.line_spacing import LINE_SPACING
+from wordclouds.services.lookup import LOOKUP_QUERY
 from wordclouds.services.projects import PROJECT_FORM
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -145,6 +146,8 @@ def _value(inputs: Inputs, field, values):
 DECLARATIONS = [
     (CUSTOM_SVG, _query("/api/jobs/{job_id}/custom.svg"), QUERY(CUSTOM_SVG), "lookup.md"),
     (CUSTOM_SVG, _query("/api/jobs/{job_id}/files/pdf"), QUERY(CUSTOM_SVG), "lookup.md"),
+    (LOOKUP_QUERY, _query("/api/jobs/{job_id}/locations"), QUERY(LOOKUP_QUERY), "lookup.md"),
+    (LOOKUP_QUERY, _query("/api/jobs/{job_id}/find"), QUERY(LOOKUP_QUERY), "lookup.md"),
     (PDF_OPTIONS, _query("/api/jobs/{job_id}/files/pdf"), QUERY(PDF_OPTIONS), "exports.md"),
     (
         PDF_OPTIONS,
@@ -197,6 +200,7 @@ DECLARATIONS = [
 ]
 MARKERS = {
     CUSTOM_SVG: "wordclouds.services.custom_svg.CUSTOM_SVG",
+    LOOKUP_QUERY: "wordclouds.services.lookup.LOOKUP_QUERY",
     PDF_OPTIONS: "exports.pdf.options.PDF_OPTIONS",
     LASER_OPTIONS: "exports.laser.services.LASER_OPTIONS",
     PARAMS: "wordclouds.engine.params.PARAMS",

@@ -60,3 +60,40 @@ def test_the_dxf_has_a_named_layer_per_group_and_cuts_along_the_letters(api, gro
         assert len(hatches) == GROUPS.count(group), group
     assert len(space.query('HATCH[layer=="ENGRAVE"]')) == 0
     assert len(space.query('LWPOLYLINE[layer=="CUT"]')) >= 4  # the letters' rings, not a box
+
+
+def test_the_lookups_answer_each_match_s_group_and_the_job_s_groups(lookup, grouped_job):
+    result = lookup(grouped_job, {}).json()
+    assert result["groups"] == list(dict.fromkeys(GROUPS))  # spreadsheet order
+    assert result["group"] is None
+    words = {(m["name"], m["group"]) for m in result["matches"]}
+    assert words == set(zip(NAMES, GROUPS, strict=True))
+
+
+@pytest.mark.parametrize("mode", ["exact", "contains"])
+def test_a_group_filters_the_lookup_to_that_group(lookup, grouped_job, mode):
+    group = GROUPS[0]
+    result = lookup(grouped_job, {"group": group}).json()
+    assert result["group"] == group
+    assert sorted(m["name"] for m in result["matches"]) == sorted(
+        n for n, g in zip(NAMES, GROUPS, strict=True) if g == group
+    )
+    other = next(n for n, g in zip(NAMES, GROUPS, strict=True) if g != group)
+    query = other if mode == "exact" else other[1:-1]
+    found = lookup(grouped_job, {"name": query, "mode": mode, "group": group}).json()
+    assert all(m["group"] == group for m in found["matches"])
+    everywhere = lookup(grouped_job, {"name": query, "mode": mode}).json()
+    assert {m["id"] for m in found["matches"]} == {
+        m["id"] for m in everywhere["matches"] if m["group"] == group
+    }
+    assert found["total"] == len(found["matches"])
+
+
+def test_a_group_the_job_does_not_have_is_404_naming_it(lookup, grouped_job):
+    for name in ("", NAMES[0]):  # without matches and (for a name) before looking
+        response = lookup(grouped_job, {"name": name, "group": "Class 9"})
+        assert response.status_code == 404
+        assert response.json() == {
+            "detail": 'group "Class 9" is not a group of this poster',
+            "code": "group_unknown",
+        }

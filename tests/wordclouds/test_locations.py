@@ -116,7 +116,10 @@ def test_the_result_echoes_the_query_and_gives_the_canvas(lookup, job_id):
         "box_width",
         "box_height",
         "weight",
+        "group",
     ]
+    assert result["group"] is None and result["groups"] == []  # a job without groups
+    assert {match["group"] for match in result["matches"]} == {None}
 
 
 def test_matches_carry_the_names_weight(lookup, finished_job_dir, names_xlsx):
@@ -266,8 +269,22 @@ def test_the_openapi_schema_describes_the_answers_served(api, lookup, job_id):
     for endpoint in ("locations", "find"):
         operation = schema["paths"][f"/api/jobs/{{job_id}}/{endpoint}"]["get"]
         ok = operation["responses"]["200"]["content"]["application/json"]["schema"]
-        jsonschema.validate(answer, {**ok, "components": schema["components"]})
+        whole = _json_schema({**ok, "components": schema["components"]})
+        jsonschema.validate(answer, whole)
     assert list(answer) == list(components["LocationResult"]["properties"])
     assert list(answer["matches"][0]) == list(components["LocationMatch"]["properties"])
     assert schema["paths"]["/api/jobs/{job_id}/locations"]["get"]["security"] == []
     assert schema["paths"]["/api/jobs/{job_id}/find"]["get"]["security"] == [{"adminToken": []}]
+
+
+def _json_schema(schema):
+    """OpenAPI 3.0's `nullable` as JSON Schema writes it (a type that may be null), which
+    jsonschema reads."""
+    if isinstance(schema, list):
+        return [_json_schema(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    converted = {key: _json_schema(value) for key, value in schema.items() if key != "nullable"}
+    if schema.get("nullable") and "type" in schema:
+        converted["type"] = [schema["type"], "null"]
+    return converted

@@ -15,7 +15,7 @@ from django.http import QueryDict
 from core.endpoints import answer
 from core.throttles import front_throttle
 from wordclouds.api.kept_connection import on_kept_connection
-from wordclouds.services.lookup import MODES, locations_find
+from wordclouds.services.lookup import LOOKUP_QUERY, MODES, locations_find
 
 readers = ThreadPoolExecutor(settings.LOOKUP_DB_READERS, thread_name_prefix="lookup")
 
@@ -31,6 +31,7 @@ async def locations(scope, receive, send, job_id: str) -> None:
         job_id,
         query.get("name", ""),
         query.get("mode", "exact"),
+        query,
     )
     await answer(send, 200, result)
 
@@ -41,10 +42,11 @@ async def find(scope, receive, send, job_id: str) -> None:
     await locations(scope, receive, send, job_id)
 
 
-def _found(scope: dict, job_id: str, name: str, mode: str) -> dict:
+def _found(scope: dict, job_id: str, name: str, mode: str, query: QueryDict) -> dict:
     """The lookup's answer, the request counted first (its throttle scope, config/urls.py)."""
     front_throttle(scope)
-    return locations_find(job_id=job_id, name=name, mode=mode)
+    declared = LOOKUP_QUERY.parse(query)
+    return locations_find(job_id=job_id, name=name, mode=mode, group=declared.group)
 
 
 def document_lookups(result, generator, request, public):
@@ -65,11 +67,26 @@ def document_lookups(result, generator, request, public):
         "box_width": number,
         "box_height": number,
         "weight": {**number, "description": "the name's weight (1 without a weight column)"},
+        "group": {
+            "type": "string",
+            "nullable": True,
+            "description": "the name's group (GROUP_COL_INDEX); null in a job without groups",
+        },
     }
     answer = {
         "job_id": {"type": "string"},
         "query": {"type": "string"},
         "mode": {"$ref": "#/components/schemas/ModeEnum"},
+        "group": {
+            "type": "string",
+            "nullable": True,
+            "description": "the group parameter; null when none was given",
+        },
+        "groups": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "the job's groups in spreadsheet order; [] without groups",
+        },
         "total": {"type": "integer"},
         "canvas_width": number,
         "canvas_height": number,
@@ -100,7 +117,10 @@ def document_lookups(result, generator, request, public):
                     "description": "",
                 },
                 "400": {"description": "mode must be exact or contains"},
-                "404": {"description": "job not found / artifact not ready"},
+                "404": {
+                    "description": 'job not found / artifact not ready / group "X" is not a '
+                    "group of this poster"
+                },
             },
         }
         paths[f"/api/jobs/{{job_id}}/{endpoint.__name__}"] = {"get": operation}
@@ -122,6 +142,10 @@ LOOKUP_PARAMETERS = [
         "schema": {"type": "string"},
         "description": "empty: every placement",
     },
+    *(
+        {"in": "query", "name": name, "schema": schema, "description": schema["description"]}
+        for name, schema in LOOKUP_QUERY.schemas().items()
+    ),
 ]
 
 

@@ -14,6 +14,8 @@ const list = document.getElementById("find-suggestions");
 const message = document.getElementById("find-message");
 const steps = document.getElementById("find-steps");
 const position = document.getElementById("find-position");
+const groupField = document.getElementById("find-group-field");
+const groupSelect = document.getElementById("find-group");
 const viewer = new PosterViewer(
   document.getElementById("poster-viewer"),
   document.getElementById("poster-stage"),
@@ -27,8 +29,16 @@ let current = 0;
 let typingTimer = 0;
 let suggestionRequest = 0;
 
+// A poster with groups (every answer lists the job's groups): a select to search one of them.
+function offerGroups(groups) {
+  if (!groups.length || groupSelect.options.length > 1) return;
+  for (const group of groups) groupSelect.append(new Option(group, group));
+  groupField.hidden = false;
+}
+
 async function lookup(name, mode) {
-  const query = `?name=${encodeURIComponent(name)}&mode=${mode}`;
+  const group = groupSelect.value ? `&group=${encodeURIComponent(groupSelect.value)}` : "";
+  const query = `?name=${encodeURIComponent(name)}&mode=${mode}${group}`;
   const response = staffToken()
     ? await staffFetch(`${api}/find${query}`).catch((error) => {
       // A token that stopped working is dropped by staffFetch: carry on as a visitor.
@@ -39,6 +49,7 @@ async function lookup(name, mode) {
   const body = await response.json();
   if (!response.ok) throw new Error(body.detail);
   document.getElementById("find-staff").hidden = !staffToken();
+  offerGroups(body.groups || []);
   return body;
 }
 
@@ -97,8 +108,12 @@ function showCurrent() {
   viewer.show({ x: match.box_x, y: match.box_y, width: match.box_width, height: match.box_height });
   steps.hidden = matches.length < 2;
   position.textContent = interpolate(gettext("%(n)s of %(count)s"), { n: current + 1, count: matches.length }, true);
+  document.getElementById("find-found-group").textContent =
+    match.group ? interpolate(gettext("Group: %s"), [match.group]) : "";
   const url = new URL(window.location);
   url.searchParams.set("name", match.name);
+  if (groupSelect.value) url.searchParams.set("group", groupSelect.value);
+  else url.searchParams.delete("group");
   if (current > 0) url.searchParams.set("n", current + 1);
   else url.searchParams.delete("n");
   history.replaceState(null, "", url);
@@ -117,6 +132,7 @@ async function find(name, index = 0) {
   }
   matches = result.matches;
   if (matches.length === 0) {
+    document.getElementById("find-found-group").textContent = "";
     viewer.clear();
     steps.hidden = true;
     message.textContent = interpolate(
@@ -148,6 +164,7 @@ async function start() {
       const nothing = await lookup("\u0000", "exact");
       size = { width: nothing.canvas_width, height: nothing.canvas_height };
     }
+    if (tiles.ok) await lookup("\u0000", "exact"); // the job's groups, for the select
   } catch (error) {
     message.textContent = error.message === "artifact not ready" ? gettext("This poster is not finished yet.") : error.message;
     form.querySelector("button").disabled = input.disabled = true;
@@ -156,6 +173,9 @@ async function start() {
   viewer.open(size.width, size.height, index,
     (level, column, row) => `${api}/tiles/${level}/${column}_${row}.jpg`, `${api}/files/png?inline=1`);
   const params = new URLSearchParams(window.location.search);
+  if (params.get("group") && [...groupSelect.options].some((o) => o.value === params.get("group"))) {
+    groupSelect.value = params.get("group");
+  }
   if (params.get("name")) find(params.get("name"), (parseInt(params.get("n"), 10) || 1) - 1);
 }
 
@@ -189,6 +209,9 @@ form.addEventListener("submit", (event) => {
   const selected = list.hidden ? null : list.querySelector("[aria-selected=true]");
   if (selected) find(selected.dataset.name);
   else if (input.value.trim()) find(input.value);
+});
+groupSelect.addEventListener("change", () => {
+  if (input.value.trim()) find(input.value);
 });
 document.getElementById("find-previous").addEventListener("click", () => step(-1));
 document.getElementById("find-next").addEventListener("click", () => step(1));
