@@ -18,6 +18,8 @@ class CommerceConfig(AppConfig):
             design_list_project_uses,
             order_needing_jobs,
             product_sizes,
+            proof_approved_job_ids,
+            proof_needing_jobs,
         )
         from wordclouds.services.designs import (
             job_needed_by_register,
@@ -28,5 +30,9 @@ class CommerceConfig(AppConfig):
 
         job_references_register(design_list_job_ids)
         project_uses_register(design_list_project_uses)
+        job_references_register(proof_approved_job_ids)
         job_needed_by_register(order_needing_jobs)
+        job_needed_by_register(
+            proof_needing_jobs, code="job_proof_approved", hint="revoke the proof to delete it"
+        )
         shop_sizes_register(product_sizes)

@@ -15,6 +15,8 @@ from commerce.models import (
     Payment,
     Preparation,
     Product,
+    ProofDecision,
+    ProofVersion,
     Refund,
 )
 from core.errors import NotFound
@@ -160,6 +162,31 @@ def design_list_job_ids() -> set[str]:
         if isinstance(design, dict) and design.get("jobId")
     }
     return ids
+
+
+def _approved_versions(job_ids: Iterable[str] | None = None) -> QuerySet:
+    """The versions of proofs not revoked that someone approved (one approval is enough: the
+    customer signed for those files)."""
+    versions = ProofVersion.objects.filter(
+        proof__revoked_at=None, decisions__decision=ProofDecision.Decision.APPROVE
+    )
+    if job_ids is not None:
+        versions = versions.filter(job_id__in=list(job_ids))
+    return versions.distinct()
+
+
+def proof_needing_jobs(job_ids: Iterable[str]) -> str:
+    """The first approved version of a proof not revoked that shows one of the jobs, as
+    "the approved version 2 of proof 7"; '' when none does: such a job is not deleted
+    (wordclouds' job_delete asks here) until the proof is revoked."""
+    version = _approved_versions(job_ids).order_by("proof_id", "version").first()
+    return f"the approved version {version.version} of proof {version.proof_id}" if version else ""
+
+
+def proof_approved_job_ids() -> set[str]:
+    """Every job an approved version of a proof not revoked shows: retention never deletes
+    them."""
+    return set(_approved_versions().values_list("job_id", flat=True))
 
 
 def design_list_project_uses(project_id: str) -> list[str]:

@@ -126,6 +126,7 @@ CODES: tuple[ErrorCode, ...] = (
     E("csrf_failed", 403, "the staff session needs the page's CSRF token", "页面已过期，请刷新后重试。"),
     E("access_undeclared", 403, "this route declares no access", "此地址尚未声明访问权限。"),
     E("job_in_order", 409, "job 0123… is needed by order 12", "该任务仍被订单使用，不能删除。", ("/api/jobs",)),
+    E("job_proof_approved", 409, "job 0123… is needed by the approved version 1 of proof 7; revoke the proof to delete it", "该任务的校样已被批准，撤销校样后才能删除。", ("/api/jobs",)),
     E("job_not_finished", 409, "job 0123… is running; a job is deleted once it has finished", "任务尚未完成，完成后才能删除。", ("/api/jobs",)),
     E("wrong_status", 409, "order cannot be cancelled in status paid", "当前状态下不能执行此操作。", COMMERCE),
     # Admin login.
@@ -153,6 +154,7 @@ CODES: tuple[ErrorCode, ...] = (
     E("proof_job_not_finished", 409, "only a finished poster can be sent as a proof; this job is RUNNING", "只有已完成的海报才能发送校样。", ("/api/jobs",)),
     E("proof_job_sent", 409, "job 0123… is already version 1 of proof 3", "该海报已是校样的一个版本。", ("/api/jobs",)),
     E("proof_not_found", 404, "proof not found", "找不到该校样。", ("/api/proofs",)),
+    E("proof_job_deleted", 410, "this proof's poster was deleted", "该校样的海报已被删除。", ("/api/proofs",)),
     E("proof_revoked", 410, "this proof's link was revoked", "该校样链接已被撤销。", ("/api/proofs",)),
     E("proof_version_unknown", 400, "version 4 is not a version of this proof", "该校样没有这个版本。", ("/api/proofs",)),
     E("proof_comment_pin", 400, "a comment is pinned to a name (word_id) or to a point (x and y), one of them", "批注须标在一个名字或一个位置上（二选一）。", ("/api/proofs",)),

@@ -23,6 +23,7 @@ from wordclouds.engine.params import MAX_CANVAS_SIDE
 from wordclouds.services.designs import (
     job_file_hashes,
     job_for_proof,
+    job_present,
     job_word_ids,
     revision_create,
 )
@@ -142,13 +143,17 @@ def terms_text(language: str) -> str:
 
 
 def _token_proof(token: str, *, lock: bool = False) -> Proof:
-    """The proof a link's token opens: 404 unknown, 410 revoked."""
+    """The proof a link's token opens: 404 unknown, 410 revoked or its newest version's job
+    deleted."""
     proofs = Proof.objects.select_for_update() if lock else Proof.objects
     proof = proofs.filter(token=token).first()
     if proof is None:
         raise NotFound("proof not found", code="proof_not_found")
     if proof.revoked_at is not None:
         raise Gone("this proof's link was revoked", code="proof_revoked")
+    newest = proof.versions.order_by("-version").first()
+    if newest is not None and not job_present(job_id=newest.job_id):
+        raise Gone("this proof's poster was deleted", code="proof_job_deleted")
     return proof
 
 

@@ -5,14 +5,18 @@ newest version alone is decided, an approval recording the terms and the files' 
 every refusal is a 4xx {detail, code} that writes nothing; a revoked link answers 410."""
 
 import hashlib
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from commerce.models import Proof, ProofComment, ProofDecision, ProofVersion
 from tests.commerce.proofs_world import ADDED, NAMES, RENAMED, job_from, posters
+from tests.wordclouds.conftest import jobs_root
 from wordclouds.models import Job
 from wordclouds.selectors import artifact_path
+from wordclouds.services.retention import jobs_referred_to, retention_run
 
 
 @pytest.fixture(scope="module")
@@ -200,3 +204,63 @@ def test_the_comments_become_one_revision_of_the_newest_version(jobs, alice, bob
     assert revision.edits["rename"] == [{"id": renamed_id, "name": RENAMED}]
     assert [added["name"] for added in revision.edits["add"]] == [ADDED, "Li Ming"]
     assert revision.edits["remove"] == []
+
+
+def _approve(token: str, version: int = 1):
+    body = {"version": version, "decision": "approve", "name": "Ms Li", "terms_accepted": True}
+    return APIClient().post(f"/api/proofs/{token}/decision", body, format="json")
+
+
+def test_a_job_an_approval_names_stays_until_the_proof_is_revoked(
+    folders, alice, media_root, settings
+):
+    job = job_from(folders[0], owner=str(alice.user.pk))
+    sent = _send(alice, job).json()
+    token = sent["url"].removeprefix("/proofs/")
+    assert _approve(token).status_code == 201
+
+    refused = alice.delete(f"/api/jobs/{job.id}")
+
+    assert refused.status_code == 409
+    assert refused.json() == {
+        "detail": f"job {job.id} is needed by the approved version 1 of proof "
+        f"{sent['proof_id']}; revoke the proof to delete it",
+        "code": "job_proof_approved",
+    }
+    assert (jobs_root() / job.id).is_dir()
+    settings.JOB_RETENTION_DAYS = 1
+    later = timezone.now() + timedelta(days=30)
+    assert job.id in jobs_referred_to() and retention_run(now=later) == []
+    assert APIClient().get(f"/api/proofs/{token}").status_code == 200
+
+    assert alice.delete(f"/api/proofs/{token}").status_code == 204
+    assert alice.delete(f"/api/jobs/{job.id}").status_code == 204
+    assert not Job.objects.filter(id=job.id).exists()
+
+
+def test_a_merely_sent_proof_answers_410_once_its_job_is_deleted(folders, alice, media_root):
+    job = job_from(folders[0], owner=str(alice.user.pk))
+    token = _send(alice, job).json()["url"].removeprefix("/proofs/")
+    anyone = APIClient()
+    asked = anyone.post(
+        f"/api/proofs/{token}/comments",
+        {"version": 1, "x": 10, "y": 10, "kind": "other", "text": "logo here"},
+        format="json",
+    )
+    assert asked.status_code == 201
+
+    assert alice.delete(f"/api/jobs/{job.id}").status_code == 204
+
+    for answer in (
+        anyone.get(f"/api/proofs/{token}"),
+        anyone.post(f"/api/proofs/{token}/comments", {"version": 1, "x": 1, "y": 1,
+                    "kind": "other", "text": "still there?"}, format="json"),
+        _approve(token),
+    ):  # fmt: skip
+        assert answer.status_code == 410
+        assert answer.json() == {
+            "detail": "this proof's poster was deleted",
+            "code": "proof_job_deleted",
+        }
+    page = anyone.get(f"/proofs/{token}")
+    assert page.status_code == 410 and "Proof withdrawn" in page.content.decode()

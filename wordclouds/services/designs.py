@@ -16,7 +16,7 @@ module of it they import (its engine, a library without Django, aside: CONTRIBUT
 - what a proof shows and locks (commerce's proofs): a finished job sent as one, its owner,
   the jobs it descends from and its changes by name (`job_for_proof`), the ids of its
   words (`job_word_ids`) and the SHA-256 of the files production draws from
-  (`job_file_hashes`); a revision of it made from the customer's comments
+  (`job_file_hashes`), whether it is still there (`job_present`); a revision of it made from the customer's comments
   (`revision_create`);
 - another app's files in the service's store (`file_store`, `file_download`): commerce's
   production files."""
@@ -290,6 +290,12 @@ def job_for_proof(
         list(Job.objects.select_for_update().filter(id=root).values_list("id", flat=True))
     changes = revision_changes(job_id=job.id) if finished else {}
     return ProofJob(job.id, job.owner, tuple(ancestors), changes)
+
+
+def job_present(*, job_id: str) -> bool:
+    """Whether the job is there (not deleted, nor being deleted): a proof whose newest
+    version's job is gone answers 410."""
+    return Job.objects.filter(id=job_id, deleting=False).exists()
 
 
 def job_word_ids(*, job_id: str) -> set[int]:

@@ -14,19 +14,23 @@ from wordclouds.models import Job
 from wordclouds.services.jobs import job_owner_check
 from wordclouds.services.retention import job_erase
 
-_NEEDED_BY: list[Callable[[Iterable[str]], str]] = []
+_NEEDED_BY: list[tuple[Callable[[Iterable[str]], str], str, str]] = []
 FINISHED = (Job.Status.SUCCESS, Job.Status.FAILED)
 
 
-def job_needed_by_register(source: Callable[[Iterable[str]], str]) -> None:
+def job_needed_by_register(
+    source: Callable[[Iterable[str]], str], *, code: str = "job_in_order", hint: str = ""
+) -> None:
     """``source(job_ids)`` names what of another app needs one of these jobs ("order 12"),
-    '' when nothing does."""
-    _NEEDED_BY.append(source)
+    '' when nothing does; the 409 then has `code`, and `hint` (what lifts it) ends its
+    sentence."""
+    _NEEDED_BY.append((source, code, hint))
 
 
 def job_delete(*, job_id: str, caller: Identity) -> None:
     """404 for an unknown job, 403 unless the caller owns it or is staff, 409 while it or a
-    revision of it is queued or running, or while an order needs one of them."""
+    revision of it is queued or running, or while another app needs one of them (an order,
+    an approved proof)."""
     with transaction.atomic():
         job = Job.objects.select_for_update().filter(id=job_id, deleting=False).first()
         if job is None:
@@ -40,10 +44,11 @@ def job_delete(*, job_id: str, caller: Identity) -> None:
                 "finished",
                 code="job_not_finished",
             )
-        for source in _NEEDED_BY:
+        for source, code, hint in _NEEDED_BY:
             needer = source(family)
             if needer:
-                raise Conflict(f"job {job_id} is needed by {needer}", code="job_in_order")
+                detail = f"job {job_id} is needed by {needer}"
+                raise Conflict(f"{detail}; {hint}" if hint else detail, code=code)
         Job.objects.filter(id__in=family).update(deleting=True)
     for member in reversed(family):  # revisions first: a revision's parent is PROTECTed
         job_erase(member)
