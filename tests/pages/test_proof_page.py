@@ -87,6 +87,7 @@ SAYS = {
     "en": {
         "title": "Proof, version 1",
         "pin": "Comment on “Ana Berg”.",
+        "point": "Comment on the point marked.",
         "summary": "Since version 1: 1 renamed, 1 added.",
         "approver": "Ms Li",
         "terms": "I approve this version for production",
@@ -94,6 +95,7 @@ SAYS = {
     "zh": {
         "title": "校样，第 1 版",
         "pin": "为“Ana Berg”添加批注。",
+        "point": "为标记的位置添加批注。",
         "summary": "自第 1 版以来：改名 1 个，新增 1 个。",
         "approver": "李老师",
         "terms": "我批准此版本用于生产",
@@ -152,7 +154,10 @@ def test_a_customer_comments_asks_for_changes_and_approves_the_revision_that_is_
     page.locator("#comment-text").fill("Anna is spelt with two n.")
     page.locator("#comment-send").click()
     expect(page.locator("#proof-comments li")).to_have_count(1)
+    # the page reloads with the comment; its marker is drawn once its script has the words
+    expect(page.locator(".proof-marker")).to_have_count(1)
     page.locator("#pin-centre").click()
+    expect(page.locator("#comment-pin")).to_have_text(says["point"])
     page.locator("#comment-kind").select_option("missing")
     page.locator("#comment-spelling").fill("Zoë Quinn")
     page.locator("#comment-text").fill("Zoë is missing.")

@@ -47,14 +47,16 @@ function wordAt(x, y) {
   return words.find((w) => x >= w.box_x && x <= w.box_x + w.box_width && y >= w.box_y && y <= w.box_y + w.box_height);
 }
 
-function pinPoint(x, y) {
-  const word = wordAt(x, y);
-  if (word) {
-    pinWord(word);
-    return;
-  }
+function pinSpot(x, y) {
   viewer.show({ x: x - 10, y: y - 10, width: 20, height: 20 });
   pinTo({ x: Math.round(x), y: Math.round(y) }, gettext("Comment on the point marked."));
+}
+
+// A tap on a name pins the name; elsewhere, the point.
+function pinPoint(x, y) {
+  const word = wordAt(x, y);
+  if (word) pinWord(word);
+  else pinSpot(x, y);
 }
 
 // Markers on the poster for each comment of this version, numbered as the list is.
@@ -119,10 +121,12 @@ viewerElement.addEventListener("pointerup", (event) => {
   const bounds = viewerElement.getBoundingClientRect();
   pinPoint((event.clientX - bounds.left - viewer.x) / viewer.scale, (event.clientY - bounds.top - viewer.y) / viewer.scale);
 });
+// The middle of the view is a point even where a name lies under it (where a missing name
+// should go, say): a name is pinned by finding or tapping it.
 document.getElementById("pin-centre")?.addEventListener("click", () => {
   const x = (viewerElement.clientWidth / 2 - viewer.x) / viewer.scale;
   const y = (viewerElement.clientHeight / 2 - viewer.y) / viewer.scale;
-  pinPoint(x, y);
+  pinSpot(x, y);
 });
 
 // The comment form is there until the version is approved.
