@@ -35,7 +35,8 @@ def proof(request, token: str):
     versions = list(shown.versions.all())
     newest = versions[-1]
     counts = newest.changes.get("counts", {}) if newest.version > 1 else {}
-    approvals = [d for d in ProofDecision.objects.filter(version=newest) if d.decision == "approve"]
+    decisions = list(ProofDecision.objects.filter(version=newest))
+    approvals = [d for d in decisions if d.decision == "approve"]
     context = {
         "proof": shown,
         "token": token,
@@ -46,6 +47,7 @@ def proof(request, token: str):
         "comments": ProofComment.objects.filter(version__proof=shown).select_related("version"),
         "kinds": ProofComment.Kind.choices,
         "approvals": approvals,
+        "changes_asked": [d for d in decisions if d.decision == "changes"],
         "approved": len({a.role for a in approvals}) >= shown.approvals_needed,
         "open_roles": [r for r in shown.roles if r not in {a.role for a in approvals}],
         "terms": terms_text(get_language()),

@@ -167,6 +167,7 @@ def test_a_customer_comments_asks_for_changes_and_approves_the_revision_that_is_
     expect(page.locator(".proof-marker")).to_have_count(2)
     page.locator("#decision-name").fill("Ms Li")
     page.locator("#ask-changes").click()
+    expect(page.locator(".proof-asked")).to_contain_text("Ms Li")
     expect(page.locator("#proof-error")).to_be_empty()
     phone.close()
     decisions = httpx.get(f"{service.url}/api/proofs/{token}").json()["decisions"]
