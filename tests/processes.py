@@ -102,6 +102,13 @@ class Service:
         """Pids of the cluster's task processes that have said they are ready, newest last."""
         return [int(pid) for pid in re.findall(r"ready for work at (\d+)", self.log("worker"))]
 
+    def __enter__(self) -> "Service":
+        """``with Service(...) as started: yield started.start()``: stopped however it ends."""
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.stop()
+
     def stop(self) -> None:
         for process in (self.converter, self.worker, self.web):
             if process is None:

@@ -365,12 +365,17 @@ def test_group_regions_give_each_group_its_flat_colour(tmp_path, seed):
 def test_bad_colour_regions_are_refused_naming_the_problem(tmp_path, regions, detail):
     mask_path = tmp_path / "two.png"
     _two_colour_heart(mask_path)
+    params = {"MODE": "IMAGE", "GROUP_COL_INDEX": 1, "GROUP_REGIONS": regions}
+    assert _refused_on_two_groups(tmp_path, mask_path, params) == detail
+
+
+def _refused_on_two_groups(tmp_path, mask_path, params) -> str:
+    """The refusal of a list in two groups (fixed generator) on ``mask_path`` with ``params``."""
     _list(
         tmp_path / "names.xlsx",
         {"kind": "rect", "text": None, "groups": 2, "seed": 3},
         random.Random(3),
     )
-    params = {"MODE": "IMAGE", "GROUP_COL_INDEX": 1, "GROUP_REGIONS": regions}
     with pytest.raises(InputError) as refused:
         generate(
             names_path=tmp_path / "names.xlsx",
@@ -378,7 +383,7 @@ def test_bad_colour_regions_are_refused_naming_the_problem(tmp_path, regions, de
             params=params,
             mask_path=mask_path,
         )
-    assert str(refused.value) == detail
+    return str(refused.value)
 
 
 def test_a_colour_left_to_no_group_is_refused(tmp_path):
@@ -390,21 +395,9 @@ def test_a_colour_left_to_no_group_is_refused(tmp_path):
     lower[image.shape[0] // 2 :] = True
     image[blue & lower] = (30, 150, 30)  # the blue half's lower part green
     Image.fromarray(image).save(mask_path)
-    _list(
-        tmp_path / "names.xlsx",
-        {"kind": "rect", "text": None, "groups": 2, "seed": 3},
-        random.Random(3),
-    )
     params = {"MODE": "IMAGE", "GROUP_COL_INDEX": 1}
     params["GROUP_REGIONS"] = {"G0": "#C81E1E", "G1": "#1E1EC8"}
-    with pytest.raises(InputError) as refused:
-        generate(
-            names_path=tmp_path / "names.xlsx",
-            out_dir=tmp_path / "out",
-            params=params,
-            mask_path=mask_path,
-        )
-    assert str(refused.value) == (
+    assert _refused_on_two_groups(tmp_path, mask_path, params) == (
         "params.GROUP_REGIONS leaves colour #1E961E to no group: a region without names"
     )
 

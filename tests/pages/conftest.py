@@ -67,6 +67,12 @@ def page(browser, service):
     context = browser.new_context(
         base_url=service.url, accept_downloads=True, viewport={"width": 1280, "height": 900}
     )
+    yield from guarded_tab(context)
+
+
+def guarded_tab(context):
+    """For a fixture: a tab of ``context`` whose network stops at the service, yielded; then
+    the context closed, and the test failed if the page tried to load from elsewhere."""
     outside = []
 
     def guard(route):

@@ -8,7 +8,7 @@ import openpyxl
 import pytest
 from playwright.sync_api import expect
 
-from tests.pages.conftest import LOOPBACK
+from tests.pages.conftest import guarded_tab
 from tests.pages.staff import staff_sign_in
 from tests.pages.test_accessibility import LANGUAGES, serious
 
@@ -60,21 +60,7 @@ def axe_page(browser, service, request):
         extra_http_headers={"Accept-Language": LANGUAGES[language]},
         bypass_csp=True,
     )
-    outside = []
-
-    def guard(route):
-        host = route.request.url.split("/")[2].split(":")[0].strip("[]")
-        if route.request.url.startswith(("data:", "blob:")) or host in LOOPBACK:
-            route.continue_()
-        else:
-            outside.append(route.request.url)
-            route.abort()
-
-    context.route("**/*", guard)
-    page = context.new_page()
-    yield page
-    context.close()
-    assert outside == [], outside
+    yield from guarded_tab(context)
 
 
 def choose_grouped_text_shape(page, tmp_path, text: str) -> None:

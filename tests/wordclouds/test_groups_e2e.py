@@ -21,11 +21,8 @@ PARAMS = {"MODE": "TEXT", "MASK_TEXT": "AB", "WIDTH": 900, "GROUP_COL_INDEX": 1,
 
 @pytest.fixture(scope="module")
 def service(tmp_path_factory, database_template):
-    started = Service(tmp_path_factory.mktemp("service"), database_template)
-    try:
+    with Service(tmp_path_factory.mktemp("service"), database_template) as started:
         yield started.start()
-    finally:
-        started.stop()
 
 
 @pytest.fixture(scope="module")

@@ -19,11 +19,8 @@ PARAMS = {"WIDTH": 900, "HEIGHT": 600, "SEED": 7}
 
 @pytest.fixture(scope="module")
 def service(tmp_path_factory, database_template):
-    started = Service(tmp_path_factory.mktemp("service"), database_template)
-    try:
+    with Service(tmp_path_factory.mktemp("service"), database_template) as started:
         yield started.start()
-    finally:
-        started.stop()
 
 
 @pytest.fixture(scope="module")
