@@ -1,7 +1,7 @@
 """End to end through the real web server and worker (issue 41): a poster of two groups in
 the letters of a text mask (MODE=TEXT, MASK_TEXT), a revision adding a name to each group
-(each lands in its own group's letter), its DXF with a named layer per group, and the
-lookups filtered by group answering only that group's names."""
+(each lands in its own group's letter), its DXF and print PDF with a named layer per group,
+and the lookups filtered by group answering only that group's names."""
 
 import io
 
@@ -10,6 +10,7 @@ import httpx
 import openpyxl
 import pytest
 
+from tests.exports.test_group_layers import pdf_layers, word_starts, words_at
 from tests.names import latin_names
 from tests.processes import Service, staff_headers
 
@@ -86,6 +87,28 @@ def test_the_revision_s_dxf_has_a_named_layer_per_group(service, revised):
     for group in ("Class A", "Class B"):
         hatches = space.query(f'HATCH[layer=="ENGRAVE {group}"]')
         assert len(hatches) == GROUPS.count(group) + 1, group  # its names and the added one
+
+
+def test_the_revision_s_print_pdf_has_a_named_layer_per_group(service, revised, tmp_path):
+    """PDF/X-4 (PDF/X-1a has no optional content): a layer per group, in the groups' order,
+    drawing exactly its group's words, the added ones among them."""
+    job = revised[1]["job_id"]
+
+    def get(path: str) -> bytes:
+        url = f"{service.url}/api/jobs/{job}/{path}"
+        response = httpx.get(url, timeout=120, follow_redirects=True, headers=staff_headers())
+        assert response.status_code == 200, response.text[:300]
+        return response.content
+
+    (tmp_path / "wordcloud.svg").write_bytes(get("files/svg"))
+    layers = pdf_layers(get("files/pdf?width_mm=300&standard=x4"))
+    starts = word_starts(tmp_path)
+    by_group: dict[str, set[int]] = {}
+    for word in words(service, job):
+        by_group.setdefault(word["group"], set()).add(word["id"])
+    assert [(name, words_at(points, starts)) for name, points in layers] == [
+        (group, by_group[group] & starts.keys()) for group in ("Class A", "Class B")
+    ]
 
 
 def test_a_lookup_filtered_by_group_answers_only_that_group_s_names(service, revised):
