@@ -4,6 +4,7 @@ daphne command line listens on, waiting for its health, stopping on signals, kil
 session, a free port."""
 
 import os
+import random
 import re
 import signal
 import socket
@@ -104,7 +105,19 @@ def session_members(session_id: int) -> list[int]:
 
 
 def free_port() -> int:
-    """A TCP port free on loopback now (the OS's choice)."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+    """A TCP port free on loopback now, chosen at random below the kernel's range for
+    outgoing connections: a port from that range (the OS's choice for port 0) can be taken
+    by a connection between this choice and the bind of the process it is for."""
+    try:
+        with open("/proc/sys/net/ipv4/ip_local_port_range") as ranges:
+            lowest_outgoing = int(ranges.read().split()[0])
+    except OSError:
+        lowest_outgoing = 32768
+    while True:
+        port = random.randrange(10000, lowest_outgoing)
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
