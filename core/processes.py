@@ -104,10 +104,11 @@ def session_members(session_id: int) -> list[int]:
     return members
 
 
-def free_port() -> int:
-    """A TCP port free on loopback now, chosen at random below the kernel's range for
-    outgoing connections: a port from that range (the OS's choice for port 0) can be taken
-    by a connection between this choice and the bind of the process it is for."""
+def free_port(host: str = "127.0.0.1") -> int:
+    """A TCP port free on ``host`` now (loopback unless told), chosen at random below the
+    kernel's range for outgoing connections: a port from that range (the OS's choice for
+    port 0) can be taken by a connection between this choice and the bind of the process
+    it is for."""
     try:
         with open("/proc/sys/net/ipv4/ip_local_port_range") as ranges:
             lowest_outgoing = int(ranges.read().split()[0])
@@ -117,7 +118,7 @@ def free_port() -> int:
         port = random.randrange(10000, lowest_outgoing)
         with socket.socket() as sock:
             try:
-                sock.bind(("127.0.0.1", port))
+                sock.bind((host, port))
             except OSError:
                 continue
             return port

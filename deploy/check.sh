@@ -10,24 +10,13 @@ cd "$(dirname "$0")/.."
 make --no-print-directory container-deps setup
 PY=.venv/bin/python
 # Three different ports free on every address, taken below the kernel's range for outgoing
-# connections: a port from that range (what binding port 0 gives) can be taken by a connection
-# the image builds open before the stack publishes it.
+# connections (core.processes.free_port says why).
 free_ports() {
-    "$PY" - <<'PORTS'
-import random, socket
-lowest_outgoing = int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0])
-ports = []
+    "$PY" -c 'from core.processes import free_port
+ports = set()
 while len(ports) < 3:
-    port = random.randrange(10000, lowest_outgoing)
-    with socket.socket() as sock:
-        try:
-            sock.bind(("0.0.0.0", port))
-        except OSError:
-            continue
-    if port not in ports:
-        ports.append(port)
-print(*ports)
-PORTS
+    ports.add(free_port("0.0.0.0"))
+print(*ports)'
 }
 secret() { "$PY" -c 'import secrets; print(secrets.token_urlsafe(32))'; }
 
