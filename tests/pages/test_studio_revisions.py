@@ -30,6 +30,10 @@ def open_poster(page, job_id):
     page.goto(f"/?job={job_id}")
     expect(page.locator("#job-status")).to_have_text("success", timeout=120_000)
     expect(page.locator("#revise-frame path#w3")).to_be_attached()
+    # the poster above the frame loads last and moves the frame down: a click aimed before
+    # that lands outside the viewport
+    wait_for_image(page, "#poster")
+    page.locator("#revise-frame").scroll_into_view_if_needed()
 
 
 def choose(page, word_id):

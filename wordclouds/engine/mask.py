@@ -131,14 +131,15 @@ def flat_colors(rgb: np.ndarray, inside: np.ndarray):
     """The mask image's flat colours as regions: the exact colours covering FLAT_SHARE of the
     shape's pixels or more, every inside pixel given the nearest of them (anti-aliased edges
     join a neighbour); None when there are fewer than two."""
-    pixels = rgb[inside].astype(np.int64)
-    codes, counts = np.unique(pixels @ np.array([65536, 256, 1]), return_counts=True)
-    kept = codes[counts >= FLAT_SHARE * len(pixels)]
+    channel = [rgb[..., k].astype(np.int32) for k in range(3)]
+    codes = ((channel[0] << 16) | (channel[1] << 8) | channel[2])[inside]
+    kept = _common_codes(codes, FLAT_SHARE * len(codes))
     if len(kept) < 2:
         return None
+    pixels = rgb[inside].astype(np.int32)
     centres = np.column_stack((kept >> 16, (kept >> 8) & 255, kept & 255))
     nearest = np.zeros(len(pixels), dtype=np.int16)
-    best = np.full(len(pixels), np.iinfo(np.int64).max)
+    best = np.full(len(pixels), np.iinfo(np.int32).max)
     for k, centre in enumerate(centres):  # one colour at a time: memory of one distance
         distance = ((pixels - centre) ** 2).sum(axis=1)
         nearer = distance < best
@@ -146,6 +147,18 @@ def flat_colors(rgb: np.ndarray, inside: np.ndarray):
     labels = np.full(inside.shape, -1, dtype=np.int16)
     labels[inside] = nearest
     return labels, ["#{:02X}{:02X}{:02X}".format(*c) for c in centres]
+
+
+def _common_codes(codes: np.ndarray, least: float) -> np.ndarray:
+    """The 24-bit colour ``codes`` that occur ``least`` times or more, ascending: counted by
+    their high 12 bits, then by the low 12 within each high value that reaches ``least``
+    (exact, without sorting every pixel; a flat colour's high bits reach it too)."""
+    high = codes >> 12
+    kept = []
+    for bucket in np.flatnonzero(np.bincount(high, minlength=4096) >= least):
+        low = np.bincount(codes[high == bucket] & 4095, minlength=4096)
+        kept.extend((int(bucket) << 12) + np.flatnonzero(low >= least))
+    return np.array(kept, dtype=np.int64)
 
 
 def keep_out_pixels(shapes, height: int, width: int) -> np.ndarray:
