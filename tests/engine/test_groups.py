@@ -17,6 +17,7 @@ from tests.names import latin_names
 from wordclouds.engine import (
     InputError,
     LayoutError,
+    Parent,
     check_edits,
     generate,
     load_mask,
@@ -452,7 +453,7 @@ def test_an_added_name_s_group_is_checked(tmp_path, grouped, entry, detail):
     params = {"WIDTH": 400, "HEIGHT": 300, "SEED": 4, **({"GROUP_COL_INDEX": 1} if grouped else {})}
     generate(names_path=tmp_path / "names.xlsx", out_dir=tmp_path / "parent", params=params)
     with pytest.raises(InputError) as refused:
-        check_edits({"add": [entry]}, parent_dir=tmp_path / "parent")
+        check_edits({"add": [entry]}, parent=Parent(tmp_path / "parent"))
     assert str(refused.value) == detail
 
 

@@ -20,6 +20,7 @@ from tests.names import latin_names, sample_names, write_names
 from wordclouds.engine import (
     InputError,
     LayoutError,
+    Parent,
     check_edits,
     generate,
     load_mask,
@@ -124,7 +125,7 @@ def valid(edits, parent, mask):
     """The case's edits with the pinned spots the checks would refuse left out (a moved word
     whose centre falls outside the mask or whose box would reach a keep-out shape)."""
     try:
-        check_edits(edits, parent_dir=parent, mask_path=mask)
+        check_edits(edits, parent=Parent(parent), mask_path=mask)
         return edits
     except InputError:
         return {k: v for k, v in edits.items() if k not in ("move", "resize")}
@@ -300,7 +301,7 @@ def test_a_renamed_word_placed_again_elsewhere_is_marked_in_the_proof(parents, t
 def test_bad_edits_are_refused_with_the_problem_named(parents, edits, detail):
     parent, mask = parents[0]
     with pytest.raises(InputError) as refused:
-        check_edits(edits, parent_dir=parent, mask_path=mask)
+        check_edits(edits, parent=Parent(parent), mask_path=mask)
     assert str(refused.value).startswith(detail)
 
 

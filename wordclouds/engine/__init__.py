@@ -22,7 +22,7 @@ from .print_size import print_size_advice, size_advice
 from .region_preview import region_preview
 from .render import svg_outlines
 from .restamp import INKS
-from .revision import PROOF, REVISION_STAGES, check_edits, revise
+from .revision import PROOF, REVISION_STAGES, Parent, check_edits, revise
 from .shaping import check_drawable
 
 __all__ = [
@@ -40,6 +40,7 @@ __all__ = [
     "Mask",
     "Name",
     "Params",
+    "Parent",
     "check_drawable",
     "check_edits",
     "check_font",

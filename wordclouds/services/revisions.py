@@ -111,7 +111,9 @@ def revision_create(
             "checking the revision",
             _checked,
             edits,
-            folder,
+            # read here, not in the forked child: a child must not open SQLite
+            # (core/isolated.py, _forked)
+            engine.Parent(folder),
             (mask_path, job_mask_font_path(parent)),
             font_path,
             names_path if name_list is not None else None,
@@ -138,21 +140,19 @@ def _font(parent: Job) -> Path | None:
     return font_id_path(parent.font_id) if parent.font_id else None
 
 
-def _checked(edits: dict, folder: Path, mask_files, font_path, names_path) -> dict:
-    """The edits checked by the engine, with the names of the uploaded list added
-    (``mask_files``: the parent's mask image and its MASK_FONT_ID's file, either None)."""
+def _checked(edits: dict, parent: engine.Parent, mask_files, font_path, names_path) -> dict:
+    """The edits checked by the engine against the ``parent``'s files, with the names of the
+    uploaded list added (``mask_files``: the parent's mask image and its MASK_FONT_ID's
+    file, either None)."""
     mask_path, mask_font_path = mask_files
     if names_path is not None:
-        params = engine.parse_params(
-            json.loads(engine.read_meta(folder / "positions.db")["params"])
-        )
-        names = names_read(names_path, params)
+        names = names_read(names_path, parent.params)
         added = [{"name": name.text, "weight": name.weight} for name in names]
         edits = {**edits, "add": [*edits.get("add", []), *added]}
     try:
         return engine.check_edits(
             edits,
-            parent_dir=folder,
+            parent=parent,
             mask_path=mask_path,
             font_path=font_path,
             mask_font_path=mask_font_path,

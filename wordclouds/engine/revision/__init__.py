@@ -17,6 +17,7 @@ read them), ``arrange`` (the placing), ``files`` (the revised files and the proo
 
 from .edits import check_edits
 from .files import PROOF
+from .parent import Parent
 from .revise import REVISION_STAGES, revise
 
-__all__ = ["PROOF", "REVISION_STAGES", "check_edits", "revise"]
+__all__ = ["PROOF", "REVISION_STAGES", "Parent", "check_edits", "revise"]

@@ -185,11 +185,11 @@ def _word_id(word_id: int, where: str, ids) -> int:
 
 
 def check_edits(
-    edits: dict, *, parent_dir, mask_path=None, font_path=None, mask_font_path=None
+    edits: dict, *, parent: Parent, mask_path=None, font_path=None, mask_font_path=None
 ) -> dict:
-    """The edits of a revision, checked against the parent's files and normalised; raises
-    :class:`InputError` naming the first problem (see docs/engine.md for the rules)."""
-    parent = Parent(parent_dir)
+    """The edits of a revision, checked against the ``parent``'s files (its positions.db
+    read already, by ``Parent(folder)``) and normalised; raises :class:`InputError` naming
+    the first problem (see docs/engine.md for the rules)."""
     parent.text_font = mask_font_path
     return _checked(edits, parent, mask_path, font_path)
 
