@@ -20,9 +20,9 @@ from core.error_codes import REGISTRY
 from tests.contract.conftest import SMALL_FONT, World, mask_png_bytes, names_xlsx_bytes
 from wordclouds.services.fonts import DEFAULT_FONT_ID
 
-# serial: schemathesis gives every operation's test the same node id, and pytest-xdist's
-# loadgroup schedules by node id, so it would run one of them (tests/conftest.py refuses that).
-pytestmark = [pytest.mark.e2e, pytest.mark.serial]
+# In the parallel step, on one worker with its service (e2e): each operation's test has a node
+# id of its own (`...[GET /api/addresses][staff]`), which pytest-xdist's loadgroup needs.
+pytestmark = pytest.mark.e2e
 
 # Heavy requests answer 400 `pattern too dense` or 422 (over the time or memory limit) for
 # values the schema allows: how much work they are depends on the job, not on the values.

@@ -23,9 +23,6 @@ from wordclouds.engine import generate, load_mask, parse_params
 
 from .name_gap_rule import measure
 
-# The layout promises are made for both set-ups, so CI proves them in both passes (the engine
-# itself never touches the backend: CONTRIBUTING.md, "CI and the backend mark").
-pytestmark = pytest.mark.backend
 LAYOUTS = 32
 SHAPES = ("heart", "holes", "thin", "rectangle")
 LISTS = ("latin", "cjk", "mixed")
