@@ -522,6 +522,8 @@ SPECTACULAR_SETTINGS = {
         "wordclouds.api.lookup_front.document_lookups",
         # Every operation's `security` from the access table (config/access.py).
         "core.access.document_access",
+        # A declared query parameter sent empty takes its default (core/inputs_schema.py).
+        "core.inputs_schema.document_empty_values",
         "core.schema.complete_errors",
     ],
 }
