@@ -6,7 +6,8 @@ from drf_spectacular.utils import OpenApiParameter
 from core.inputs import Inputs
 
 # drf-spectacular writes only `x-` extensions into a parameter: this one marks the parameters
-# of an `Inputs`, which document_empty_values turns into OpenAPI's own word.
+# of an `Inputs` (here, and in the lookups' hand-made schema), which document_empty_values
+# turns into OpenAPI's own word.
 EMPTY_IS_DEFAULT = "x-empty-is-default"
 
 
@@ -27,9 +28,14 @@ def document_empty_values(result, generator, request, public):
     """drf-spectacular post-processing hook: a query parameter of an `Inputs` sent empty
     (`?pageSize=`) takes its default, as one left out does (Inputs.parse), so the schema says
     `allowEmptyValue: true` for it."""
-    for operations in result.get("paths", {}).values():
-        for operation in operations.values():
-            for parameter in operation.get("parameters", []) if isinstance(operation, dict) else []:
-                if parameter.pop(EMPTY_IS_DEFAULT, False):
-                    parameter["allowEmptyValue"] = True
+    parameters = (
+        parameter
+        for operations in result.get("paths", {}).values()
+        for operation in operations.values()
+        if isinstance(operation, dict)
+        for parameter in operation.get("parameters", [])
+    )
+    for parameter in parameters:
+        if parameter.pop(EMPTY_IS_DEFAULT, False):
+            parameter["allowEmptyValue"] = True
     return result

@@ -13,6 +13,7 @@ from django.conf import settings
 from django.http import QueryDict
 
 from core.endpoints import answer
+from core.inputs_schema import EMPTY_IS_DEFAULT
 from core.throttles import front_throttle
 from wordclouds.api.kept_connection import on_kept_connection
 from wordclouds.services.lookup import LOOKUP_QUERY, MODES, locations_find
@@ -143,7 +144,13 @@ LOOKUP_PARAMETERS = [
         "description": "empty: every placement",
     },
     *(
-        {"in": "query", "name": name, "schema": schema, "description": schema["description"]}
+        {
+            "in": "query",
+            "name": name,
+            "schema": schema,
+            "description": schema["description"],
+            EMPTY_IS_DEFAULT: True,
+        }
         for name, schema in LOOKUP_QUERY.schemas().items()
     ),
 ]
