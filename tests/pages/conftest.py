@@ -39,12 +39,13 @@ def static_root(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def service(request, tmp_path_factory, database_template, static_root):
-    """One service per test module: web, worker and converter, DEBUG off (production mode);
-    the web server alone for a module that sets `WORKER = False` (its jobs stay queued)."""
+    """One service per test module: web and worker, DEBUG off (production mode); the web
+    server alone for a module that sets `WORKER = False` (its jobs stay queued); with the
+    converter too for a module that sets `CONVERTER = True` (it exports .ai files)."""
     folder = tmp_path_factory.mktemp("pages-service")
     service = Service(folder, database_template, STATIC_ROOT=static_root, DEBUG="0")
     worker = getattr(request.module, "WORKER", True)
-    service.start(worker=worker, converter=worker)
+    service.start(worker=worker, converter=getattr(request.module, "CONVERTER", False))
     yield service
     service.stop()
 

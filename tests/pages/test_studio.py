@@ -16,6 +16,7 @@ from playwright.sync_api import expect
 from tests.pages.staff import staff_sign_in
 
 pytestmark = pytest.mark.e2e
+CONVERTER = True  # the .ai export goes through it (tests/pages/conftest.py)
 
 # Records every value the percent label shows, in order, from the first moment on.
 RECORD_PERCENTS = """
