@@ -11,7 +11,6 @@ import io
 import re
 from dataclasses import dataclass
 
-import ezdxf
 import numpy as np
 import shapely
 
@@ -127,6 +126,8 @@ def dxf_document(drawn: Piece, *, hatch: bool, groups=None) -> bytes:
     as closed LWPOLYLINEs on ENGRAVE (with `hatch` a HATCH of them too, odd parity keeps the
     holes), the cut outline on CUT in red. With ``groups`` (each word's group, a poster with
     groups) each group's names are on a layer of their own, `ENGRAVE <group>`."""
+    import ezdxf  # here: it costs every process ~0.3 s to import, few draw DXF
+
     document = ezdxf.new("R2010", units=4)
     document.header["$MEASUREMENT"] = 1
     document.header["$EXTMIN"] = (0, 0, 0)

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import numpy as np
 from defusedxml import ElementTree
-from scipy.spatial import cKDTree
 
 from core.errors import InvalidInput, Unprocessable
 from wordclouds.engine.path_data import Segments, curve_pieces, path_segments
@@ -142,6 +141,8 @@ def spacing_figures(
     if len(np.unique(contour)) < 2:
         return 0.0, 0.0
     count = len(points)
+    from scipy.spatial import cKDTree  # here: it costs every process ~0.4 s to import
+
     tree = cKDTree(points, balanced_tree=False, compact_nodes=False)
     distance = np.empty(count)
     exact = np.zeros(count, dtype=bool)

@@ -12,7 +12,6 @@ import tempfile
 import time
 from pathlib import Path
 
-import openpyxl
 from PIL import Image, ImageDraw
 
 from wordclouds import engine
@@ -22,6 +21,8 @@ from wordclouds.engine.path_data import path_segments
 
 def engine_warm() -> float:
     """Run the two tiny jobs; returns the seconds taken."""
+    import openpyxl  # here: every Django process imports this module, few warm the engine
+
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="warm-engine-") as folder:
         folder = Path(folder)
