@@ -93,8 +93,9 @@ class Command(BaseCommand):
     def _start(self) -> BaseProcess:
         jobs_requeue()
         # Forked from this process, which has Django and the app loaded already (a second
-        # interpreter importing them again cost about 2.5 s of CPU at every start); with no
-        # database connection of this process's to share.
+        # interpreter importing them again cost about 5 s of CPU at every start, measured in
+        # CONTRIBUTING.md's time budget); with no database connection of this process's to
+        # share.
         connections.close_all()
         cluster = FORK.Process(target=_cluster_run, name="qcluster")
         cluster.start()
