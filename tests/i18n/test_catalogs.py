@@ -26,21 +26,23 @@ def test_every_message_has_a_chinese_translation(domain):
 
 @pytest.fixture(scope="module")
 def fresh_catalogs(tmp_path_factory):
-    """makemessages run on the sources as they are, into a copy of the catalogs: a tree of
-    links to the sources (makemessages writes beside what it finds, so never in locale/)."""
+    """makemessages run on the sources as they are, into a copy of the catalogs, in a copy of
+    the sources: makemessages writes each template's Python rendering (`page.html.py`) beside
+    the template and deletes it after, so run on the sources themselves (or on links to them)
+    it would write into the working tree, where another test walking the sources, or this
+    fixture on the other xdist worker, meets a file that comes and goes."""
     tree = tmp_path_factory.mktemp("makemessages")
     for name in SOURCES:
-        (tree / name).symlink_to(BASE_DIR / name)
+        shutil.copytree(BASE_DIR / name, tree / name, ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copytree(LOCALE, tree / "locale")
     for domain in DOMAINS:
-        subprocess.run(
+        made = subprocess.run(
             [
                 sys.executable,
                 "-m",
                 "django",
                 "makemessages",
                 "--settings=config.settings",
-                "--symlinks",
                 "-l",
                 "zh_Hans",
                 "-d",
@@ -50,9 +52,10 @@ def fresh_catalogs(tmp_path_factory):
             ],
             cwd=tree,
             env={"PYTHONPATH": str(BASE_DIR), "PATH": "/usr/bin:/bin"},
-            check=True,
             capture_output=True,
+            text=True,
         )
+        assert made.returncode == 0, f"makemessages -d {domain} failed:\n{made.stderr}"
     return tree / "locale" / "zh_Hans" / "LC_MESSAGES"
 
 
