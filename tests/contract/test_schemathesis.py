@@ -65,6 +65,19 @@ CONFIG = SchemathesisConfig.from_dict(
             )
         ]
         + [
+            # A job's params (about 60 fields): the coverage phase's positive cases, about 175
+            # an operation (each bound of each field), each queue a job (which the worker then
+            # draws beside the other tests) or fork the size advice's child: 24 of the 30 s
+            # each operation took. tests/contract/test_declared_inputs.py accepts each of those
+            # bounds through the same parser; the coverage phase's refusals (negative cases,
+            # about 250 an operation) and the fuzzing phase's examples of both kinds stay here.
+            {
+                "include-operation-id": operation,
+                "phases": {"coverage": {"generation": {"mode": "negative"}}},
+            }
+            for operation in ("jobs_create", "jobs_size_advice_create")
+        ]
+        + [
             # The admin token's absence on /find is checked in front of Django (401).
             {
                 "include-operation-id": "jobs_find_retrieve",
