@@ -130,13 +130,16 @@ lint: setup
 # cores (pytest-xdist), each e2e module on one worker whole (tests/conftest.py groups them),
 # so that its service starts once (each worker has its own ports, databases, media folders,
 # queue names and store bucket); then alone the serial ones (latency, shared node ids). MARKS
-# narrows both steps (.ci/run's second pass: MARKS=backend). The engine is compiled first
-# ($(WARM)), so that no test's process pays numba's compilation, several of them at once.
+# narrows both steps (.ci/run's second pass: MARKS=backend); STEPS names the steps to run
+# (.ci/run runs the container check beside that pass's parallel step, before its serial one).
+# The engine is compiled first ($(WARM)), so that no test's process pays numba's
+# compilation, several of them at once.
 MARKS ?=
+STEPS ?= parallel serial
 only = $(if $(MARKS), and ($(MARKS)))
 test: lint system-deps profiles static axe $(WARM)
-	$(PY) -m pytest -m "not serial$(only)" -n 2 --dist loadgroup
-	$(PY) -m pytest -m "serial$(only)"
+	$(if $(filter parallel,$(STEPS)),$(PY) -m pytest -m "not serial$(only)" -n 2 --dist loadgroup)
+	$(if $(filter serial,$(STEPS)),$(PY) -m pytest -m "serial$(only)")
 
 bench: setup $(WARM)
 	$(PY) -m pip install --quiet -r requirements-bench.txt
