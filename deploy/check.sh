@@ -52,3 +52,4 @@ echo "stack up in $((SECONDS - started)) s"
     done
     exit "$status"
 }
+echo "deploy/check.sh took $SECONDS s (images, stack, checks)"
